@@ -1,0 +1,35 @@
+// Type constraints and the op base class shared by every `hlo` op family.
+#ifndef TESSEL_IR_HLO_BASE_TD
+#define TESSEL_IR_HLO_BASE_TD
+
+include "partitioner/ir/hlo/hlo_dialect.td"
+include "mlir/IR/BuiltinTypes.td"
+include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+// Element types (XLA name → MLIR type): pred → i1; s8..s64 → signless i8..i64;
+// u8..u64 → ui8..ui64; f16, bf16, f32, f64.
+def Hlo_Pred : TypeAlias<I1, "pred (i1)">;
+def Hlo_SInt : SignlessIntOfWidths<[8, 16, 32, 64]>;
+def Hlo_UInt : UnsignedIntOfWidths<[8, 16, 32, 64]>;
+def Hlo_Int : AnyTypeOf<[Hlo_SInt, Hlo_UInt]>;
+def Hlo_Float : AnyTypeOf<[F16, BF16, F32, F64]>;
+def Hlo_Element : AnyTypeOf<[Hlo_Pred, Hlo_Int, Hlo_Float]>;
+
+def Hlo_Tensor : RankedTensorOf<[Hlo_Element]>;
+def Hlo_FpTensor : RankedTensorOf<[Hlo_Float]>;
+def Hlo_IntTensor : RankedTensorOf<[Hlo_Int]>;
+def Hlo_SIntTensor : RankedTensorOf<[Hlo_SInt]>;
+def Hlo_PredTensor : RankedTensorOf<[Hlo_Pred]>;
+def Hlo_PredOrIntTensor : RankedTensorOf<[Hlo_Pred, Hlo_Int]>;
+def Hlo_IntOrFpTensor : RankedTensorOf<[Hlo_Int, Hlo_Float]>;
+def Hlo_SIntOrFpTensor : RankedTensorOf<[Hlo_SInt, Hlo_Float]>;
+
+// A rank-0 integer tensor: indices of dynamic_slice and friends, case selectors.
+def Hlo_ScalarIntTensor : 0DTensorOf<[Hlo_Int]>;
+
+class Hlo_Op<string mnemonic, list<Trait> traits = []> :
+    Op<Hlo_Dialect, mnemonic, traits>;
+
+#endif  // TESSEL_IR_HLO_BASE_TD

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs every system package that Tessel's build and tests need on a fresh Debian 12
+# machine. Idempotent: packages already present are skipped, `apt-get update` runs at most once.
+set -euo pipefail
+
+PACKAGES=(
+  bazel-bootstrap           # Bazel 4.2.3, WORKSPACE mode, builds offline
+  libmlir-19-dev mlir-19-tools llvm-19-dev llvm-19-tools  # MLIR/LLVM 19, tblgen, FileCheck, lit
+  libabsl-dev               # Status/StatusOr, containers, flags, str_format
+  libprotobuf-dev protobuf-compiler
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libopenmpi-dev openmpi-bin
+  libeigen3-dev
+  python3
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]})); then
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+echo "setup: all packages present"
