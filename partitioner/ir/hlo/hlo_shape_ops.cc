@@ -1,6 +1,11 @@
 // Verification and type inference of the shape ops that keep or rearrange whole
 // dimensions: broadcast_in_dim, reshape, transpose, pad, concatenate, reverse. The slicing
 // ops are in hlo_slice_ops.cc.
+//
+// The inferReturnTypes functions here and in hlo_slice_ops.cc check every rule of their op
+// and take the operand types as tensors: the verifier runs them only after the ODS type
+// constraints have passed, the parser never runs them (these ops spell out their result
+// type), and a C++ builder must pass tensor values.
 #include <optional>
 
 #include "llvm/ADT/SmallVector.h"
@@ -56,8 +61,7 @@ mlir::LogicalResult TransposeOp::inferReturnTypes(
     llvm::SmallVectorImpl<mlir::Type>& inferred) {
   InferenceErrorEmitter emitError(context, location, getOperationName());
   TransposeOpAdaptor adaptor(operands, attributes, properties, regions);
-  auto operandType = mlir::dyn_cast<mlir::RankedTensorType>(adaptor.getOperand().getType());
-  if (!operandType) return emitError() << "operand must be a ranked tensor";
+  auto operandType = mlir::cast<mlir::RankedTensorType>(adaptor.getOperand().getType());
   llvm::ArrayRef<int64_t> permutation = adaptor.getPermutation();
   if (failed(verifyPermutation(emitError, permutation, operandType.getRank(), "permutation"))) {
     return mlir::failure();
@@ -79,12 +83,8 @@ mlir::LogicalResult PadOp::inferReturnTypes(
     llvm::SmallVectorImpl<mlir::Type>& inferred) {
   InferenceErrorEmitter emitError(context, location, getOperationName());
   PadOpAdaptor adaptor(operands, attributes, properties, regions);
-  auto operandType = mlir::dyn_cast<mlir::RankedTensorType>(adaptor.getOperand().getType());
-  auto paddingType =
-      mlir::dyn_cast<mlir::RankedTensorType>(adaptor.getPaddingValue().getType());
-  if (!operandType || !paddingType) {
-    return emitError() << "operand and padding value must be ranked tensors";
-  }
+  auto operandType = mlir::cast<mlir::RankedTensorType>(adaptor.getOperand().getType());
+  auto paddingType = mlir::cast<mlir::RankedTensorType>(adaptor.getPaddingValue().getType());
   if (paddingType.getElementType() != operandType.getElementType()) {
     return emitError() << "padding value element type " << paddingType.getElementType()
                        << " differs from operand element type "
@@ -145,9 +145,7 @@ mlir::LogicalResult ConcatenateOp::inferReturnTypes(
   if (operands.empty()) return emitError() << "requires at least one input";
   llvm::SmallVector<mlir::RankedTensorType> types;
   for (mlir::Value input : operands) {
-    auto type = mlir::dyn_cast<mlir::RankedTensorType>(input.getType());
-    if (!type) return emitError() << "inputs must be ranked tensors";
-    types.push_back(type);
+    types.push_back(mlir::cast<mlir::RankedTensorType>(input.getType()));
   }
   mlir::RankedTensorType first = types.front();
   int64_t dimension = adaptor.getDimensionAttr().getInt();  // signed, unlike getDimension()

@@ -81,8 +81,7 @@ mlir::LogicalResult SliceOp::inferReturnTypes(
     llvm::SmallVectorImpl<mlir::Type>& inferred) {
   InferenceErrorEmitter emitError(context, location, getOperationName());
   SliceOpAdaptor adaptor(operands, attributes, properties, regions);
-  auto operandType = mlir::dyn_cast<mlir::RankedTensorType>(adaptor.getOperand().getType());
-  if (!operandType) return emitError() << "operand must be a ranked tensor";
+  auto operandType = mlir::cast<mlir::RankedTensorType>(adaptor.getOperand().getType());
   int64_t rank = operandType.getRank();
   llvm::ArrayRef<int64_t> starts = adaptor.getStartIndices();
   llvm::ArrayRef<int64_t> limits = adaptor.getLimitIndices();
@@ -142,8 +141,7 @@ mlir::LogicalResult DynamicSliceOp::inferReturnTypes(
     llvm::SmallVectorImpl<mlir::Type>& inferred) {
   InferenceErrorEmitter emitError(context, location, getOperationName());
   DynamicSliceOpAdaptor adaptor(operands, attributes, properties, regions);
-  auto operandType = mlir::dyn_cast<mlir::RankedTensorType>(adaptor.getOperand().getType());
-  if (!operandType) return emitError() << "operand must be a ranked tensor";
+  auto operandType = mlir::cast<mlir::RankedTensorType>(adaptor.getOperand().getType());
   int64_t rank = operandType.getRank();
   llvm::ArrayRef<int64_t> sizes = adaptor.getSliceSizes();
   if (failed(verifyStartIndices(emitError, adaptor.getStartIndices().getTypes(), rank)) ||
