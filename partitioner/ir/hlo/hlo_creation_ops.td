@@ -20,4 +20,21 @@ def Hlo_ConstantOp : Hlo_Op<"constant",
   let hasFolder = 1;
 }
 
+def Hlo_IotaOp : Hlo_Op<"iota", [Pure]> {
+  let summary = "A tensor counting up 0, 1, 2, ... along one dimension";
+  let description = [{
+    Each element is its index along `iota_dimension` (written `dim`), converted to the
+    element type: `result[i0, ..., in] = i_dim`. The dimension must be in
+    `[0, rank)`, so the result has rank at least 1.
+
+    ```mlir
+    %i = hlo.iota dim = 1 : tensor<4x8xi32>   // every row is 0, 1, ..., 7
+    ```
+  }];
+  let arguments = (ins I64Attr:$iota_dimension);
+  let results = (outs Hlo_IntOrFpTensor:$output);
+  let assemblyFormat = "`dim` `=` $iota_dimension attr-dict `:` type($output)";
+  let hasVerifier = 1;
+}
+
 #endif  // TESSEL_IR_HLO_CREATION_OPS_TD

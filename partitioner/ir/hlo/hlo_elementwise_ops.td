@@ -3,11 +3,230 @@
 #define TESSEL_IR_HLO_ELEMENTWISE_OPS_TD
 
 include "partitioner/ir/hlo/hlo_base.td"
+include "partitioner/ir/hlo/hlo_enums.td"
+
+//===----------------------------------------------------------------------===//
+// Unary ops
+//===----------------------------------------------------------------------===//
+
+// Unary ops whose operand and result share one type.
+class Hlo_UnaryOp<string mnemonic, Type tensorType, list<Trait> traits = []>
+    : Hlo_Op<mnemonic, !listconcat(traits,
+          [Pure, Elementwise, SameOperandsAndResultType, InferTypeOpInterface])> {
+  let arguments = (ins tensorType:$operand);
+  let results = (outs tensorType:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+}
+
+def Hlo_AbsOp : Hlo_UnaryOp<"abs", Hlo_SIntOrFpTensor> {
+  let summary = "Elementwise absolute value";
+  let description = [{
+    `|x|`. For signed integers the most negative value maps to itself.
+
+    ```mlir
+    %r = hlo.abs %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_NegOp : Hlo_UnaryOp<"neg", Hlo_SIntOrFpTensor> {
+  let summary = "Elementwise negation";
+  let description = [{
+    `-x`; signed integers wrap around (the most negative value maps to itself).
+
+    ```mlir
+    %r = hlo.neg %x : tensor<4xi32>
+    ```
+  }];
+}
+
+def Hlo_ExpOp : Hlo_UnaryOp<"exp", Hlo_FpTensor> {
+  let summary = "Elementwise natural exponential";
+  let description = [{
+    `e^x`.
+
+    ```mlir
+    %r = hlo.exp %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_LogOp : Hlo_UnaryOp<"log", Hlo_FpTensor> {
+  let summary = "Elementwise natural logarithm";
+  let description = [{
+    `ln(x)`; negative inputs give NaN, zero gives -inf.
+
+    ```mlir
+    %r = hlo.log %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_Log1pOp : Hlo_UnaryOp<"log1p", Hlo_FpTensor> {
+  let summary = "Elementwise ln(1 + x), accurate near zero";
+  let description = [{
+    ```mlir
+    %r = hlo.log1p %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_Expm1Op : Hlo_UnaryOp<"expm1", Hlo_FpTensor> {
+  let summary = "Elementwise e^x - 1, accurate near zero";
+  let description = [{
+    ```mlir
+    %r = hlo.expm1 %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_TanhOp : Hlo_UnaryOp<"tanh", Hlo_FpTensor> {
+  let summary = "Elementwise hyperbolic tangent";
+  let description = [{
+    ```mlir
+    %r = hlo.tanh %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_LogisticOp : Hlo_UnaryOp<"logistic", Hlo_FpTensor> {
+  let summary = "Elementwise logistic sigmoid 1 / (1 + e^-x)";
+  let description = [{
+    ```mlir
+    %r = hlo.logistic %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_SqrtOp : Hlo_UnaryOp<"sqrt", Hlo_FpTensor> {
+  let summary = "Elementwise square root";
+  let description = [{
+    Negative inputs give NaN; `sqrt(-0) = -0`.
+
+    ```mlir
+    %r = hlo.sqrt %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_RsqrtOp : Hlo_UnaryOp<"rsqrt", Hlo_FpTensor> {
+  let summary = "Elementwise reciprocal square root 1 / sqrt(x)";
+  let description = [{
+    ```mlir
+    %r = hlo.rsqrt %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_SinOp : Hlo_UnaryOp<"sin", Hlo_FpTensor> {
+  let summary = "Elementwise sine (radians)";
+  let description = [{
+    ```mlir
+    %r = hlo.sin %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_CosOp : Hlo_UnaryOp<"cos", Hlo_FpTensor> {
+  let summary = "Elementwise cosine (radians)";
+  let description = [{
+    ```mlir
+    %r = hlo.cos %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_FloorOp : Hlo_UnaryOp<"floor", Hlo_FpTensor> {
+  let summary = "Elementwise rounding toward negative infinity";
+  let description = [{
+    ```mlir
+    %r = hlo.floor %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_CeilOp : Hlo_UnaryOp<"ceil", Hlo_FpTensor> {
+  let summary = "Elementwise rounding toward positive infinity";
+  let description = [{
+    ```mlir
+    %r = hlo.ceil %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_RoundOp : Hlo_UnaryOp<"round", Hlo_FpTensor> {
+  let summary = "Elementwise rounding to nearest, ties away from zero";
+  let description = [{
+    Rounds to the nearest integer; a value exactly halfway goes away from zero
+    (`2.5 -> 3`, `-2.5 -> -3`).
+
+    ```mlir
+    %r = hlo.round %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_SignOp : Hlo_UnaryOp<"sign", Hlo_SIntOrFpTensor> {
+  let summary = "Elementwise sign: -1, 0 or 1";
+  let description = [{
+    -1 for negative, 0 for zero, 1 for positive; floats keep the sign of zero
+    (`sign(-0.0) = -0.0`) and map NaN to NaN.
+
+    ```mlir
+    %r = hlo.sign %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_NotOp : Hlo_UnaryOp<"not", Hlo_PredOrIntTensor> {
+  let summary = "Elementwise logical not (pred) or bitwise not (integers)";
+  let description = [{
+    ```mlir
+    %r = hlo.not %x : tensor<4xi1>
+    ```
+  }];
+}
+
+def Hlo_IsFiniteOp : Hlo_Op<"is_finite", [Pure, Elementwise, SameOperandsAndResultShape,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Elementwise test for a value that is neither infinite nor NaN";
+  let description = [{
+    The result is a pred tensor of the operand's shape; its type is not written.
+
+    ```mlir
+    %r = hlo.is_finite %x : tensor<4xf32>   // %r : tensor<4xi1>
+    ```
+  }];
+  let arguments = (ins Hlo_FpTensor:$operand);
+  let results = (outs Hlo_PredTensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand)";
+}
+
+def Hlo_ConvertOp : Hlo_Op<"convert", [Pure, Elementwise, SameOperandsAndResultShape]> {
+  let summary = "Elementwise conversion to another element type";
+  let description = [{
+    Converts each element like a C++ `static_cast`: floats to integers round toward zero,
+    anything to pred compares with zero, pred to a number gives 0 or 1, and integers
+    change width by sign or zero extension or truncation. Out-of-range float to integer
+    conversions are implementation-defined.
+
+    ```mlir
+    %r = hlo.convert %x : (tensor<4xf32>) -> tensor<4xi32>
+    ```
+  }];
+  let arguments = (ins Hlo_Tensor:$operand);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` functional-type($operand, $result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Binary ops
+//===----------------------------------------------------------------------===//
 
 // Binary ops whose operands and result share one type.
 class Hlo_BinaryOp<string mnemonic, Type tensorType, list<Trait> traits = []>
     : Hlo_Op<mnemonic, !listconcat(traits,
-          [Pure, Elementwise, SameOperandsAndResultType])> {
+          [Pure, Elementwise, SameOperandsAndResultType, InferTypeOpInterface])> {
   let arguments = (ins tensorType:$lhs, tensorType:$rhs);
   let results = (outs tensorType:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
@@ -15,6 +234,232 @@ class Hlo_BinaryOp<string mnemonic, Type tensorType, list<Trait> traits = []>
 
 def Hlo_AddOp : Hlo_BinaryOp<"add", Hlo_Tensor, [Commutative]> {
   let summary = "Elementwise addition (logical or for pred)";
+  let description = [{
+    Integers wrap around.
+
+    ```mlir
+    %r = hlo.add %a, %b : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_SubOp : Hlo_BinaryOp<"sub", Hlo_IntOrFpTensor> {
+  let summary = "Elementwise subtraction";
+  let description = [{
+    Integers wrap around.
+
+    ```mlir
+    %r = hlo.sub %a, %b : tensor<4xi32>
+    ```
+  }];
+}
+
+def Hlo_MulOp : Hlo_BinaryOp<"mul", Hlo_Tensor, [Commutative]> {
+  let summary = "Elementwise multiplication (logical and for pred)";
+  let description = [{
+    Integers wrap around.
+
+    ```mlir
+    %r = hlo.mul %a, %b : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_DivOp : Hlo_BinaryOp<"div", Hlo_IntOrFpTensor> {
+  let summary = "Elementwise division";
+  let description = [{
+    Integer division rounds toward zero. Integer division by zero and the signed
+    overflow case `INT_MIN / -1` give implementation-defined values.
+
+    ```mlir
+    %r = hlo.div %a, %b : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_RemOp : Hlo_BinaryOp<"rem", Hlo_IntOrFpTensor> {
+  let summary = "Elementwise remainder with the sign of the dividend";
+  let description = [{
+    `a - b * trunc(a / b)` (C's `%` and `fmod`). An integer remainder by zero gives an
+    implementation-defined value.
+
+    ```mlir
+    %r = hlo.rem %a, %b : tensor<4xi32>
+    ```
+  }];
+}
+
+def Hlo_MaxOp : Hlo_BinaryOp<"max", Hlo_Tensor, [Commutative]> {
+  let summary = "Elementwise maximum (NaN if either float is NaN)";
+  let description = [{
+    ```mlir
+    %r = hlo.max %a, %b : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_MinOp : Hlo_BinaryOp<"min", Hlo_Tensor, [Commutative]> {
+  let summary = "Elementwise minimum (NaN if either float is NaN)";
+  let description = [{
+    ```mlir
+    %r = hlo.min %a, %b : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_PowOp : Hlo_BinaryOp<"pow", Hlo_IntOrFpTensor> {
+  let summary = "Elementwise power lhs^rhs";
+  let description = [{
+    For integers, repeated multiplication that wraps around; the result of a negative
+    integer exponent is implementation-defined.
+
+    ```mlir
+    %r = hlo.pow %a, %b : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_Atan2Op : Hlo_BinaryOp<"atan2", Hlo_FpTensor> {
+  let summary = "Elementwise angle of the point (rhs, lhs), i.e. atan(lhs / rhs) by quadrant";
+  let description = [{
+    ```mlir
+    %r = hlo.atan2 %y, %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_AndOp : Hlo_BinaryOp<"and", Hlo_PredOrIntTensor, [Commutative]> {
+  let summary = "Elementwise logical (pred) or bitwise (integers) and";
+  let description = [{
+    ```mlir
+    %r = hlo.and %a, %b : tensor<4xi1>
+    ```
+  }];
+}
+
+def Hlo_OrOp : Hlo_BinaryOp<"or", Hlo_PredOrIntTensor, [Commutative]> {
+  let summary = "Elementwise logical (pred) or bitwise (integers) or";
+  let description = [{
+    ```mlir
+    %r = hlo.or %a, %b : tensor<4xi1>
+    ```
+  }];
+}
+
+def Hlo_XorOp : Hlo_BinaryOp<"xor", Hlo_PredOrIntTensor, [Commutative]> {
+  let summary = "Elementwise logical (pred) or bitwise (integers) exclusive or";
+  let description = [{
+    ```mlir
+    %r = hlo.xor %a, %b : tensor<4xi32>
+    ```
+  }];
+}
+
+def Hlo_ShiftLeftOp : Hlo_BinaryOp<"shift_left", Hlo_IntTensor> {
+  let summary = "Elementwise left shift of lhs by rhs bits";
+  let description = [{
+    The shift amount is read as unsigned; one at least the bit width gives 0.
+
+    ```mlir
+    %r = hlo.shift_left %a, %b : tensor<4xi32>
+    ```
+  }];
+}
+
+def Hlo_ShiftRightArithmeticOp : Hlo_BinaryOp<"shift_right_arithmetic", Hlo_IntTensor> {
+  let summary = "Elementwise right shift that fills with the sign bit";
+  let description = [{
+    The shift amount is read as unsigned; one at least the bit width fills every bit with
+    the sign bit.
+
+    ```mlir
+    %r = hlo.shift_right_arithmetic %a, %b : tensor<4xi32>
+    ```
+  }];
+}
+
+def Hlo_ShiftRightLogicalOp : Hlo_BinaryOp<"shift_right_logical", Hlo_IntTensor> {
+  let summary = "Elementwise right shift that fills with zeros";
+  let description = [{
+    The shift amount is read as unsigned; one at least the bit width gives 0.
+
+    ```mlir
+    %r = hlo.shift_right_logical %a, %b : tensor<4xui32>
+    ```
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// compare, select, clamp
+//===----------------------------------------------------------------------===//
+
+def Hlo_CompareOp : Hlo_Op<"compare", [Pure, Elementwise, SameOperandsAndResultShape,
+    AllTypesMatch<["lhs", "rhs"]>, DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Elementwise comparison giving a pred tensor";
+  let description = [{
+    Compares `lhs` with `rhs` element by element in the given direction (`EQ`, `NE`, `GE`,
+    `GT`, `LE`, `LT`). The optional comparison type says how elements are ordered and must
+    fit the element type: `FLOAT` (IEEE; NaN compares unequal to everything) or
+    `TOTALORDER` (IEEE totalOrder) for floats, `SIGNED` for signed integers, `UNSIGNED`
+    for unsigned integers and pred. Without it the element type decides. The result is a
+    pred tensor of the operands' shape; its type is not written.
+
+    ```mlir
+    %r = hlo.compare LT, %a, %b : tensor<4xf32>
+    %s = hlo.compare GE, %a, %b, TOTALORDER : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Hlo_Tensor:$lhs, Hlo_Tensor:$rhs,
+                       Hlo_ComparisonDirectionAttr:$comparison_direction,
+                       OptionalAttr<Hlo_ComparisonTypeAttr>:$compare_type);
+  let results = (outs Hlo_PredTensor:$result);
+  // The enum attributes print their own leading space; the empty literals drop ODS's.
+  let assemblyFormat = [{
+    `` $comparison_direction `,` $lhs `,` $rhs (`,` `` $compare_type^)? attr-dict `:`
+    type($lhs)
+  }];
+  let hasVerifier = 1;
+}
+
+def Hlo_SelectOp : Hlo_Op<"select", [Pure,
+    AllTypesMatch<["on_true", "on_false", "result"]>,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Elementwise choice between two tensors by a pred";
+  let description = [{
+    `result[i] = pred[i] ? on_true[i] : on_false[i]`. A rank-0 `pred` chooses one of the
+    two tensors as a whole; otherwise it has the shape of `on_true`. The types after `:`
+    are those of `pred` and of the two choices (= the result).
+
+    ```mlir
+    %r = hlo.select %p, %t, %f : tensor<4xi1>, tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Hlo_PredTensor:$pred, Hlo_Tensor:$on_true, Hlo_Tensor:$on_false);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = [{
+    $pred `,` $on_true `,` $on_false attr-dict `:` type($pred) `,` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Hlo_ClampOp : Hlo_Op<"clamp", [Pure, AllTypesMatch<["operand", "result"]>,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Elementwise min(max(operand, min), max)";
+  let description = [{
+    Bounds each element of `operand` below by `min` and above by `max`. Each bound is
+    either rank-0 (one bound for every element) or has the operand's shape; both have the
+    operand's element type. The types after `:` are those of `min`, `operand`, `max`.
+
+    ```mlir
+    %r = hlo.clamp %lo, %x, %hi : tensor<f32>, tensor<4xf32>, tensor<f32>
+    ```
+  }];
+  let arguments = (ins Hlo_Tensor:$min, Hlo_Tensor:$operand, Hlo_Tensor:$max);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = [{
+    $min `,` $operand `,` $max attr-dict `:` type($min) `,` type($operand) `,` type($max)
+  }];
+  let hasVerifier = 1;
 }
 
 #endif  // TESSEL_IR_HLO_ELEMENTWISE_OPS_TD

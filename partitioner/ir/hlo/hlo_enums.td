@@ -15,7 +15,27 @@ def Hlo_ComparisonDirection : I32EnumAttr<"ComparisonDirection",
   let cppNamespace = "::tessel::hlo";
 }
 
+// The bare keyword keeps op syntax short (`hlo.compare LT, ...`); on its own the attribute
+// reads `#hlo<comparison_direction LT>`.
 def Hlo_ComparisonDirectionAttr
-    : EnumAttr<Hlo_Dialect, Hlo_ComparisonDirection, "comparison_direction">;
+    : EnumAttr<Hlo_Dialect, Hlo_ComparisonDirection, "comparison_direction"> {
+  let assemblyFormat = "$value";
+}
+
+// How hlo.compare orders its operands. FLOAT is IEEE comparison (NaN is unordered);
+// TOTALORDER is the IEEE totalOrder predicate (-NaN < -Inf < ... < -0 < +0 < ... < +NaN);
+// SIGNED and UNSIGNED read integer bits as two's complement or as unsigned.
+def Hlo_ComparisonType : I32EnumAttr<"ComparisonType",
+    "how hlo.compare orders its operands", [
+      I32EnumAttrCase<"FLOAT", 0>, I32EnumAttrCase<"TOTALORDER", 1>,
+      I32EnumAttrCase<"SIGNED", 2>, I32EnumAttrCase<"UNSIGNED", 3>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::tessel::hlo";
+}
+
+def Hlo_ComparisonTypeAttr
+    : EnumAttr<Hlo_Dialect, Hlo_ComparisonType, "comparison_type"> {
+  let assemblyFormat = "$value";
+}
 
 #endif  // TESSEL_IR_HLO_ENUMS_TD

@@ -2,6 +2,7 @@
 #include "partitioner/ir/hlo/hlo_verify_utils.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "mlir/IR/BuiltinAttributes.h"
 
 namespace tessel::hlo {
 
@@ -42,6 +43,15 @@ mlir::LogicalResult verifyAllAtLeast(EmitErrorFn emitError, llvm::ArrayRef<int64
     }
   }
   return mlir::success();
+}
+
+InferenceErrorEmitter::InferenceErrorEmitter(mlir::MLIRContext* context,
+                                             std::optional<mlir::Location> location,
+                                             llvm::StringRef opName)
+    : location_(location.value_or(mlir::UnknownLoc::get(context))), opName_(opName) {}
+
+mlir::InFlightDiagnostic InferenceErrorEmitter::operator()() const {
+  return mlir::emitError(location_) << "'" << opName_ << "' op ";
 }
 
 }  // namespace tessel::hlo

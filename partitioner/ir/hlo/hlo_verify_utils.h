@@ -4,11 +4,14 @@
 #define TESSEL_PARTITIONER_IR_HLO_HLO_VERIFY_UTILS_H_
 
 #include <cstdint>
+#include <optional>
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/LogicalResult.h"
 
 namespace tessel::hlo {
@@ -33,6 +36,27 @@ mlir::LogicalResult verifySize(EmitErrorFn emitError, llvm::ArrayRef<int64_t> va
 // Succeeds if every entry of `values` is at least `minimum`.
 mlir::LogicalResult verifyAllAtLeast(EmitErrorFn emitError, llvm::ArrayRef<int64_t> values,
                                      int64_t minimum, llvm::StringRef what);
+
+// An emit-error callback for `inferReturnTypes`, which has a location but no op. Its
+// diagnostics read like `emitOpError`'s ("'hlo.slice' op ..."), so a rule reports the
+// same way whether the parser, a builder or the verifier ran the inference. Without a
+// location (a builder called with none) it reports at an unknown location rather than
+// failing silently.
+//
+//   InferenceErrorEmitter emitError(context, location, SliceOp::getOperationName());
+//   if (failed(verifySize(emitError, starts, rank, "start_indices"))) return failure();
+class InferenceErrorEmitter {
+ public:
+  InferenceErrorEmitter(mlir::MLIRContext* context, std::optional<mlir::Location> location,
+                        llvm::StringRef opName);
+
+  mlir::InFlightDiagnostic operator()() const;
+
+ private:
+  mlir::Location location_;
+  // The op's full name, e.g. "hlo.slice"; the generated name outlives any emitter.
+  llvm::StringRef opName_;
+};
 
 }  // namespace tessel::hlo
 

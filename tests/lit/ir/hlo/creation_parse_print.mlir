@@ -7,3 +7,24 @@ func.func @constant() -> tensor<2xf32> {
   %0 = hlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// CHECK-LABEL: func @iota_int
+func.func @iota_int() -> tensor<4x8xi32> {
+  // CHECK: hlo.iota dim = 1 : tensor<4x8xi32>
+  %0 = hlo.iota dim = 1 : tensor<4x8xi32>
+  return %0 : tensor<4x8xi32>
+}
+
+// CHECK-LABEL: func @iota_unsigned
+func.func @iota_unsigned() -> tensor<5xui8> {
+  // CHECK: hlo.iota dim = 0 : tensor<5xui8>
+  %0 = hlo.iota dim = 0 : tensor<5xui8>
+  return %0 : tensor<5xui8>
+}
+
+// CHECK-LABEL: func @iota_float
+func.func @iota_float() -> tensor<2x3x4xbf16> {
+  // CHECK: hlo.iota dim = 2 : tensor<2x3x4xbf16>
+  %0 = hlo.iota dim = 2 : tensor<2x3x4xbf16>
+  return %0 : tensor<2x3x4xbf16>
+}

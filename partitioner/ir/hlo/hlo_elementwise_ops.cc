@@ -1,0 +1,96 @@
+// Type inference and verifiers of the elementwise ops whose types are not all one
+// (is_finite, compare, select, clamp). ODS infers the result of select and clamp from
+// their AllTypesMatch traits; the other elementwise ops are fully described by
+// their ODS traits.
+#include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/hlo/hlo_verify_utils.h"
+
+namespace tessel::hlo {
+namespace {
+
+// Succeeds if `type` is rank-0 or has the shape of `like`; `what` names the operand. Used
+// for operands that either apply to every element or give one value per element.
+mlir::LogicalResult verifyScalarOrSameShape(EmitErrorFn emitError, mlir::RankedTensorType type,
+                                            mlir::RankedTensorType like,
+                                            llvm::StringRef what, llvm::StringRef likeWhat) {
+  if (type.getRank() == 0 || type.getShape() == like.getShape()) return mlir::success();
+  return emitError() << what << " must be rank-0 or have the shape of " << likeWhat << " "
+                     << like << ", got " << type;
+}
+
+// The pred tensor of `type`'s shape. Any other type is returned unchanged: the parser
+// infers before the operand's type constraint has run, and that constraint then rejects
+// the op with a clearer message than inference could.
+mlir::Type predTensorLike(mlir::Type type) {
+  auto tensor = mlir::dyn_cast<mlir::RankedTensorType>(type);
+  if (!tensor) return type;
+  return mlir::RankedTensorType::get(tensor.getShape(),
+                                     mlir::IntegerType::get(type.getContext(), 1));
+}
+
+}  // namespace
+
+mlir::LogicalResult IsFiniteOp::inferReturnTypes(
+    mlir::MLIRContext*, std::optional<mlir::Location>, mlir::ValueRange operands,
+    mlir::DictionaryAttr, mlir::OpaqueProperties, mlir::RegionRange,
+    llvm::SmallVectorImpl<mlir::Type>& inferred) {
+  if (operands.empty()) return mlir::failure();  // rejected by the operand count check
+  inferred.push_back(predTensorLike(operands[0].getType()));
+  return mlir::success();
+}
+
+mlir::LogicalResult CompareOp::inferReturnTypes(
+    mlir::MLIRContext*, std::optional<mlir::Location>, mlir::ValueRange operands,
+    mlir::DictionaryAttr, mlir::OpaqueProperties, mlir::RegionRange,
+    llvm::SmallVectorImpl<mlir::Type>& inferred) {
+  if (operands.empty()) return mlir::failure();  // rejected by the operand count check
+  inferred.push_back(predTensorLike(operands[0].getType()));
+  return mlir::success();
+}
+
+mlir::LogicalResult CompareOp::verify() {
+  std::optional<ComparisonType> compareType = getCompareType();
+  if (!compareType) return mlir::success();
+  mlir::Type element = getLhs().getType().getElementType();
+  bool fits = false;
+  switch (*compareType) {
+    case ComparisonType::FLOAT:
+    case ComparisonType::TOTALORDER:
+      fits = mlir::isa<mlir::FloatType>(element);
+      break;
+    case ComparisonType::SIGNED:
+      fits = element.isSignlessInteger() && !element.isInteger(1);
+      break;
+    case ComparisonType::UNSIGNED:
+      // pred orders false < true, which is the unsigned order of its one bit.
+      fits = element.isUnsignedInteger() || element.isInteger(1);
+      break;
+  }
+  if (fits) return mlir::success();
+  return emitOpError() << "comparison type " << stringifyComparisonType(*compareType)
+                       << " does not fit element type " << element;
+}
+
+mlir::LogicalResult SelectOp::verify() {
+  return verifyScalarOrSameShape([&] { return emitOpError(); }, getPred().getType(),
+                                 getOnTrue().getType(), "pred", "on_true");
+}
+
+mlir::LogicalResult ClampOp::verify() {
+  auto operandType = getOperand().getType();
+  for (auto [bound, name] : {std::pair{getMin(), "min"}, std::pair{getMax(), "max"}}) {
+    auto boundType = mlir::cast<mlir::RankedTensorType>(bound.getType());
+    if (failed(verifyScalarOrSameShape([&] { return emitOpError(); }, boundType, operandType,
+                                       name, "operand"))) {
+      return mlir::failure();
+    }
+    if (boundType.getElementType() != operandType.getElementType()) {
+      return emitOpError() << name << " element type " << boundType.getElementType()
+                           << " differs from operand element type "
+                           << operandType.getElementType();
+    }
+  }
+  return mlir::success();
+}
+
+}  // namespace tessel::hlo
