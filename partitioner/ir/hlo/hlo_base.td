@@ -17,14 +17,15 @@ def Hlo_Int : AnyTypeOf<[Hlo_SInt, Hlo_UInt]>;
 def Hlo_Float : AnyTypeOf<[F16, BF16, F32, F64]>;
 def Hlo_Element : AnyTypeOf<[Hlo_Pred, Hlo_Int, Hlo_Float]>;
 
-def Hlo_Tensor : RankedTensorOf<[Hlo_Element]>;
-def Hlo_FpTensor : RankedTensorOf<[Hlo_Float]>;
-def Hlo_IntTensor : RankedTensorOf<[Hlo_Int]>;
-def Hlo_SIntTensor : RankedTensorOf<[Hlo_SInt]>;
-def Hlo_PredTensor : RankedTensorOf<[Hlo_Pred]>;
-def Hlo_PredOrIntTensor : RankedTensorOf<[Hlo_Pred, Hlo_Int]>;
-def Hlo_IntOrFpTensor : RankedTensorOf<[Hlo_Int, Hlo_Float]>;
-def Hlo_SIntOrFpTensor : RankedTensorOf<[Hlo_SInt, Hlo_Float]>;
+// Shapes are static: partitioning divides every dimension by known shard counts.
+def Hlo_Tensor : StaticShapeTensorOf<[Hlo_Element]>;
+def Hlo_FpTensor : StaticShapeTensorOf<[Hlo_Float]>;
+def Hlo_IntTensor : StaticShapeTensorOf<[Hlo_Int]>;
+def Hlo_SIntTensor : StaticShapeTensorOf<[Hlo_SInt]>;
+def Hlo_PredTensor : StaticShapeTensorOf<[Hlo_Pred]>;
+def Hlo_PredOrIntTensor : StaticShapeTensorOf<[Hlo_Pred, Hlo_Int]>;
+def Hlo_IntOrFpTensor : StaticShapeTensorOf<[Hlo_Int, Hlo_Float]>;
+def Hlo_SIntOrFpTensor : StaticShapeTensorOf<[Hlo_SInt, Hlo_Float]>;
 
 // A rank-0 integer tensor: indices of dynamic_slice and friends, case selectors.
 def Hlo_ScalarIntTensor : 0DTensorOf<[Hlo_Int]>;

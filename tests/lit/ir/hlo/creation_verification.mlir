@@ -33,7 +33,7 @@ func.func @iota_rank_zero() -> tensor<i32> {
 // -----
 
 func.func @iota_pred() -> tensor<4xi1> {
-  // expected-error @+1 {{'hlo.iota' op result #0 must be ranked tensor of}}
+  // expected-error @+1 {{'hlo.iota' op result #0 must be statically shaped tensor of}}
   %0 = hlo.iota dim = 0 : tensor<4xi1>
   return %0 : tensor<4xi1>
 }
@@ -41,7 +41,7 @@ func.func @iota_pred() -> tensor<4xi1> {
 // -----
 
 func.func @constant_unsupported_element_type() -> tensor<2xi7> {
-  // expected-error @+1 {{'hlo.constant' op result #0 must be ranked tensor of}}
+  // expected-error @+1 {{'hlo.constant' op result #0 must be statically shaped tensor of}}
   %0 = hlo.constant dense<1> : tensor<2xi7>
   return %0 : tensor<2xi7>
 }

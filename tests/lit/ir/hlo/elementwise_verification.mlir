@@ -19,7 +19,7 @@ func.func @edge_cases(%s: tensor<f32>, %e: tensor<0x3xf32>, %p: tensor<i1>,
 // -----
 
 func.func @abs_unsigned(%x: tensor<4xui32>) -> tensor<4xui32> {
-  // expected-error @+1 {{'hlo.abs' op operand #0 must be ranked tensor of}}
+  // expected-error @+1 {{'hlo.abs' op operand #0 must be statically shaped tensor of}}
   %0 = hlo.abs %x : tensor<4xui32>
   return %0 : tensor<4xui32>
 }
@@ -27,7 +27,7 @@ func.func @abs_unsigned(%x: tensor<4xui32>) -> tensor<4xui32> {
 // -----
 
 func.func @exp_int(%x: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @+1 {{'hlo.exp' op operand #0 must be ranked tensor of}}
+  // expected-error @+1 {{'hlo.exp' op operand #0 must be statically shaped tensor of}}
   %0 = hlo.exp %x : tensor<4xi32>
   return %0 : tensor<4xi32>
 }
@@ -35,7 +35,7 @@ func.func @exp_int(%x: tensor<4xi32>) -> tensor<4xi32> {
 // -----
 
 func.func @not_float(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'hlo.not' op operand #0 must be ranked tensor of}}
+  // expected-error @+1 {{'hlo.not' op operand #0 must be statically shaped tensor of}}
   %0 = hlo.not %x : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -43,7 +43,7 @@ func.func @not_float(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @unsupported_element_type(%x: tensor<4xi7>) -> tensor<4xi7> {
-  // expected-error @+1 {{'hlo.neg' op operand #0 must be ranked tensor of}}
+  // expected-error @+1 {{'hlo.neg' op operand #0 must be statically shaped tensor of}}
   %0 = hlo.neg %x : tensor<4xi7>
   return %0 : tensor<4xi7>
 }
@@ -51,7 +51,7 @@ func.func @unsupported_element_type(%x: tensor<4xi7>) -> tensor<4xi7> {
 // -----
 
 func.func @unranked(%x: tensor<*xf32>) -> tensor<*xf32> {
-  // expected-error @+1 {{'hlo.tanh' op operand #0 must be ranked tensor of}}
+  // expected-error @+1 {{'hlo.tanh' op operand #0 must be statically shaped tensor of}}
   %0 = "hlo.tanh"(%x) : (tensor<*xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
@@ -67,7 +67,7 @@ func.func @unary_result_type_differs(%x: tensor<4xf32>) -> tensor<4xf64> {
 // -----
 
 func.func @is_finite_int(%x: tensor<4xi32>) -> tensor<4xi1> {
-  // expected-error @+1 {{'hlo.is_finite' op operand #0 must be ranked tensor of}}
+  // expected-error @+1 {{'hlo.is_finite' op operand #0 must be statically shaped tensor of}}
   %0 = hlo.is_finite %x : tensor<4xi32>
   return %0 : tensor<4xi1>
 }
@@ -75,7 +75,7 @@ func.func @is_finite_int(%x: tensor<4xi32>) -> tensor<4xi1> {
 // -----
 
 func.func @is_finite_result_not_pred(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'hlo.is_finite' op result #0 must be ranked tensor of pred (i1) values}}
+  // expected-error @+1 {{'hlo.is_finite' op result #0 must be statically shaped tensor of pred (i1) values}}
   %0 = "hlo.is_finite"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -99,7 +99,7 @@ func.func @convert_shape(%x: tensor<4xf32>) -> tensor<2x2xi32> {
 // -----
 
 func.func @sub_pred(%a: tensor<4xi1>, %b: tensor<4xi1>) -> tensor<4xi1> {
-  // expected-error @+1 {{'hlo.sub' op operand #0 must be ranked tensor of}}
+  // expected-error @+1 {{'hlo.sub' op operand #0 must be statically shaped tensor of}}
   %0 = hlo.sub %a, %b : tensor<4xi1>
   return %0 : tensor<4xi1>
 }
@@ -107,7 +107,7 @@ func.func @sub_pred(%a: tensor<4xi1>, %b: tensor<4xi1>) -> tensor<4xi1> {
 // -----
 
 func.func @atan2_int(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @+1 {{'hlo.atan2' op operand #0 must be ranked tensor of}}
+  // expected-error @+1 {{'hlo.atan2' op operand #0 must be statically shaped tensor of}}
   %0 = hlo.atan2 %a, %b : tensor<4xi32>
   return %0 : tensor<4xi32>
 }
@@ -115,7 +115,7 @@ func.func @atan2_int(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
 // -----
 
 func.func @and_float(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'hlo.and' op operand #0 must be ranked tensor of}}
+  // expected-error @+1 {{'hlo.and' op operand #0 must be statically shaped tensor of}}
   %0 = hlo.and %a, %b : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -123,7 +123,7 @@ func.func @and_float(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @shift_pred(%a: tensor<4xi1>, %b: tensor<4xi1>) -> tensor<4xi1> {
-  // expected-error @+1 {{'hlo.shift_left' op operand #0 must be ranked tensor of}}
+  // expected-error @+1 {{'hlo.shift_left' op operand #0 must be statically shaped tensor of}}
   %0 = hlo.shift_left %a, %b : tensor<4xi1>
   return %0 : tensor<4xi1>
 }
@@ -238,7 +238,7 @@ func.func @select_pred_rank(%p: tensor<4xi1>, %t: tensor<1x4xf32>, %f: tensor<1x
 // -----
 
 func.func @select_pred_not_pred(%p: tensor<4xi32>, %t: tensor<4xf32>, %f: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'hlo.select' op operand #0 must be ranked tensor of pred (i1) values}}
+  // expected-error @+1 {{'hlo.select' op operand #0 must be statically shaped tensor of pred (i1) values}}
   %0 = hlo.select %p, %t, %f : tensor<4xi32>, tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -289,4 +289,13 @@ func.func @clamp_result_type(%lo: tensor<f32>, %x: tensor<4xf32>, %hi: tensor<f3
   // expected-error @+1 {{'hlo.clamp' op failed to verify that all of {operand, result} have same type}}
   %0 = "hlo.clamp"(%lo, %x, %hi) : (tensor<f32>, tensor<4xf32>, tensor<f32>) -> tensor<4xf16>
   return %0 : tensor<4xf16>
+}
+
+// -----
+
+// Shapes are static: a dynamic dimension is rejected.
+func.func @dynamic_dimension(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  // expected-error @+1 {{'hlo.add' op operand #0 must be statically shaped tensor of}}
+  %0 = hlo.add %x, %x : tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
 }
