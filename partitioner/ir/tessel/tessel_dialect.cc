@@ -26,7 +26,7 @@ mlir::LogicalResult verifyAttachedSharding(mlir::Operation* op, mlir::NamedAttri
   };
   auto sharding = llvm::dyn_cast<ShardingAttr>(attr.getValue());
   if (!sharding) {
-    return emitError() << "'" << attr.getName() << "' must be a #tessel.sharding, got "
+    return emitError() << "'" << attr.getName().getValue() << "' must be a #tessel.sharding, got "
                        << attr.getValue();
   }
   return verifySharding(emitError, sharding, type, op);
@@ -51,7 +51,7 @@ mlir::LogicalResult TesselDialect::verifyOperationAttribute(mlir::Operation* op,
   auto emitError = [&]() { return op->emitOpError(); };
   auto shardings = llvm::dyn_cast<ShardingPerValueAttr>(attr.getValue());
   if (!shardings) {
-    return emitError() << "'" << attr.getName()
+    return emitError() << "'" << attr.getName().getValue()
                        << "' on an op must be a #tessel.sharding_per_value, got "
                        << attr.getValue();
   }
@@ -79,7 +79,7 @@ mlir::LogicalResult TesselDialect::verifyRegionResultAttribute(mlir::Operation* 
   if (attr.getName() != kShardingAttrName) return mlir::success();
   auto function = llvm::dyn_cast<mlir::FunctionOpInterface>(op);
   if (!function) {
-    return op->emitOpError() << "'" << attr.getName()
+    return op->emitOpError() << "'" << attr.getName().getValue()
                              << "' as a result attribute needs a function";
   }
   return verifyAttachedSharding(op, attr, "result", resultIndex,
