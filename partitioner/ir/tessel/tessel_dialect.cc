@@ -1,6 +1,9 @@
-// Registration of the `tessel` dialect: its ops, attributes and enums.
+// Registration of the `tessel` dialect, and verification of the shardings it attaches to
+// other ops and to function arguments and results under `tessel.sharding`.
 #include "llvm/ADT/TypeSwitch.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "partitioner/ir/tessel/sharding_verification.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 
 #include "partitioner/ir/tessel/tessel_dialect.cpp.inc"
@@ -10,6 +13,26 @@
 #include "partitioner/ir/tessel/tessel_attrs.cpp.inc"
 
 namespace tessel::ir {
+namespace {
+
+// Verifies a plain sharding attached to argument or result `index` (`what`) of `op`.
+mlir::LogicalResult verifyAttachedSharding(mlir::Operation* op, mlir::NamedAttribute attr,
+                                           llvm::StringRef what, unsigned index,
+                                           mlir::Type type) {
+  auto emitError = [&]() {
+    mlir::InFlightDiagnostic diag = op->emitOpError();
+    diag << what << " " << index << ": ";
+    return diag;
+  };
+  auto sharding = llvm::dyn_cast<ShardingAttr>(attr.getValue());
+  if (!sharding) {
+    return emitError() << "'" << attr.getName().getValue() << "' must be a #tessel.sharding, got "
+                       << attr.getValue();
+  }
+  return verifySharding(emitError, sharding, type, op);
+}
+
+}  // namespace
 
 void TesselDialect::initialize() {
   addOperations<
@@ -20,6 +43,47 @@ void TesselDialect::initialize() {
 #define GET_ATTRDEF_LIST
 #include "partitioner/ir/tessel/tessel_attrs.cpp.inc"
       >();
+}
+
+mlir::LogicalResult TesselDialect::verifyOperationAttribute(mlir::Operation* op,
+                                                            mlir::NamedAttribute attr) {
+  if (attr.getName() != kShardingAttrName) return mlir::success();
+  auto emitError = [&]() { return op->emitOpError(); };
+  auto shardings = llvm::dyn_cast<ShardingPerValueAttr>(attr.getValue());
+  if (!shardings) {
+    return emitError() << "'" << attr.getName().getValue()
+                       << "' on an op must be a #tessel.sharding_per_value, got "
+                       << attr.getValue();
+  }
+  return verifyShardingPerValue(emitError, shardings, op->getResultTypes(), op);
+}
+
+mlir::LogicalResult TesselDialect::verifyRegionArgAttribute(mlir::Operation* op,
+                                                            unsigned regionIndex,
+                                                            unsigned argIndex,
+                                                            mlir::NamedAttribute attr) {
+  if (attr.getName() != kShardingAttrName) return mlir::success();
+  mlir::Type type;
+  if (auto function = llvm::dyn_cast<mlir::FunctionOpInterface>(op)) {
+    type = function.getArgumentTypes()[argIndex];
+  } else {
+    type = op->getRegion(regionIndex).getArgument(argIndex).getType();
+  }
+  return verifyAttachedSharding(op, attr, "argument", argIndex, type);
+}
+
+mlir::LogicalResult TesselDialect::verifyRegionResultAttribute(mlir::Operation* op,
+                                                               unsigned,
+                                                               unsigned resultIndex,
+                                                               mlir::NamedAttribute attr) {
+  if (attr.getName() != kShardingAttrName) return mlir::success();
+  auto function = llvm::dyn_cast<mlir::FunctionOpInterface>(op);
+  if (!function) {
+    return op->emitOpError() << "'" << attr.getName().getValue()
+                             << "' as a result attribute needs a function";
+  }
+  return verifyAttachedSharding(op, attr, "result", resultIndex,
+                                function.getResultTypes()[resultIndex]);
 }
 
 }  // namespace tessel::ir

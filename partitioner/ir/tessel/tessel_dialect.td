@@ -16,6 +16,15 @@ def Tessel_Dialect : Dialect {
     same size for any number of devices.
   }];
   let useDefaultAttributePrinterParser = 1;
+  // Shardings on function arguments and results, and on any op's results.
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
+  let extraClassDeclaration = [{
+    // Where shardings are attached: a plain #tessel.sharding on function arguments and
+    // results, a #tessel.sharding_per_value (one per result) on ops.
+    static constexpr llvm::StringLiteral kShardingAttrName = "tessel.sharding";
+  }];
 }
 
 class Tessel_Op<string mnemonic, list<Trait> traits = []> :
