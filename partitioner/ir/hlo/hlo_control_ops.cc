@@ -75,14 +75,6 @@ mlir::LogicalResult WhileOp::verifyRegions() {
   return verifyRegionSignature(emitError, getBody(), state, state, "body");
 }
 
-void WhileOp::getAsmBlockArgumentNames(mlir::Region&, mlir::OpAsmSetValueNameFn setNameFn) {
-  // Both regions name the loop state alike, which lets the custom form declare the names
-  // once in the header.
-  for (mlir::Region& region : getOperation()->getRegions()) {
-    for (mlir::BlockArgument arg : region.getArguments()) setNameFn(arg, "iter");
-  }
-}
-
 // hlo.while(%a = %x, %b = %y) : type, type attr-dict cond {..} do {..}
 mlir::ParseResult WhileOp::parse(mlir::OpAsmParser& parser, mlir::OperationState& result) {
   llvm::SmallVector<mlir::OpAsmParser::Argument> args;
@@ -117,6 +109,9 @@ mlir::ParseResult WhileOp::parse(mlir::OpAsmParser& parser, mlir::OperationState
   return mlir::success();
 }
 
+// The regions' entry arguments are printed once, in the header, as the cond region's. This
+// relies on the printer numbering sibling regions' arguments alike, which holds for the
+// default `%argN` names (so the op gives its arguments no custom names).
 void WhileOp::print(mlir::OpAsmPrinter& printer) {
   mlir::Block& cond = getCond().front();
   mlir::Block& body = getBody().front();

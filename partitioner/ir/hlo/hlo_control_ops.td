@@ -3,7 +3,6 @@
 #define TESSEL_IR_HLO_CONTROL_OPS_TD
 
 include "partitioner/ir/hlo/hlo_base.td"
-include "mlir/IR/OpAsmInterface.td"
 
 def Hlo_ReturnOp : Hlo_Op<"return", [Pure, Terminator]> {
   let summary = "Returns values from the region of an hlo op";
@@ -36,8 +35,7 @@ def Hlo_SortOp : Hlo_Op<"sort", [RecursiveMemoryEffects, InferTypeOpAdaptor]> {
   let hasRegionVerifier = 1;
 }
 
-def Hlo_WhileOp : Hlo_Op<"while", [RecursiveMemoryEffects, InferTypeOpAdaptor,
-    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
+def Hlo_WhileOp : Hlo_Op<"while", [RecursiveMemoryEffects, InferTypeOpAdaptor]> {
   let summary = "Runs a body while a condition holds, carrying N values";
   let description = [{
     The loop state starts as `inputs`. `cond` takes the state and returns a rank-0 pred;
