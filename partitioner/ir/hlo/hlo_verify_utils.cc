@@ -6,7 +6,6 @@
 #include "mlir/IR/Block.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
-#include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/Operation.h"
 
 namespace tessel::hlo {
@@ -85,9 +84,7 @@ mlir::LogicalResult verifyRegionSignature(EmitErrorFn emitError, mlir::Region& r
                          << ", got " << arg;
     }
   }
-  if (block.empty() || !block.back().hasTrait<mlir::OpTrait::IsTerminator>()) {
-    return emitError() << what << " must end with a terminator";
-  }
+  // The generic verifier has already checked that the block ends in a terminator.
   mlir::TypeRange returned = block.back().getOperandTypes();
   if (returned.size() != resultTypes.size()) {
     return emitError() << what << " must return " << resultTypes.size() << " values, returns "

@@ -49,10 +49,11 @@ mlir::LogicalResult verifyDisjoint(EmitErrorFn emitError, llvm::ArrayRef<int64_t
                                    llvm::StringRef aName, llvm::ArrayRef<int64_t> b,
                                    llvm::StringRef bName);
 
-// Succeeds if the single block of `region` takes arguments of `argTypes` and ends in a
-// terminator that returns values of `resultTypes`. `what` names the region, e.g.
+// Succeeds if the single block of `region` takes arguments of `argTypes` and its
+// terminator returns values of `resultTypes`. `what` names the region, e.g.
 // "reducer" gives "reducer must have 4 arguments, has 2".
-// REQUIRES: `region` has exactly one block.
+// REQUIRES: `region` has exactly one block, ending in a terminator (call it from
+// verifyRegions, after the generic block checks).
 mlir::LogicalResult verifyRegionSignature(EmitErrorFn emitError, mlir::Region& region,
                                           mlir::TypeRange argTypes,
                                           mlir::TypeRange resultTypes, llvm::StringRef what);
