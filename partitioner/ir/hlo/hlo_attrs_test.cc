@@ -81,8 +81,8 @@ TEST_F(HloAttrsTest, InferenceWithoutLocationFailsSilently) {
       mlir::DenseElementsAttr::get(mlir::RankedTensorType::get({}, f32), 0.0f));
   llvm::SmallVector<mlir::Type> inferred;
   mlir::LogicalResult result = ReduceOp::inferReturnTypes(
-      &context_, std::nullopt, mlir::ValueRange{input, init}, state.attributes.getDictionary(&context_),
-      state.getRawProperties(), {}, inferred);
+      &context_, std::nullopt, mlir::ValueRange{input, init},
+      state.attributes.getDictionary(&context_), state.getRawProperties(), {}, inferred);
   EXPECT_TRUE(mlir::failed(result));
   EXPECT_EQ(diagnostics, 0);
 

@@ -17,7 +17,8 @@ def Hlo_GatherOp : Hlo_Op<"gather", [Pure, InferTypeOpAdaptor]> {
     dimensions. `operand_batching_dims[i]` is indexed by the batch position's coordinate
     along `start_indices_batching_dims[i]`. `index_vector_dim` equal to the rank of
     `start_indices` means an implicit trailing dimension of size 1. With
-    `indices_are_sorted` the caller promises sorted start indices.
+    `indices_are_sorted` the caller promises sorted start indices. The custom form spells
+    the fields of `#hlo.gather` inline, empty lists left out.
 
     ```mlir
     %g = hlo.gather %x[%idx], slice_sizes = [1, 8], offset_dims = [1],
@@ -54,7 +55,8 @@ def Hlo_ScatterOp : Hlo_Op<"scatter", [RecursiveMemoryEffects, AttrSizedOperandS
     rank-0 tensors (N current values, then N update values) and returns N. Windows that
     do not fit are skipped. With `unique_indices` the caller promises no two windows
     overlap, with `indices_are_sorted` that indices are sorted. Results have the types
-    of `inputs`.
+    of `inputs`. The custom form spells the fields of `#hlo.scatter` inline, empty lists
+    left out.
 
     ```mlir
     %r = hlo.scatter(%x) indices(%idx) updates(%u), update_window_dims = [1],

@@ -9,9 +9,9 @@ def Hlo_DotGeneralOp : Hlo_Op<"dot_general", [Pure]> {
   let summary = "General tensor contraction with batch dimensions";
   let description = [{
     Multiplies `lhs` and `rhs` elementwise over paired batch dimensions and sums over
-    paired contracting dimensions (see `#hlo.dot`, whose
-    fields the custom form spells inline, empty ones left out). Paired dimensions have equal sizes,
-    and no dimension is both batch and contracting. The result has the batch dimensions,
+    paired contracting dimensions (see `#hlo.dot`, whose fields the custom form spells
+    inline, empty ones left out). Paired dimensions have equal sizes, and no dimension is
+    both batch and contracting. The result has the batch dimensions,
     then the remaining `lhs` dimensions in order, then the remaining `rhs` dimensions in
     order. Its element type is written out because it may differ from the operands'
     (e.g. bf16 operands accumulated into f32).
@@ -41,8 +41,9 @@ def Hlo_DotGeneralOp : Hlo_Op<"dot_general", [Pure]> {
 def Hlo_ConvolutionOp : Hlo_Op<"convolution", [Pure]> {
   let summary = "Windowed convolution with strides, padding, dilations and groups";
   let description = [{
-    Slides the kernel `rhs` over the input `lhs`; `dimension_numbers` (see `#hlo.conv`)
-    says which dimension of each tensor is batch, feature and spatial. Per spatial
+    Slides the kernel `rhs` over the input `lhs`; `dimension_numbers` (see `#hlo.conv`,
+    written after `dims =` in the custom form) says which dimension of each tensor is
+    batch, feature and spatial. Per spatial
     dimension the input is dilated by `lhs_dilation` and padded by `padding` (a
     `[low, high]` row per spatial dimension, negative values crop), the kernel is dilated
     by `rhs_dilation`, and the window moves by `window_strides`; the output size follows

@@ -151,7 +151,9 @@ mlir::FailureOr<WindowSpec> resolveWindow(
       mlir::failed(verifyAllAtLeast(emitError, flat, 0, names.padding))) {
     return mlir::failure();
   }
-  for (int64_t dim = 0; dim < rank; ++dim) window.padding.push_back({flat[2 * dim], flat[2 * dim + 1]});
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    window.padding.push_back({flat[2 * dim], flat[2 * dim + 1]});
+  }
   return window;
 }
 

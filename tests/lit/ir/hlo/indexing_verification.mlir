@@ -372,3 +372,15 @@ func.func @scatter_region_results(%x: tensor<16x8xf32>, %i: tensor<4x1xi32>, %u:
   }
   return
 }
+
+// -----
+
+// A rank-0 index (an implicit index vector of one) and an update window that covers a
+// whole row are valid.
+func.func @scatter_scalar_index_ok(%x: tensor<16x8xf32>, %i: tensor<i32>, %u: tensor<8xf32>) -> tensor<16x8xf32> {
+  %r = hlo.scatter(%x) indices(%i) updates(%u), update_window_dims = [0], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 0 : (tensor<16x8xf32>, tensor<i32>, tensor<8xf32>) -> tensor<16x8xf32> update {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    hlo.return %b : tensor<f32>
+  }
+  return %r : tensor<16x8xf32>
+}
