@@ -23,7 +23,7 @@ mlir::LogicalResult SortOp::inferReturnTypes(mlir::MLIRContext* context,
                                              std::optional<mlir::Location> location,
                                              Adaptor adaptor,
                                              llvm::SmallVectorImpl<mlir::Type>& inferred) {
-  InferenceErrors errors(context, location, getOperationName());
+  InferenceErrorEmitter errors(context, location, getOperationName());
   mlir::TypeRange inputs = adaptor.getInputs().getTypes();
   if (inputs.empty()) return errors() << "must have at least one input";
   auto first = llvm::cast<mlir::RankedTensorType>(inputs.front());

@@ -2,7 +2,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "partitioner/ir/hlo/hlo_format_utils.h"
+#include "partitioner/ir/hlo/hlo_clause_format.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/hlo/hlo_verify_utils.h"
 
@@ -105,7 +105,7 @@ mlir::LogicalResult GatherOp::inferReturnTypes(mlir::MLIRContext* context,
                                                std::optional<mlir::Location> location,
                                                Adaptor adaptor,
                                                llvm::SmallVectorImpl<mlir::Type>& inferred) {
-  InferenceErrors errors(context, location, getOperationName());
+  InferenceErrorEmitter errors(context, location, getOperationName());
   auto operandType = llvm::cast<mlir::RankedTensorType>(adaptor.getOperand().getType());
   auto indicesType = llvm::cast<mlir::RankedTensorType>(adaptor.getStartIndices().getType());
   llvm::ArrayRef<int64_t> operandShape = operandType.getShape();
@@ -178,7 +178,7 @@ mlir::LogicalResult ScatterOp::inferReturnTypes(mlir::MLIRContext* context,
                                                 std::optional<mlir::Location> location,
                                                 Adaptor adaptor,
                                                 llvm::SmallVectorImpl<mlir::Type>& inferred) {
-  InferenceErrors errors(context, location, getOperationName());
+  InferenceErrorEmitter errors(context, location, getOperationName());
   mlir::TypeRange inputs = adaptor.getInputs().getTypes();
   mlir::TypeRange updates = adaptor.getUpdates().getTypes();
   if (inputs.empty()) return errors() << "must have at least one input";

@@ -3,7 +3,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "partitioner/ir/hlo/hlo_format_utils.h"
+#include "partitioner/ir/hlo/hlo_clause_format.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/hlo/hlo_verify_utils.h"
 

@@ -3,7 +3,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "partitioner/ir/hlo/hlo_format_utils.h"
+#include "partitioner/ir/hlo/hlo_clause_format.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/hlo/hlo_verify_utils.h"
 
@@ -71,7 +71,7 @@ mlir::LogicalResult ReduceOp::inferReturnTypes(mlir::MLIRContext* context,
                                                std::optional<mlir::Location> location,
                                                Adaptor adaptor,
                                                llvm::SmallVectorImpl<mlir::Type>& inferred) {
-  InferenceErrors errors(context, location, getOperationName());
+  InferenceErrorEmitter errors(context, location, getOperationName());
   mlir::TypeRange inputs = adaptor.getInputs().getTypes();
   if (mlir::failed(verifyInputsAndInits(errors, inputs, adaptor.getInitValues().getTypes())))
     return mlir::failure();
@@ -98,7 +98,7 @@ mlir::LogicalResult ReduceOp::verifyRegions() {
 mlir::LogicalResult ReduceWindowOp::inferReturnTypes(
     mlir::MLIRContext* context, std::optional<mlir::Location> location, Adaptor adaptor,
     llvm::SmallVectorImpl<mlir::Type>& inferred) {
-  InferenceErrors errors(context, location, getOperationName());
+  InferenceErrorEmitter errors(context, location, getOperationName());
   mlir::TypeRange inputs = adaptor.getInputs().getTypes();
   if (mlir::failed(verifyInputsAndInits(errors, inputs, adaptor.getInitValues().getTypes())))
     return mlir::failure();

@@ -173,13 +173,14 @@ mlir::FailureOr<llvm::SmallVector<int64_t>> inferWindowOutputShape(
   return shape;
 }
 
-InferenceErrors::InferenceErrors(mlir::MLIRContext* context, std::optional<mlir::Location> loc,
-                                 llvm::StringRef opName)
+InferenceErrorEmitter::InferenceErrorEmitter(mlir::MLIRContext* context,
+                                             std::optional<mlir::Location> loc,
+                                             llvm::StringRef opName)
     : loc_(loc ? *loc : mlir::UnknownLoc::get(context)), opName_(opName) {
   if (!loc) silence_.emplace(context, [](mlir::Diagnostic&) { return mlir::success(); });
 }
 
-mlir::InFlightDiagnostic InferenceErrors::operator()() const {
+mlir::InFlightDiagnostic InferenceErrorEmitter::operator()() const {
   return mlir::emitError(loc_) << "'" << opName_ << "' op ";
 }
 

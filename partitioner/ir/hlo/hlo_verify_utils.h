@@ -107,10 +107,10 @@ mlir::FailureOr<llvm::SmallVector<int64_t>> inferWindowOutputShape(
 // Reports errors found during result type inference the way emitOpError does
 // ("'hlo.reduce' op ..."), at `loc`, so a verifier and inference can share one check.
 // Without a location (speculative inference) the diagnostics are dropped.
-class InferenceErrors {
+class InferenceErrorEmitter {
  public:
-  InferenceErrors(mlir::MLIRContext* context, std::optional<mlir::Location> loc,
-                  llvm::StringRef opName);
+  InferenceErrorEmitter(mlir::MLIRContext* context, std::optional<mlir::Location> loc,
+                        llvm::StringRef opName);
   mlir::InFlightDiagnostic operator()() const;
 
  private:

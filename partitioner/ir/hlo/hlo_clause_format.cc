@@ -1,5 +1,5 @@
 // Optional `, name = value` clauses of hlo ops' custom assembly forms.
-#include "partitioner/ir/hlo/hlo_format_utils.h"
+#include "partitioner/ir/hlo/hlo_clause_format.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"

@@ -7,8 +7,8 @@
 //                               {"padding", ClauseKind::kPadding, &padding}};
 //   if (parseOptionalClauses(parser, clauses)) return mlir::failure();
 //   // Accepts e.g. `, padding = [[0, 1], [1, 0]]`; absent clauses stay null.
-#ifndef TESSEL_PARTITIONER_IR_HLO_HLO_FORMAT_UTILS_H_
-#define TESSEL_PARTITIONER_IR_HLO_HLO_FORMAT_UTILS_H_
+#ifndef TESSEL_PARTITIONER_IR_HLO_HLO_CLAUSE_FORMAT_H_
+#define TESSEL_PARTITIONER_IR_HLO_HLO_CLAUSE_FORMAT_H_
 
 #include <cstdint>
 #include <optional>
@@ -59,4 +59,4 @@ void printInlineAttr(mlir::OpAsmPrinter& printer, AttrT attr) {
 
 }  // namespace tessel::hlo
 
-#endif  // TESSEL_PARTITIONER_IR_HLO_HLO_FORMAT_UTILS_H_
+#endif  // TESSEL_PARTITIONER_IR_HLO_HLO_CLAUSE_FORMAT_H_
