@@ -10,4 +10,110 @@ def Hlo_ReturnOp : Hlo_Op<"return", [Pure, Terminator]> {
   let assemblyFormat = "$results attr-dict (`:` type($results)^)?";
 }
 
+def Hlo_SortOp : Hlo_Op<"sort", [RecursiveMemoryEffects, InferTypeOpAdaptor]> {
+  let summary = "Sorts N tensors of one shape along a dimension with a comparator";
+  let description = [{
+    Every 1-D slice along `dimension` is sorted; the N inputs are permuted together.
+    The comparator takes 2N rank-0 tensors, `(a_0, b_0, a_1, b_1, ...)` where `a_i` and
+    `b_i` are elements of input i, and returns a rank-0 pred that is true when `a` goes
+    before `b`; it must be a strict weak order. With `is_stable`, equal elements keep
+    their order. Results have the types of the inputs.
+
+    ```mlir
+    %s:2 = hlo.sort(%keys, %values) dimension = 0 is_stable
+        : tensor<8xf32>, tensor<8xi32> comparator { ... }
+    ```
+  }];
+  let arguments = (ins Variadic<Hlo_Tensor>:$inputs, I64Attr:$dimension,
+                       UnitAttr:$is_stable);
+  let results = (outs Variadic<Hlo_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$comparator);
+  let assemblyFormat = [{
+    `(` $inputs `)` `dimension` `=` $dimension (`is_stable` $is_stable^)? attr-dict
+    `:` type($inputs) `comparator` $comparator
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Hlo_WhileOp : Hlo_Op<"while", [RecursiveMemoryEffects, InferTypeOpAdaptor]> {
+  let summary = "Runs a body while a condition holds, carrying N values";
+  let description = [{
+    The loop state starts as `inputs`. `cond` takes the state and returns a rank-0 pred;
+    while it is true, `body` takes the state and returns the next one. The results are
+    the final state. Both regions may use values defined above the op. In the custom
+    form the state is named once, in the header, and both regions use those names.
+
+    ```mlir
+    %r:2 = hlo.while(%i = %zero, %acc = %x) : tensor<i32>, tensor<4xf32>
+    cond {
+      ...
+      hlo.return %p : tensor<i1>
+    } do {
+      ...
+      hlo.return %i1, %acc1 : tensor<i32>, tensor<4xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Hlo_Tensor>:$inputs);
+  let results = (outs Variadic<Hlo_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$cond, SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasRegionVerifier = 1;
+}
+
+def Hlo_CaseOp : Hlo_Op<"case", [RecursiveMemoryEffects]> {
+  let summary = "Runs one of several branch regions, chosen by an index";
+  let description = [{
+    Runs branch `index` and returns what it returns. An index outside
+    `[0, number of branches)`, negative included, selects the last branch. Branches take
+    no arguments (they use values defined above the op) and each returns values of the
+    op's result types.
+
+    ```mlir
+    %r = hlo.case %i branches {
+      hlo.return %a : tensor<f32>
+    }, {
+      hlo.return %b : tensor<f32>
+    } : (tensor<i32>) -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins 0DTensorOf<[I32]>:$index);
+  let results = (outs Variadic<Hlo_Tensor>:$results);
+  let regions = (region VariadicRegion<SizedRegion<1>>:$branches);
+  let assemblyFormat = [{
+    $index attr-dict `branches` $branches `:` functional-type($index, $results)
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Hlo_CustomCallOp : Hlo_Op<"custom_call",
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Calls an opaque, externally defined computation";
+  let description = [{
+    Calls `call_target_name` with `inputs`; nothing about its semantics is known, so the
+    partitioner needs explicit shardings for it. `backend_config` is passed through
+    untouched. With `has_side_effect` the call reads and writes unknown memory and is
+    never removed or reordered; without it the call is treated as free of effects.
+
+    ```mlir
+    %r = hlo.custom_call @my_kernel(%a, %b) {backend_config = "fast", has_side_effect = true}
+        : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Hlo_Tensor>:$inputs, StrAttr:$call_target_name,
+                       OptionalAttr<StrAttr>:$backend_config,
+                       DefaultValuedAttr<BoolAttr, "false">:$has_side_effect);
+  let results = (outs Variadic<Hlo_Tensor>:$results);
+  let assemblyFormat = [{
+    custom<TargetName>($call_target_name) `(` $inputs `)` attr-dict
+    `:` functional-type($inputs, results)
+  }];
+  let extraClassDeclaration = [{
+    static ::mlir::ParseResult parseTargetName(::mlir::OpAsmParser& parser,
+                                               ::mlir::StringAttr& name);
+    static void printTargetName(::mlir::OpAsmPrinter& printer, ::mlir::Operation*,
+                                ::mlir::StringAttr name);
+  }];
+}
+
 #endif  // TESSEL_IR_HLO_CONTROL_OPS_TD
