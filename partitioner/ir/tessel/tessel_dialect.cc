@@ -16,12 +16,14 @@ namespace tessel::ir {
 namespace {
 
 // Verifies a plain sharding attached to argument or result `index` (`what`) of `op`.
-mlir::LogicalResult verifyAttachedSharding(mlir::Operation* op, mlir::NamedAttribute attr,
-                                           llvm::StringRef what, unsigned index,
-                                           mlir::Type type) {
+// Diagnostics point at `loc`: the argument itself where it has a location of its own, so a
+// user sees which parameter's sharding is wrong, not just which function.
+mlir::LogicalResult verifyAttachedSharding(mlir::Operation* op, mlir::Location loc,
+                                           mlir::NamedAttribute attr, llvm::StringRef what,
+                                           unsigned index, mlir::Type type) {
   auto emitError = [&]() {
-    mlir::InFlightDiagnostic diag = op->emitOpError();
-    diag << what << " " << index << ": ";
+    mlir::InFlightDiagnostic diag = mlir::emitError(loc);
+    diag << "'" << op->getName() << "' op " << what << " " << index << ": ";
     return diag;
   };
   auto sharding = llvm::dyn_cast<ShardingAttr>(attr.getValue());
@@ -64,12 +66,16 @@ mlir::LogicalResult TesselDialect::verifyRegionArgAttribute(mlir::Operation* op,
                                                             mlir::NamedAttribute attr) {
   if (attr.getName() != kShardingAttrName) return mlir::success();
   mlir::Type type;
+  mlir::Location loc = op->getLoc();
   if (auto function = llvm::dyn_cast<mlir::FunctionOpInterface>(op)) {
     type = function.getArgumentTypes()[argIndex];
   } else {
     type = op->getRegion(regionIndex).getArgument(argIndex).getType();
   }
-  return verifyAttachedSharding(op, attr, "argument", argIndex, type);
+  // A declaration has no body and so no argument locations.
+  mlir::Region& region = op->getRegion(regionIndex);
+  if (!region.empty()) loc = region.getArgument(argIndex).getLoc();
+  return verifyAttachedSharding(op, loc, attr, "argument", argIndex, type);
 }
 
 mlir::LogicalResult TesselDialect::verifyRegionResultAttribute(mlir::Operation* op,
@@ -82,7 +88,7 @@ mlir::LogicalResult TesselDialect::verifyRegionResultAttribute(mlir::Operation* 
     return op->emitOpError() << "'" << attr.getName().getValue()
                              << "' as a result attribute needs a function";
   }
-  return verifyAttachedSharding(op, attr, "result", resultIndex,
+  return verifyAttachedSharding(op, op->getLoc(), attr, "result", resultIndex,
                                 function.getResultTypes()[resultIndex]);
 }
 
