@@ -1,0 +1,111 @@
+// Names, sizes and MLIR mapping of runtime element types.
+#include "runtime/element_type.h"
+
+#include "absl/strings/str_cat.h"
+#include "llvm/Support/raw_ostream.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace tessel::runtime {
+namespace {
+
+constexpr ElementType kAllTypes[] = {
+    ElementType::kPred, ElementType::kS8,  ElementType::kS16, ElementType::kS32,
+    ElementType::kS64,  ElementType::kU8,  ElementType::kU16, ElementType::kU32,
+    ElementType::kU64,  ElementType::kF16, ElementType::kBF16, ElementType::kF32,
+    ElementType::kF64,
+};
+
+}  // namespace
+
+absl::string_view ElementTypeName(ElementType type) {
+  switch (type) {
+    case ElementType::kPred: return "pred";
+    case ElementType::kS8: return "s8";
+    case ElementType::kS16: return "s16";
+    case ElementType::kS32: return "s32";
+    case ElementType::kS64: return "s64";
+    case ElementType::kU8: return "u8";
+    case ElementType::kU16: return "u16";
+    case ElementType::kU32: return "u32";
+    case ElementType::kU64: return "u64";
+    case ElementType::kF16: return "f16";
+    case ElementType::kBF16: return "bf16";
+    case ElementType::kF32: return "f32";
+    case ElementType::kF64: return "f64";
+  }
+  return "unknown";
+}
+
+int64_t ElementTypeSize(ElementType type) {
+  return DispatchElementType(type, [](auto tag) -> int64_t {
+    return sizeof(typename decltype(tag)::type);
+  });
+}
+
+bool IsFloat(ElementType type) {
+  return type == ElementType::kF16 || type == ElementType::kBF16 ||
+         type == ElementType::kF32 || type == ElementType::kF64;
+}
+
+bool IsSignedInt(ElementType type) {
+  return type == ElementType::kS8 || type == ElementType::kS16 || type == ElementType::kS32 ||
+         type == ElementType::kS64;
+}
+
+bool IsUnsignedInt(ElementType type) {
+  return type == ElementType::kU8 || type == ElementType::kU16 || type == ElementType::kU32 ||
+         type == ElementType::kU64;
+}
+
+absl::StatusOr<ElementType> ElementTypeFromMlir(mlir::Type type) {
+  if (type.isInteger(1)) return ElementType::kPred;
+  if (auto integer = llvm::dyn_cast<mlir::IntegerType>(type)) {
+    bool isUnsigned = integer.isUnsigned();
+    if (integer.isSignless() || isUnsigned) {
+      switch (integer.getWidth()) {
+        case 8: return isUnsigned ? ElementType::kU8 : ElementType::kS8;
+        case 16: return isUnsigned ? ElementType::kU16 : ElementType::kS16;
+        case 32: return isUnsigned ? ElementType::kU32 : ElementType::kS32;
+        case 64: return isUnsigned ? ElementType::kU64 : ElementType::kS64;
+        default: break;
+      }
+    }
+  }
+  if (type.isF16()) return ElementType::kF16;
+  if (type.isBF16()) return ElementType::kBF16;
+  if (type.isF32()) return ElementType::kF32;
+  if (type.isF64()) return ElementType::kF64;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return absl::InvalidArgumentError(absl::StrCat("unsupported element type ", os.str()));
+}
+
+mlir::Type ElementTypeToMlir(ElementType type, mlir::MLIRContext* context) {
+  using mlir::IntegerType;
+  switch (type) {
+    case ElementType::kPred: return IntegerType::get(context, 1);
+    case ElementType::kS8: return IntegerType::get(context, 8);
+    case ElementType::kS16: return IntegerType::get(context, 16);
+    case ElementType::kS32: return IntegerType::get(context, 32);
+    case ElementType::kS64: return IntegerType::get(context, 64);
+    case ElementType::kU8: return IntegerType::get(context, 8, IntegerType::Unsigned);
+    case ElementType::kU16: return IntegerType::get(context, 16, IntegerType::Unsigned);
+    case ElementType::kU32: return IntegerType::get(context, 32, IntegerType::Unsigned);
+    case ElementType::kU64: return IntegerType::get(context, 64, IntegerType::Unsigned);
+    case ElementType::kF16: return mlir::Float16Type::get(context);
+    case ElementType::kBF16: return mlir::BFloat16Type::get(context);
+    case ElementType::kF32: return mlir::Float32Type::get(context);
+    case ElementType::kF64: return mlir::Float64Type::get(context);
+  }
+  return {};
+}
+
+absl::StatusOr<ElementType> ParseElementType(absl::string_view name) {
+  for (ElementType type : kAllTypes) {
+    if (ElementTypeName(type) == name) return type;
+  }
+  return absl::InvalidArgumentError(absl::StrCat("unknown element type \"", name, "\""));
+}
+
+}  // namespace tessel::runtime

@@ -1,0 +1,89 @@
+// The reference executor: runs a func.func of hlo (and tessel) ops on host tensors, op by
+// op, with XLA's semantics. It is the project's correctness oracle — a partitioned program
+// run on N partitions must give what the single-device program gives here — and the
+// embedded default runtime.
+//
+//   mlir::OwningOpRef<mlir::ModuleOp> module = ...;
+//   Interpreter interpreter;
+//   absl::StatusOr<std::vector<Tensor>> results =
+//       interpreter.RunFunction(module->lookupSymbol<mlir::func::FuncOp>("main"), inputs);
+//
+// In an SPMD run each partition has its own Interpreter, constructed with its
+// PartitionContext: `tessel.partition_id` reads the id and collective ops call the
+// communicator.
+#ifndef TESSEL_RUNTIME_INTERPRETER_H_
+#define TESSEL_RUNTIME_INTERPRETER_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "llvm/ADT/DenseMap.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Region.h"
+#include "runtime/kernel_registry.h"
+#include "runtime/tensor.h"
+
+namespace tessel::collectives {
+class Communicator;
+}  // namespace tessel::collectives
+
+namespace tessel::runtime {
+
+// Who this interpreter runs as in an SPMD program.
+struct PartitionContext {
+  int64_t partition_id = 0;
+  int64_t num_partitions = 1;
+  // The collectives backend; null when the program has no collectives.
+  collectives::Communicator* communicator = nullptr;
+};
+
+class Interpreter {
+ public:
+  // Runs single-device programs with every registered kernel.
+  Interpreter();
+  Interpreter(const KernelRegistry& registry, PartitionContext partition);
+
+  // Runs `function` on `args` and returns its results.
+  // Fails with InvalidArgument if the arguments' count, element types or shapes differ
+  // from the function's signature, and with the kernel's error (prefixed by the op's name
+  // and location) if an op fails or has no kernel.
+  absl::StatusOr<std::vector<Tensor>> RunFunction(mlir::func::FuncOp function,
+                                                  absl::Span<const Tensor> args);
+
+  // Runs the single block of `region` with its block arguments bound to `args` and
+  // returns the operands of its terminator. Values defined above the region are visible,
+  // so a case branch may read the values it captures.
+  absl::StatusOr<std::vector<Tensor>> RunRegion(mlir::Region& region,
+                                                absl::Span<const Tensor* const> args);
+
+  const PartitionContext& partition() const { return partition_; }
+
+ private:
+  // One level of value bindings; regions push a scope over their parent's.
+  using Scope = llvm::DenseMap<mlir::Value, Tensor>;
+
+  absl::StatusOr<std::vector<Tensor>> RunBlock(mlir::Block& block);
+  absl::Status RunOp(mlir::Operation& op);
+  const Tensor* Lookup(mlir::Value value) const;
+
+  const KernelRegistry& registry_;
+  PartitionContext partition_;
+  std::vector<Scope> scopes_;
+};
+
+// An error status for `op`: "<op name> at <location>: <message>", with the code of
+// `status`. Kernels use it so that a failure names the op the user wrote.
+absl::Status OpError(mlir::Operation* op, const absl::Status& status);
+absl::Status OpError(mlir::Operation* op, absl::string_view message);
+
+// Checks that `tensor` matches `type` (a ranked tensor type): element type and shape.
+absl::Status CheckTensorMatchesType(const Tensor& tensor, mlir::Type type,
+                                    absl::string_view what);
+
+}  // namespace tessel::runtime
+
+#endif  // TESSEL_RUNTIME_INTERPRETER_H_

@@ -1,0 +1,17 @@
+// The default kernel registry: every op family's kernels.
+#include "runtime/kernel_registry.h"
+#include "runtime/kernels/kernels.h"
+
+namespace tessel::runtime {
+
+const KernelRegistry& DefaultKernelRegistry() {
+  static const KernelRegistry* registry = [] {
+    auto* registry = new KernelRegistry();
+    RegisterCreationKernels(*registry);
+    RegisterElementwiseKernels(*registry);
+    return registry;
+  }();
+  return *registry;
+}
+
+}  // namespace tessel::runtime

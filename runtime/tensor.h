@@ -1,0 +1,93 @@
+// A dense, row-major host tensor: an element type, a static shape and an owned buffer.
+// The executor's values, the collectives' payloads, and what users pass in and get back.
+//
+//   Tensor x = Tensor::FromVector<float>({2, 2}, {1, 2, 3, 4});
+//   absl::Span<float> values = x.data<float>();
+//   Tensor y = Tensor::Zeros(ElementType::kBF16, {8, 16});
+#ifndef TESSEL_RUNTIME_TENSOR_H_
+#define TESSEL_RUNTIME_TENSOR_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "runtime/element_type.h"
+
+namespace tessel::runtime {
+
+using Shape = std::vector<int64_t>;
+
+// Number of elements of `shape` (1 for rank 0).
+int64_t NumElements(absl::Span<const int64_t> shape);
+
+// Row-major strides, in elements, of `shape`.
+std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> shape);
+
+class Tensor {
+ public:
+  // An empty f32 scalar-shaped tensor holding one zero; exists so containers can resize.
+  Tensor();
+
+  // A tensor of `shape` whose elements are all zero bits (0, +0.0, false).
+  // REQUIRES: every dimension >= 0.
+  static Tensor Zeros(ElementType type, Shape shape);
+
+  // A tensor of `shape` holding `values` in row-major order.
+  // REQUIRES: values.size() == NumElements(shape); T is the C++ type of an ElementType.
+  template <typename T>
+  static Tensor FromVector(Shape shape, const std::vector<T>& values);
+
+  // A rank-0 tensor holding `value`.
+  template <typename T>
+  static Tensor Scalar(T value) {
+    return FromVector<T>({}, {value});
+  }
+
+  ElementType type() const { return type_; }
+  const Shape& shape() const { return shape_; }
+  int64_t rank() const { return static_cast<int64_t>(shape_.size()); }
+  int64_t num_elements() const { return num_elements_; }
+  int64_t byte_size() const { return static_cast<int64_t>(bytes_.size()); }
+
+  // Typed views of the elements. REQUIRES: T matches type() (checked in debug builds).
+  template <typename T>
+  absl::Span<T> data();
+  template <typename T>
+  absl::Span<const T> data() const;
+
+  // The elements as a vector of T (same REQUIRES as data()).
+  template <typename T>
+  std::vector<T> ToVector() const {
+    absl::Span<const T> values = data<T>();
+    return std::vector<T>(values.begin(), values.end());
+  }
+
+  absl::Span<std::byte> bytes() { return absl::MakeSpan(bytes_); }
+  absl::Span<const std::byte> bytes() const { return absl::MakeConstSpan(bytes_); }
+
+  // True if types, shapes and every element's bits are equal (so NaN equals the same NaN).
+  bool BitwiseEquals(const Tensor& other) const;
+
+  // "f32[2,3]" style type and shape.
+  std::string ShapeString() const;
+
+  // The shape followed by the elements, nested by dimension: "f32[2,2] {{1, 2}, {3, 4}}".
+  // Tensors with more than `max_elements` elements print only their first elements.
+  std::string ToString(int64_t max_elements = 1000) const;
+
+ private:
+  Tensor(ElementType type, Shape shape);
+
+  ElementType type_;
+  Shape shape_;
+  int64_t num_elements_;
+  std::vector<std::byte> bytes_;
+};
+
+}  // namespace tessel::runtime
+
+#include "runtime/tensor_inl.h"
+
+#endif  // TESSEL_RUNTIME_TENSOR_H_
