@@ -93,8 +93,7 @@ mlir::ParseResult WhileOp::parse(mlir::OpAsmParser& parser, mlir::OperationState
   if (mlir::succeeded(parser.parseOptionalColon()) && parser.parseTypeList(types))
     return mlir::failure();
   if (types.size() != inputs.size()) {
-    return parser.emitError(loc) << "expected " << inputs.size() << " types, got "
-                                 << types.size();
+    return parser.emitError(loc) << "expected " << inputs.size() << " types, got " << types.size();
   }
   if (parser.resolveOperands(inputs, types, loc, result.operands) ||
       parser.parseOptionalAttrDictWithKeyword(result.attributes)) {
@@ -122,10 +121,9 @@ void WhileOp::print(mlir::OpAsmPrinter& printer) {
     return;
   }
   printer << "(";
-  llvm::interleaveComma(llvm::zip_equal(cond.getArguments(), getInputs()), printer,
-                        [&](auto pair) {
-                          printer << std::get<0>(pair) << " = " << std::get<1>(pair);
-                        });
+  llvm::interleaveComma(llvm::zip_equal(cond.getArguments(), getInputs()), printer, [&](auto pair) {
+    printer << std::get<0>(pair) << " = " << std::get<1>(pair);
+  });
   printer << ")";
   if (!getInputs().empty()) printer << " : " << getInputs().getTypes();
   printer.printOptionalAttrDictWithKeyword((*this)->getAttrs());
@@ -164,13 +162,11 @@ void CustomCallOp::getEffects(
   effects.emplace_back(mlir::MemoryEffects::Write::get());
 }
 
-mlir::ParseResult CustomCallOp::parseTargetName(mlir::OpAsmParser& parser,
-                                                mlir::StringAttr& name) {
+mlir::ParseResult parseTargetName(mlir::OpAsmParser& parser, mlir::StringAttr& name) {
   return parser.parseSymbolName(name);
 }
 
-void CustomCallOp::printTargetName(mlir::OpAsmPrinter& printer, mlir::Operation*,
-                                   mlir::StringAttr name) {
+void printTargetName(mlir::OpAsmPrinter& printer, mlir::Operation*, mlir::StringAttr name) {
   printer.printSymbolName(name.getValue());
 }
 

@@ -108,12 +108,6 @@ def Hlo_CustomCallOp : Hlo_Op<"custom_call",
     custom<TargetName>($call_target_name) `(` $inputs `)` attr-dict
     `:` functional-type($inputs, results)
   }];
-  let extraClassDeclaration = [{
-    static ::mlir::ParseResult parseTargetName(::mlir::OpAsmParser& parser,
-                                               ::mlir::StringAttr& name);
-    static void printTargetName(::mlir::OpAsmPrinter& printer, ::mlir::Operation*,
-                                ::mlir::StringAttr name);
-  }];
 }
 
 #endif  // TESSEL_IR_HLO_CONTROL_OPS_TD

@@ -25,10 +25,10 @@ struct IndexLayout {
 //   and the indices batching dims do not contain index_vector_dim.
 mlir::FailureOr<IndexLayout> verifyIndexLayout(
     EmitErrorFn emitError, llvm::ArrayRef<int64_t> operandShape,
-    llvm::ArrayRef<int64_t> indicesShape, int64_t indexVectorDim,
-    llvm::ArrayRef<int64_t> indexMap, llvm::StringRef indexMapName,
-    llvm::ArrayRef<int64_t> operandBatching, llvm::StringRef operandBatchingName,
-    llvm::ArrayRef<int64_t> indicesBatching, llvm::StringRef indicesBatchingName) {
+    llvm::ArrayRef<int64_t> indicesShape, int64_t indexVectorDim, llvm::ArrayRef<int64_t> indexMap,
+    llvm::StringRef indexMapName, llvm::ArrayRef<int64_t> operandBatching,
+    llvm::StringRef operandBatchingName, llvm::ArrayRef<int64_t> indicesBatching,
+    llvm::StringRef indicesBatchingName) {
   int64_t operandRank = operandShape.size();
   int64_t indicesRank = indicesShape.size();
   if (indexVectorDim < 0 || indexVectorDim > indicesRank) {
@@ -61,11 +61,10 @@ mlir::FailureOr<IndexLayout> verifyIndexLayout(
   }
   if (operandBatching.size() != indicesBatching.size()) {
     return emitError() << operandBatchingName << " and " << indicesBatchingName
-                       << " must have the same size, got " << operandBatching.size()
-                       << " and " << indicesBatching.size();
+                       << " must have the same size, got " << operandBatching.size() << " and "
+                       << indicesBatching.size();
   }
-  for (auto [index, operandDim, indicesDim] :
-       llvm::enumerate(operandBatching, indicesBatching)) {
+  for (auto [index, operandDim, indicesDim] : llvm::enumerate(operandBatching, indicesBatching)) {
     if (operandShape[operandDim] != indicesShape[indicesDim]) {
       return emitError() << "batching dimension " << index << " has size "
                          << operandShape[operandDim] << " in the operand but "
@@ -113,13 +112,11 @@ mlir::LogicalResult GatherOp::inferReturnTypes(mlir::MLIRContext* context,
   mlir::FailureOr<IndexLayout> layout = verifyIndexLayout(
       errors, operandShape, indicesType.getShape(), dims.getIndexVectorDim(),
       dims.getStartIndexMap(), "start_index_map", dims.getOperandBatchingDims(),
-      "operand_batching_dims", dims.getStartIndicesBatchingDims(),
-      "start_indices_batching_dims");
+      "operand_batching_dims", dims.getStartIndicesBatchingDims(), "start_indices_batching_dims");
   if (mlir::failed(layout)) return mlir::failure();
-  mlir::FailureOr<llvm::SmallVector<int64_t>> sliceDims =
-      verifyWindowDims(errors, operandShape.size(), dims.getCollapsedSliceDims(),
-                       "collapsed_slice_dims", dims.getOperandBatchingDims(),
-                       "operand_batching_dims");
+  mlir::FailureOr<llvm::SmallVector<int64_t>> sliceDims = verifyWindowDims(
+      errors, operandShape.size(), dims.getCollapsedSliceDims(), "collapsed_slice_dims",
+      dims.getOperandBatchingDims(), "operand_batching_dims");
   if (mlir::failed(sliceDims)) return mlir::failure();
 
   llvm::ArrayRef<int64_t> sliceSizes = adaptor.getSliceSizes();
@@ -153,20 +150,18 @@ mlir::LogicalResult GatherOp::inferReturnTypes(mlir::MLIRContext* context,
   auto nextOffset = sliceDims->begin();
   auto nextBatch = layout->batchShape.begin();
   for (int64_t dim = 0; dim < resultRank; ++dim) {
-    shape.push_back(llvm::is_contained(offsetDims, dim) ? sliceSizes[*nextOffset++]
-                                                        : *nextBatch++);
+    shape.push_back(llvm::is_contained(offsetDims, dim) ? sliceSizes[*nextOffset++] : *nextBatch++);
   }
   inferred.push_back(mlir::RankedTensorType::get(shape, operandType.getElementType()));
   return mlir::success();
 }
 
-mlir::ParseResult GatherOp::parseGatherDims(mlir::OpAsmParser& parser,
-                                            GatherDimensionNumbersAttr& dims) {
+mlir::ParseResult parseGatherDims(mlir::OpAsmParser& parser, GatherDimensionNumbersAttr& dims) {
   return parseInlineAttr(parser, dims);
 }
 
-void GatherOp::printGatherDims(mlir::OpAsmPrinter& printer, mlir::Operation*,
-                               GatherDimensionNumbersAttr dims) {
+void printGatherDims(mlir::OpAsmPrinter& printer, mlir::Operation*,
+                     GatherDimensionNumbersAttr dims) {
   printInlineAttr(printer, dims);
 }
 
@@ -183,8 +178,7 @@ mlir::LogicalResult ScatterOp::inferReturnTypes(mlir::MLIRContext* context,
   mlir::TypeRange updates = adaptor.getUpdates().getTypes();
   if (inputs.empty()) return errors() << "must have at least one input";
   if (inputs.size() != updates.size()) {
-    return errors() << "has " << inputs.size() << " inputs but " << updates.size()
-                    << " updates";
+    return errors() << "has " << inputs.size() << " inputs but " << updates.size() << " updates";
   }
   auto inputType = llvm::cast<mlir::RankedTensorType>(inputs.front());
   auto updateType = llvm::cast<mlir::RankedTensorType>(updates.front());
@@ -193,18 +187,15 @@ mlir::LogicalResult ScatterOp::inferReturnTypes(mlir::MLIRContext* context,
     auto updateI = llvm::cast<mlir::RankedTensorType>(update);
     if (inputI.getShape() != inputType.getShape()) {
       return errors() << "input " << index << " has type " << inputI
-                      << ", but all inputs must have the shape of input 0 (" << inputType
-                      << ")";
+                      << ", but all inputs must have the shape of input 0 (" << inputType << ")";
     }
     if (updateI.getShape() != updateType.getShape()) {
       return errors() << "update " << index << " has type " << updateI
-                      << ", but all updates must have the shape of update 0 (" << updateType
-                      << ")";
+                      << ", but all updates must have the shape of update 0 (" << updateType << ")";
     }
     if (updateI.getElementType() != inputI.getElementType()) {
-      return errors() << "update " << index << " must have element type "
-                      << inputI.getElementType() << " like input " << index << ", got "
-                      << updateI.getElementType();
+      return errors() << "update " << index << " must have element type " << inputI.getElementType()
+                      << " like input " << index << ", got " << updateI.getElementType();
     }
   }
 
@@ -212,16 +203,15 @@ mlir::LogicalResult ScatterOp::inferReturnTypes(mlir::MLIRContext* context,
   llvm::ArrayRef<int64_t> updateShape = updateType.getShape();
   auto indicesType = llvm::cast<mlir::RankedTensorType>(adaptor.getScatterIndices().getType());
   ScatterDimensionNumbersAttr dims = adaptor.getScatterDimensionNumbers();
-  mlir::FailureOr<IndexLayout> layout = verifyIndexLayout(
-      errors, inputShape, indicesType.getShape(), dims.getIndexVectorDim(),
-      dims.getScatterDimsToOperandDims(), "scatter_dims_to_operand_dims",
-      dims.getInputBatchingDims(), "input_batching_dims", dims.getScatterIndicesBatchingDims(),
-      "scatter_indices_batching_dims");
+  mlir::FailureOr<IndexLayout> layout =
+      verifyIndexLayout(errors, inputShape, indicesType.getShape(), dims.getIndexVectorDim(),
+                        dims.getScatterDimsToOperandDims(), "scatter_dims_to_operand_dims",
+                        dims.getInputBatchingDims(), "input_batching_dims",
+                        dims.getScatterIndicesBatchingDims(), "scatter_indices_batching_dims");
   if (mlir::failed(layout)) return mlir::failure();
   mlir::FailureOr<llvm::SmallVector<int64_t>> windowDims =
       verifyWindowDims(errors, inputShape.size(), dims.getInsertedWindowDims(),
-                       "inserted_window_dims", dims.getInputBatchingDims(),
-                       "input_batching_dims");
+                       "inserted_window_dims", dims.getInputBatchingDims(), "input_batching_dims");
   if (mlir::failed(windowDims)) return mlir::failure();
 
   llvm::ArrayRef<int64_t> updateWindowDims = dims.getUpdateWindowDims();
@@ -253,8 +243,7 @@ mlir::LogicalResult ScatterOp::inferReturnTypes(mlir::MLIRContext* context,
       }
     } else if (updateShape[dim] != *nextBatch++) {
       return errors() << "updates dimension " << dim << " has size " << updateShape[dim]
-                      << ", but the matching scatter_indices dimension has size "
-                      << nextBatch[-1];
+                      << ", but the matching scatter_indices dimension has size " << nextBatch[-1];
     }
   }
   inferred.append(inputs.begin(), inputs.end());
@@ -265,17 +254,16 @@ mlir::LogicalResult ScatterOp::verifyRegions() {
   llvm::SmallVector<mlir::Type> scalars = getScalarTensorTypes(getInputs().getTypes());
   llvm::SmallVector<mlir::Type> args(scalars);
   args.append(scalars.begin(), scalars.end());
-  return verifyRegionSignature([&] { return emitOpError(); }, getUpdateComputation(), args,
-                               scalars, "update_computation");
+  return verifyRegionSignature([&] { return emitOpError(); }, getUpdateComputation(), args, scalars,
+                               "update_computation");
 }
 
-mlir::ParseResult ScatterOp::parseScatterDims(mlir::OpAsmParser& parser,
-                                              ScatterDimensionNumbersAttr& dims) {
+mlir::ParseResult parseScatterDims(mlir::OpAsmParser& parser, ScatterDimensionNumbersAttr& dims) {
   return parseInlineAttr(parser, dims);
 }
 
-void ScatterOp::printScatterDims(mlir::OpAsmPrinter& printer, mlir::Operation*,
-                                 ScatterDimensionNumbersAttr dims) {
+void printScatterDims(mlir::OpAsmPrinter& printer, mlir::Operation*,
+                      ScatterDimensionNumbersAttr dims) {
   printInlineAttr(printer, dims);
 }
 

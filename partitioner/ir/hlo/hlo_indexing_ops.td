@@ -35,12 +35,6 @@ def Hlo_GatherOp : Hlo_Op<"gather", [Pure, InferTypeOpAdaptor]> {
     `` custom<GatherDims>($dimension_numbers) (`indices_are_sorted` $indices_are_sorted^)?
     attr-dict `:` functional-type(operands, results)
   }];
-  let extraClassDeclaration = [{
-    static ::mlir::ParseResult parseGatherDims(::mlir::OpAsmParser& parser,
-                                               GatherDimensionNumbersAttr& dims);
-    static void printGatherDims(::mlir::OpAsmPrinter& printer, ::mlir::Operation*,
-                                GatherDimensionNumbersAttr dims);
-  }];
 }
 
 def Hlo_ScatterOp : Hlo_Op<"scatter", [RecursiveMemoryEffects, AttrSizedOperandSegments,
@@ -79,12 +73,6 @@ def Hlo_ScatterOp : Hlo_Op<"scatter", [RecursiveMemoryEffects, AttrSizedOperandS
     attr-dict `:` functional-type(operands, results) `update` $update_computation
   }];
   let hasRegionVerifier = 1;
-  let extraClassDeclaration = [{
-    static ::mlir::ParseResult parseScatterDims(::mlir::OpAsmParser& parser,
-                                                ScatterDimensionNumbersAttr& dims);
-    static void printScatterDims(::mlir::OpAsmPrinter& printer, ::mlir::Operation*,
-                                 ScatterDimensionNumbersAttr dims);
-  }];
 }
 
 #endif  // TESSEL_IR_HLO_INDEXING_OPS_TD

@@ -33,8 +33,7 @@ mlir::LogicalResult verifyPairedDims(EmitErrorFn emitError, llvm::StringRef kind
 
 // Checks one operand's batch and contracting lists: in range, unique, disjoint.
 mlir::LogicalResult verifyOperandDims(EmitErrorFn emitError, llvm::ArrayRef<int64_t> batch,
-                                      llvm::StringRef batchName,
-                                      llvm::ArrayRef<int64_t> contract,
+                                      llvm::StringRef batchName, llvm::ArrayRef<int64_t> contract,
                                       llvm::StringRef contractName, int64_t rank) {
   if (mlir::failed(verifyDimsInRangeAndUnique(emitError, batch, rank, batchName)) ||
       mlir::failed(verifyDimsInRangeAndUnique(emitError, contract, rank, contractName))) {
@@ -79,11 +78,10 @@ mlir::LogicalResult DotGeneralOp::verify() {
                                      dims.getLhsContract(), "lhs_contract", lhsShape.size())) ||
       mlir::failed(verifyOperandDims(emitError, dims.getRhsBatch(), "rhs_batch",
                                      dims.getRhsContract(), "rhs_contract", rhsShape.size())) ||
-      mlir::failed(verifyPairedDims(emitError, "batch", "lhs_batch", dims.getLhsBatch(),
-                                    lhsShape, "rhs_batch", dims.getRhsBatch(), rhsShape)) ||
-      mlir::failed(verifyPairedDims(emitError, "contracting", "lhs_contract",
-                                    dims.getLhsContract(), lhsShape, "rhs_contract",
-                                    dims.getRhsContract(), rhsShape))) {
+      mlir::failed(verifyPairedDims(emitError, "batch", "lhs_batch", dims.getLhsBatch(), lhsShape,
+                                    "rhs_batch", dims.getRhsBatch(), rhsShape)) ||
+      mlir::failed(verifyPairedDims(emitError, "contracting", "lhs_contract", dims.getLhsContract(),
+                                    lhsShape, "rhs_contract", dims.getRhsContract(), rhsShape))) {
     return mlir::failure();
   }
   llvm::SmallVector<int64_t> expected;
@@ -93,13 +91,11 @@ mlir::LogicalResult DotGeneralOp::verify() {
   return verifyResultShape(emitError, getType(), expected);
 }
 
-mlir::ParseResult DotGeneralOp::parseDotDims(mlir::OpAsmParser& parser,
-                                             DotDimensionNumbersAttr& dims) {
+mlir::ParseResult parseDotDims(mlir::OpAsmParser& parser, DotDimensionNumbersAttr& dims) {
   return parseInlineAttr(parser, dims);
 }
 
-void DotGeneralOp::printDotDims(mlir::OpAsmPrinter& printer, mlir::Operation*,
-                                DotDimensionNumbersAttr dims) {
+void printDotDims(mlir::OpAsmPrinter& printer, mlir::Operation*, DotDimensionNumbersAttr dims) {
   printInlineAttr(printer, dims);
 }
 
@@ -183,21 +179,20 @@ mlir::LogicalResult ConvolutionOp::verify() {
   return verifyResultShape(emitError, resultType, expected);
 }
 
-mlir::ParseResult ConvolutionOp::parseConvDims(mlir::OpAsmParser& parser,
-                                               ConvDimensionNumbersAttr& dims) {
+mlir::ParseResult parseConvDims(mlir::OpAsmParser& parser, ConvDimensionNumbersAttr& dims) {
   return parseInlineAttr(parser, dims);
 }
 
-void ConvolutionOp::printConvDims(mlir::OpAsmPrinter& printer, mlir::Operation*,
-                                  ConvDimensionNumbersAttr dims) {
+void printConvDims(mlir::OpAsmPrinter& printer, mlir::Operation*, ConvDimensionNumbersAttr dims) {
   printInlineAttr(printer, dims);
 }
 
-mlir::ParseResult ConvolutionOp::parseConvAttrs(
-    mlir::OpAsmParser& parser, mlir::DenseI64ArrayAttr& windowStrides,
-    mlir::DenseIntElementsAttr& padding, mlir::DenseI64ArrayAttr& lhsDilation,
-    mlir::DenseI64ArrayAttr& rhsDilation, mlir::IntegerAttr& featureGroupCount,
-    mlir::IntegerAttr& batchGroupCount) {
+mlir::ParseResult parseConvAttrs(mlir::OpAsmParser& parser, mlir::DenseI64ArrayAttr& windowStrides,
+                                 mlir::DenseIntElementsAttr& padding,
+                                 mlir::DenseI64ArrayAttr& lhsDilation,
+                                 mlir::DenseI64ArrayAttr& rhsDilation,
+                                 mlir::IntegerAttr& featureGroupCount,
+                                 mlir::IntegerAttr& batchGroupCount) {
   mlir::Attribute strides, pad, lhs, rhs, features, batches;
   OptionalClause clauses[] = {{"window_strides", ClauseKind::kI64List, &strides},
                               {"padding", ClauseKind::kPadding, &pad},
@@ -215,15 +210,12 @@ mlir::ParseResult ConvolutionOp::parseConvAttrs(
   return mlir::success();
 }
 
-void ConvolutionOp::printConvAttrs(mlir::OpAsmPrinter& printer, mlir::Operation*,
-                                   mlir::DenseI64ArrayAttr windowStrides,
-                                   mlir::DenseIntElementsAttr padding,
-                                   mlir::DenseI64ArrayAttr lhsDilation,
-                                   mlir::DenseI64ArrayAttr rhsDilation,
-                                   mlir::IntegerAttr featureGroupCount,
-                                   mlir::IntegerAttr batchGroupCount) {
-  mlir::Attribute strides = windowStrides, pad = padding, lhs = lhsDilation,
-                  rhs = rhsDilation, features = featureGroupCount, batches = batchGroupCount;
+void printConvAttrs(mlir::OpAsmPrinter& printer, mlir::Operation*,
+                    mlir::DenseI64ArrayAttr windowStrides, mlir::DenseIntElementsAttr padding,
+                    mlir::DenseI64ArrayAttr lhsDilation, mlir::DenseI64ArrayAttr rhsDilation,
+                    mlir::IntegerAttr featureGroupCount, mlir::IntegerAttr batchGroupCount) {
+  mlir::Attribute strides = windowStrides, pad = padding, lhs = lhsDilation, rhs = rhsDilation,
+                  features = featureGroupCount, batches = batchGroupCount;
   printOptionalClauses(printer, {{"window_strides", ClauseKind::kI64List, &strides},
                                  {"padding", ClauseKind::kPadding, &pad},
                                  {"lhs_dilation", ClauseKind::kI64List, &lhs},

@@ -30,12 +30,6 @@ def Hlo_DotGeneralOp : Hlo_Op<"dot_general", [Pure]> {
     `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    static ::mlir::ParseResult parseDotDims(::mlir::OpAsmParser& parser,
-                                            DotDimensionNumbersAttr& dims);
-    static void printDotDims(::mlir::OpAsmPrinter& printer, ::mlir::Operation*,
-                             DotDimensionNumbersAttr dims);
-  }];
 }
 
 def Hlo_ConvolutionOp : Hlo_Op<"convolution", [Pure]> {
@@ -78,20 +72,6 @@ def Hlo_ConvolutionOp : Hlo_Op<"convolution", [Pure]> {
     attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    static ::mlir::ParseResult parseConvDims(::mlir::OpAsmParser& parser,
-                                             ConvDimensionNumbersAttr& dims);
-    static void printConvDims(::mlir::OpAsmPrinter& printer, ::mlir::Operation*,
-                              ConvDimensionNumbersAttr dims);
-    static ::mlir::ParseResult parseConvAttrs(::mlir::OpAsmParser& parser,
-        ::mlir::DenseI64ArrayAttr& windowStrides, ::mlir::DenseIntElementsAttr& padding,
-        ::mlir::DenseI64ArrayAttr& lhsDilation, ::mlir::DenseI64ArrayAttr& rhsDilation,
-        ::mlir::IntegerAttr& featureGroupCount, ::mlir::IntegerAttr& batchGroupCount);
-    static void printConvAttrs(::mlir::OpAsmPrinter& printer, ::mlir::Operation*,
-        ::mlir::DenseI64ArrayAttr windowStrides, ::mlir::DenseIntElementsAttr padding,
-        ::mlir::DenseI64ArrayAttr lhsDilation, ::mlir::DenseI64ArrayAttr rhsDilation,
-        ::mlir::IntegerAttr featureGroupCount, ::mlir::IntegerAttr batchGroupCount);
-  }];
 }
 
 #endif  // TESSEL_IR_HLO_LINALG_OPS_TD

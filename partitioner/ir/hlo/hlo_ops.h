@@ -24,6 +24,8 @@
 #define GET_ATTRDEF_CLASSES
 #include "partitioner/ir/hlo/hlo_attrs.h.inc"
 
+#include "partitioner/ir/hlo/hlo_custom_directives.h"
+
 #define GET_OP_CLASSES
 #include "partitioner/ir/hlo/hlo_ops.h.inc"
 

@@ -24,14 +24,12 @@ mlir::LogicalResult verifyInputsAndInits(EmitErrorFn emitError, mlir::TypeRange 
     auto input = llvm::cast<mlir::RankedTensorType>(type);
     if (input.getShape() != first.getShape()) {
       return emitError() << "input " << index << " has type " << input
-                         << ", but all inputs must have the shape of input 0 (" << first
-                         << ")";
+                         << ", but all inputs must have the shape of input 0 (" << first << ")";
     }
   }
   for (auto [index, init, expected] : llvm::enumerate(inits, getScalarTensorTypes(inputs))) {
     if (init != expected) {
-      return emitError() << "init value " << index << " must be " << expected << ", got "
-                         << init;
+      return emitError() << "init value " << index << " must be " << expected << ", got " << init;
     }
   }
   return mlir::success();
@@ -51,8 +49,8 @@ mlir::LogicalResult verifyReducer(EmitErrorFn emitError, mlir::Region& body,
 void appendResultTypes(mlir::TypeRange inputs, llvm::ArrayRef<int64_t> shape,
                        llvm::SmallVectorImpl<mlir::Type>& results) {
   for (mlir::Type input : inputs) {
-    results.push_back(mlir::RankedTensorType::get(
-        shape, llvm::cast<mlir::ShapedType>(input).getElementType()));
+    results.push_back(
+        mlir::RankedTensorType::get(shape, llvm::cast<mlir::ShapedType>(input).getElementType()));
   }
 }
 
@@ -95,9 +93,10 @@ mlir::LogicalResult ReduceOp::verifyRegions() {
 // ReduceWindowOp
 //===----------------------------------------------------------------------===//
 
-mlir::LogicalResult ReduceWindowOp::inferReturnTypes(
-    mlir::MLIRContext* context, std::optional<mlir::Location> location, Adaptor adaptor,
-    llvm::SmallVectorImpl<mlir::Type>& inferred) {
+mlir::LogicalResult ReduceWindowOp::inferReturnTypes(mlir::MLIRContext* context,
+                                                     std::optional<mlir::Location> location,
+                                                     Adaptor adaptor,
+                                                     llvm::SmallVectorImpl<mlir::Type>& inferred) {
   InferenceErrorEmitter errors(context, location, getOperationName());
   mlir::TypeRange inputs = adaptor.getInputs().getTypes();
   if (mlir::failed(verifyInputsAndInits(errors, inputs, adaptor.getInitValues().getTypes())))
@@ -120,11 +119,11 @@ mlir::LogicalResult ReduceWindowOp::verifyRegions() {
   return verifyReducer([&] { return emitOpError(); }, getBody(), getInputs().getTypes());
 }
 
-mlir::ParseResult ReduceWindowOp::parseWindowAttrs(mlir::OpAsmParser& parser,
-                                                   mlir::DenseI64ArrayAttr& windowStrides,
-                                                   mlir::DenseI64ArrayAttr& baseDilations,
-                                                   mlir::DenseI64ArrayAttr& windowDilations,
-                                                   mlir::DenseIntElementsAttr& padding) {
+mlir::ParseResult parseWindowAttrs(mlir::OpAsmParser& parser,
+                                   mlir::DenseI64ArrayAttr& windowStrides,
+                                   mlir::DenseI64ArrayAttr& baseDilations,
+                                   mlir::DenseI64ArrayAttr& windowDilations,
+                                   mlir::DenseIntElementsAttr& padding) {
   mlir::Attribute strides, base, window, pad;
   OptionalClause clauses[] = {{"window_strides", ClauseKind::kI64List, &strides},
                               {"base_dilations", ClauseKind::kI64List, &base},
@@ -138,11 +137,9 @@ mlir::ParseResult ReduceWindowOp::parseWindowAttrs(mlir::OpAsmParser& parser,
   return mlir::success();
 }
 
-void ReduceWindowOp::printWindowAttrs(mlir::OpAsmPrinter& printer, mlir::Operation*,
-                                      mlir::DenseI64ArrayAttr windowStrides,
-                                      mlir::DenseI64ArrayAttr baseDilations,
-                                      mlir::DenseI64ArrayAttr windowDilations,
-                                      mlir::DenseIntElementsAttr padding) {
+void printWindowAttrs(mlir::OpAsmPrinter& printer, mlir::Operation*,
+                      mlir::DenseI64ArrayAttr windowStrides, mlir::DenseI64ArrayAttr baseDilations,
+                      mlir::DenseI64ArrayAttr windowDilations, mlir::DenseIntElementsAttr padding) {
   mlir::Attribute strides = windowStrides, base = baseDilations, window = windowDilations,
                   pad = padding;
   printOptionalClauses(printer, {{"window_strides", ClauseKind::kI64List, &strides},
@@ -168,16 +165,15 @@ mlir::LogicalResult SelectAndScatterOp::verify() {
   auto sourceType = llvm::cast<mlir::RankedTensorType>(getSource().getType());
   mlir::Type scalar = getScalarTensorTypes(operandType).front();
   if (getInitValue().getType() != scalar) {
-    return emitOpError() << "init_value must be " << scalar << ", got "
-                         << getInitValue().getType();
+    return emitOpError() << "init_value must be " << scalar << ", got " << getInitValue().getType();
   }
   if (sourceType.getElementType() != operandType.getElementType()) {
     return emitOpError() << "source element type must be " << operandType.getElementType()
                          << " like the operand's, got " << sourceType.getElementType();
   }
   mlir::FailureOr<WindowSpec> window = resolveWindow(
-      emitError, operandType.getRank(), getWindowDimensions(),
-      toOptional(getWindowStridesAttr()), std::nullopt, std::nullopt, getPaddingAttr(),
+      emitError, operandType.getRank(), getWindowDimensions(), toOptional(getWindowStridesAttr()),
+      std::nullopt, std::nullopt, getPaddingAttr(),
       /*allowNegativePadding=*/false);
   if (mlir::failed(window)) return mlir::failure();
   mlir::FailureOr<llvm::SmallVector<int64_t>> windowShape =
@@ -195,16 +191,16 @@ mlir::LogicalResult SelectAndScatterOp::verifyRegions() {
   auto emitError = [&] { return emitOpError(); };
   mlir::Type scalar = getScalarTensorTypes(getOperand().getType()).front();
   mlir::Type pred = mlir::RankedTensorType::get({}, mlir::IntegerType::get(getContext(), 1));
-  if (mlir::failed(verifyRegionSignature(emitError, getSelect(), {scalar, scalar}, {pred},
-                                         "select"))) {
+  if (mlir::failed(
+          verifyRegionSignature(emitError, getSelect(), {scalar, scalar}, {pred}, "select"))) {
     return mlir::failure();
   }
   return verifyRegionSignature(emitError, getScatter(), {scalar, scalar}, {scalar}, "scatter");
 }
 
-mlir::ParseResult SelectAndScatterOp::parseWindowAttrs(mlir::OpAsmParser& parser,
-                                                       mlir::DenseI64ArrayAttr& windowStrides,
-                                                       mlir::DenseIntElementsAttr& padding) {
+mlir::ParseResult parseWindowAttrs(mlir::OpAsmParser& parser,
+                                   mlir::DenseI64ArrayAttr& windowStrides,
+                                   mlir::DenseIntElementsAttr& padding) {
   mlir::Attribute strides, pad;
   OptionalClause clauses[] = {{"window_strides", ClauseKind::kI64List, &strides},
                               {"padding", ClauseKind::kPadding, &pad}};
@@ -214,9 +210,8 @@ mlir::ParseResult SelectAndScatterOp::parseWindowAttrs(mlir::OpAsmParser& parser
   return mlir::success();
 }
 
-void SelectAndScatterOp::printWindowAttrs(mlir::OpAsmPrinter& printer, mlir::Operation*,
-                                          mlir::DenseI64ArrayAttr windowStrides,
-                                          mlir::DenseIntElementsAttr padding) {
+void printWindowAttrs(mlir::OpAsmPrinter& printer, mlir::Operation*,
+                      mlir::DenseI64ArrayAttr windowStrides, mlir::DenseIntElementsAttr padding) {
   mlir::Attribute strides = windowStrides, pad = padding;
   printOptionalClauses(printer, {{"window_strides", ClauseKind::kI64List, &strides},
                                  {"padding", ClauseKind::kPadding, &pad}});

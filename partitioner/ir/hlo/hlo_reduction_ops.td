@@ -68,16 +68,6 @@ def Hlo_ReduceWindowOp : Hlo_Op<"reduce_window", [RecursiveMemoryEffects,
     attr-dict `:` functional-type(operands, results) `reducer` $body
   }];
   let hasRegionVerifier = 1;
-  let extraClassDeclaration = [{
-    static ::mlir::ParseResult parseWindowAttrs(::mlir::OpAsmParser& parser,
-        ::mlir::DenseI64ArrayAttr& windowStrides,
-        ::mlir::DenseI64ArrayAttr& baseDilations, ::mlir::DenseI64ArrayAttr& windowDilations,
-        ::mlir::DenseIntElementsAttr& padding);
-    static void printWindowAttrs(::mlir::OpAsmPrinter& printer, ::mlir::Operation*,
-        ::mlir::DenseI64ArrayAttr windowStrides,
-        ::mlir::DenseI64ArrayAttr baseDilations, ::mlir::DenseI64ArrayAttr windowDilations,
-        ::mlir::DenseIntElementsAttr padding);
-  }];
 }
 
 def Hlo_SelectAndScatterOp : Hlo_Op<"select_and_scatter", [RecursiveMemoryEffects,
@@ -111,14 +101,6 @@ def Hlo_SelectAndScatterOp : Hlo_Op<"select_and_scatter", [RecursiveMemoryEffect
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
-  let extraClassDeclaration = [{
-    static ::mlir::ParseResult parseWindowAttrs(::mlir::OpAsmParser& parser,
-        ::mlir::DenseI64ArrayAttr& windowStrides,
-        ::mlir::DenseIntElementsAttr& padding);
-    static void printWindowAttrs(::mlir::OpAsmPrinter& printer, ::mlir::Operation*,
-        ::mlir::DenseI64ArrayAttr windowStrides,
-        ::mlir::DenseIntElementsAttr padding);
-  }];
 }
 
 #endif  // TESSEL_IR_HLO_REDUCTION_OPS_TD

@@ -10,7 +10,6 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/CheckedArithmetic.h"
-#include "partitioner/ir/hlo/hlo_format_utils.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/hlo/hlo_verify_utils.h"
 
@@ -55,9 +54,8 @@ mlir::LogicalResult ReshapeOp::verify() {
 //===----------------------------------------------------------------------===//
 
 mlir::LogicalResult TransposeOp::inferReturnTypes(
-    mlir::MLIRContext* context, std::optional<mlir::Location> location,
-    mlir::ValueRange operands, mlir::DictionaryAttr attributes,
-    mlir::OpaqueProperties properties, mlir::RegionRange regions,
+    mlir::MLIRContext* context, std::optional<mlir::Location> location, mlir::ValueRange operands,
+    mlir::DictionaryAttr attributes, mlir::OpaqueProperties properties, mlir::RegionRange regions,
     llvm::SmallVectorImpl<mlir::Type>& inferred) {
   InferenceErrorEmitter emitError(context, location, getOperationName());
   TransposeOpAdaptor adaptor(operands, attributes, properties, regions);
@@ -77,9 +75,8 @@ mlir::LogicalResult TransposeOp::inferReturnTypes(
 //===----------------------------------------------------------------------===//
 
 mlir::LogicalResult PadOp::inferReturnTypes(
-    mlir::MLIRContext* context, std::optional<mlir::Location> location,
-    mlir::ValueRange operands, mlir::DictionaryAttr attributes,
-    mlir::OpaqueProperties properties, mlir::RegionRange regions,
+    mlir::MLIRContext* context, std::optional<mlir::Location> location, mlir::ValueRange operands,
+    mlir::DictionaryAttr attributes, mlir::OpaqueProperties properties, mlir::RegionRange regions,
     llvm::SmallVectorImpl<mlir::Type>& inferred) {
   InferenceErrorEmitter emitError(context, location, getOperationName());
   PadOpAdaptor adaptor(operands, attributes, properties, regions);
@@ -87,8 +84,7 @@ mlir::LogicalResult PadOp::inferReturnTypes(
   auto paddingType = mlir::cast<mlir::RankedTensorType>(adaptor.getPaddingValue().getType());
   if (paddingType.getElementType() != operandType.getElementType()) {
     return emitError() << "padding value element type " << paddingType.getElementType()
-                       << " differs from operand element type "
-                       << operandType.getElementType();
+                       << " differs from operand element type " << operandType.getElementType();
   }
   int64_t rank = operandType.getRank();
   llvm::ArrayRef<int64_t> low = adaptor.getEdgePaddingLow();
@@ -105,14 +101,13 @@ mlir::LogicalResult PadOp::inferReturnTypes(
     int64_t size = operandType.getDimSize(d);
     // size + low + high + max(size - 1, 0) * interior, in checked arithmetic because the
     // paddings are arbitrary user-written integers.
-    std::optional<int64_t> result = llvm::checkedMulAdd<int64_t>(
-        std::max<int64_t>(size - 1, 0), interior[d], size);
+    std::optional<int64_t> result =
+        llvm::checkedMulAdd<int64_t>(std::max<int64_t>(size - 1, 0), interior[d], size);
     if (result) result = llvm::checkedAdd<int64_t>(*result, low[d]);
     if (result) result = llvm::checkedAdd<int64_t>(*result, high[d]);
     if (!result) return emitError() << "dimension " << d << ": result size overflows";
     if (*result < 0) {
-      return emitError() << "dimension " << d << ": result size " << *result
-                         << " is negative";
+      return emitError() << "dimension " << d << ": result size " << *result << " is negative";
     }
     shape.push_back(*result);
   }
@@ -124,21 +119,9 @@ mlir::LogicalResult PadOp::inferReturnTypes(
 // concatenate
 //===----------------------------------------------------------------------===//
 
-mlir::ParseResult ConcatenateOp::parseCommaTerminatedOperands(
-    mlir::OpAsmParser& parser,
-    llvm::SmallVectorImpl<mlir::OpAsmParser::UnresolvedOperand>& operands) {
-  return parseCommaTerminatedOperandList(parser, operands);
-}
-
-void ConcatenateOp::printCommaTerminatedOperands(mlir::OpAsmPrinter& printer, mlir::Operation*,
-                                                 mlir::OperandRange operands) {
-  printCommaTerminatedOperandList(printer, operands);
-}
-
 mlir::LogicalResult ConcatenateOp::inferReturnTypes(
-    mlir::MLIRContext* context, std::optional<mlir::Location> location,
-    mlir::ValueRange operands, mlir::DictionaryAttr attributes,
-    mlir::OpaqueProperties properties, mlir::RegionRange regions,
+    mlir::MLIRContext* context, std::optional<mlir::Location> location, mlir::ValueRange operands,
+    mlir::DictionaryAttr attributes, mlir::OpaqueProperties properties, mlir::RegionRange regions,
     llvm::SmallVectorImpl<mlir::Type>& inferred) {
   InferenceErrorEmitter emitError(context, location, getOperationName());
   ConcatenateOpAdaptor adaptor(operands, attributes, properties, regions);
@@ -149,16 +132,15 @@ mlir::LogicalResult ConcatenateOp::inferReturnTypes(
   }
   mlir::RankedTensorType first = types.front();
   int64_t dimension = adaptor.getDimensionAttr().getInt();  // signed, unlike getDimension()
-  if (failed(verifyDimsInRangeAndUnique(emitError, {dimension}, first.getRank(),
-                                        "dimension"))) {
+  if (failed(verifyDimsInRangeAndUnique(emitError, {dimension}, first.getRank(), "dimension"))) {
     return mlir::failure();
   }
   llvm::SmallVector<int64_t> shape(first.getShape());
   for (auto [index, type] : llvm::enumerate(llvm::drop_begin(types))) {
     size_t input = index + 1;
     if (type.getRank() != first.getRank()) {
-      return emitError() << "input " << input << " has rank " << type.getRank()
-                         << ", expected " << first.getRank() << " like input 0";
+      return emitError() << "input " << input << " has rank " << type.getRank() << ", expected "
+                         << first.getRank() << " like input 0";
     }
     if (type.getElementType() != first.getElementType()) {
       return emitError() << "input " << input << " has element type " << type.getElementType()

@@ -4,20 +4,6 @@
 
 include "partitioner/ir/hlo/hlo_base.td"
 
-// Declarations of the custom assembly directive `custom<CommaTerminatedOperands>(...)`:
-// operands each followed by a comma, so that a keyword can come after them
-// (`%x, %i, %j, sizes = [...]`). The directive prints a space after each comma itself, so
-// that an empty list leaves no double space. They are static members because the generated parser and
-// printer look the directive up from inside the op class; hlo_format_utils.h implements it.
-defvar Hlo_CommaTerminatedOperandsDirective = [{
-  static ::mlir::ParseResult parseCommaTerminatedOperands(
-      ::mlir::OpAsmParser& parser,
-      ::llvm::SmallVectorImpl<::mlir::OpAsmParser::UnresolvedOperand>& operands);
-  static void printCommaTerminatedOperands(::mlir::OpAsmPrinter& printer,
-                                           ::mlir::Operation* op,
-                                           ::mlir::OperandRange operands);
-}];
-
 def Hlo_BroadcastInDimOp : Hlo_Op<"broadcast_in_dim",
     [Pure, SameOperandsAndResultElementType]> {
   let summary = "Broadcasts a tensor into a larger shape along chosen dimensions";
@@ -94,17 +80,6 @@ def Hlo_SliceOp : Hlo_Op<"slice", [Pure, DeclareOpInterfaceMethods<InferTypeOpIn
     $operand custom<SliceRanges>($start_indices, $limit_indices, $strides) attr-dict `:`
     functional-type(operands, results)
   }];
-  let extraClassDeclaration = [{
-    // The custom directive `[start:limit(:stride)?, ...]` of the assembly format.
-    static ::mlir::ParseResult parseSliceRanges(::mlir::OpAsmParser& parser,
-                                                ::mlir::DenseI64ArrayAttr& start,
-                                                ::mlir::DenseI64ArrayAttr& limit,
-                                                ::mlir::DenseI64ArrayAttr& strides);
-    static void printSliceRanges(::mlir::OpAsmPrinter& printer, ::mlir::Operation* op,
-                                 ::mlir::DenseI64ArrayAttr start,
-                                 ::mlir::DenseI64ArrayAttr limit,
-                                 ::mlir::DenseI64ArrayAttr strides);
-  }];
 }
 
 def Hlo_DynamicSliceOp : Hlo_Op<"dynamic_slice",
@@ -128,7 +103,6 @@ def Hlo_DynamicSliceOp : Hlo_Op<"dynamic_slice",
     $operand `,` custom<CommaTerminatedOperands>($start_indices) `` `sizes` `=` $slice_sizes
     attr-dict `:` functional-type(operands, results)
   }];
-  let extraClassDeclaration = Hlo_CommaTerminatedOperandsDirective;
 }
 
 def Hlo_DynamicUpdateSliceOp : Hlo_Op<"dynamic_update_slice",
@@ -201,7 +175,6 @@ def Hlo_ConcatenateOp : Hlo_Op<"concatenate",
     custom<CommaTerminatedOperands>($inputs) `` `dim` `=` $dimension attr-dict `:`
     functional-type($inputs, results)
   }];
-  let extraClassDeclaration = Hlo_CommaTerminatedOperandsDirective;
 }
 
 def Hlo_ReverseOp : Hlo_Op<"reverse",

@@ -3,7 +3,6 @@
 #include <optional>
 
 #include "llvm/ADT/SmallVector.h"
-#include "partitioner/ir/hlo/hlo_format_utils.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/hlo/hlo_verify_utils.h"
 
@@ -33,10 +32,9 @@ mlir::LogicalResult verifyStartIndices(EmitErrorFn emitError, mlir::TypeRange in
 // slice
 //===----------------------------------------------------------------------===//
 
-mlir::ParseResult SliceOp::parseSliceRanges(mlir::OpAsmParser& parser,
-                                            mlir::DenseI64ArrayAttr& start,
-                                            mlir::DenseI64ArrayAttr& limit,
-                                            mlir::DenseI64ArrayAttr& strides) {
+mlir::ParseResult parseSliceRanges(mlir::OpAsmParser& parser, mlir::DenseI64ArrayAttr& start,
+                                   mlir::DenseI64ArrayAttr& limit,
+                                   mlir::DenseI64ArrayAttr& strides) {
   llvm::SmallVector<int64_t> starts, limits, strideValues;
   auto parseRange = [&]() -> mlir::ParseResult {
     int64_t first = 0, last = 0, stride = 1;
@@ -61,9 +59,8 @@ mlir::ParseResult SliceOp::parseSliceRanges(mlir::OpAsmParser& parser,
   return mlir::success();
 }
 
-void SliceOp::printSliceRanges(mlir::OpAsmPrinter& printer, mlir::Operation*,
-                               mlir::DenseI64ArrayAttr start, mlir::DenseI64ArrayAttr limit,
-                               mlir::DenseI64ArrayAttr strides) {
+void printSliceRanges(mlir::OpAsmPrinter& printer, mlir::Operation*, mlir::DenseI64ArrayAttr start,
+                      mlir::DenseI64ArrayAttr limit, mlir::DenseI64ArrayAttr strides) {
   // Only verified ops get the custom form, so the three lists have the same length.
   printer << "[";
   for (int64_t d = 0, e = start.size(); d < e; ++d) {
@@ -75,9 +72,8 @@ void SliceOp::printSliceRanges(mlir::OpAsmPrinter& printer, mlir::Operation*,
 }
 
 mlir::LogicalResult SliceOp::inferReturnTypes(
-    mlir::MLIRContext* context, std::optional<mlir::Location> location,
-    mlir::ValueRange operands, mlir::DictionaryAttr attributes,
-    mlir::OpaqueProperties properties, mlir::RegionRange regions,
+    mlir::MLIRContext* context, std::optional<mlir::Location> location, mlir::ValueRange operands,
+    mlir::DictionaryAttr attributes, mlir::OpaqueProperties properties, mlir::RegionRange regions,
     llvm::SmallVectorImpl<mlir::Type>& inferred) {
   InferenceErrorEmitter emitError(context, location, getOperationName());
   SliceOpAdaptor adaptor(operands, attributes, properties, regions);
@@ -95,8 +91,7 @@ mlir::LogicalResult SliceOp::inferReturnTypes(
   for (int64_t d = 0; d < rank; ++d) {
     int64_t size = operandType.getDimSize(d);
     if (starts[d] < 0) {
-      return emitError() << "dimension " << d << ": start index " << starts[d]
-                         << " is negative";
+      return emitError() << "dimension " << d << ": start index " << starts[d] << " is negative";
     }
     if (starts[d] > limits[d]) {
       return emitError() << "dimension " << d << ": start index " << starts[d]
@@ -107,8 +102,7 @@ mlir::LogicalResult SliceOp::inferReturnTypes(
                          << " exceeds dimension size " << size;
     }
     if (strides[d] < 1) {
-      return emitError() << "dimension " << d << ": stride " << strides[d]
-                         << " must be at least 1";
+      return emitError() << "dimension " << d << ": stride " << strides[d] << " must be at least 1";
     }
     // ceil(length / stride), written so that a huge stride cannot overflow.
     int64_t length = limits[d] - starts[d];
@@ -122,22 +116,9 @@ mlir::LogicalResult SliceOp::inferReturnTypes(
 // dynamic_slice
 //===----------------------------------------------------------------------===//
 
-mlir::ParseResult DynamicSliceOp::parseCommaTerminatedOperands(
-    mlir::OpAsmParser& parser,
-    llvm::SmallVectorImpl<mlir::OpAsmParser::UnresolvedOperand>& operands) {
-  return parseCommaTerminatedOperandList(parser, operands);
-}
-
-void DynamicSliceOp::printCommaTerminatedOperands(mlir::OpAsmPrinter& printer,
-                                                  mlir::Operation*,
-                                                  mlir::OperandRange operands) {
-  printCommaTerminatedOperandList(printer, operands);
-}
-
 mlir::LogicalResult DynamicSliceOp::inferReturnTypes(
-    mlir::MLIRContext* context, std::optional<mlir::Location> location,
-    mlir::ValueRange operands, mlir::DictionaryAttr attributes,
-    mlir::OpaqueProperties properties, mlir::RegionRange regions,
+    mlir::MLIRContext* context, std::optional<mlir::Location> location, mlir::ValueRange operands,
+    mlir::DictionaryAttr attributes, mlir::OpaqueProperties properties, mlir::RegionRange regions,
     llvm::SmallVectorImpl<mlir::Type>& inferred) {
   InferenceErrorEmitter emitError(context, location, getOperationName());
   DynamicSliceOpAdaptor adaptor(operands, attributes, properties, regions);
@@ -167,13 +148,12 @@ mlir::LogicalResult DynamicUpdateSliceOp::verify() {
   mlir::RankedTensorType operandType = getOperand().getType();
   mlir::RankedTensorType updateType = getUpdate().getType();
   if (updateType.getRank() != operandType.getRank()) {
-    return emitOpError() << "update rank " << updateType.getRank()
-                         << " differs from operand rank " << operandType.getRank();
+    return emitOpError() << "update rank " << updateType.getRank() << " differs from operand rank "
+                         << operandType.getRank();
   }
   if (updateType.getElementType() != operandType.getElementType()) {
     return emitOpError() << "update element type " << updateType.getElementType()
-                         << " differs from operand element type "
-                         << operandType.getElementType();
+                         << " differs from operand element type " << operandType.getElementType();
   }
   for (int64_t d = 0; d < operandType.getRank(); ++d) {
     if (updateType.getDimSize(d) > operandType.getDimSize(d)) {

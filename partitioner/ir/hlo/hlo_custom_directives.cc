@@ -1,9 +1,9 @@
-// Pieces of custom assembly syntax shared by several hlo ops.
-#include "partitioner/ir/hlo/hlo_format_utils.h"
+// Custom assembly directives shared by several hlo op families.
+#include "partitioner/ir/hlo/hlo_ops.h"
 
 namespace tessel::hlo {
 
-mlir::ParseResult parseCommaTerminatedOperandList(
+mlir::ParseResult parseCommaTerminatedOperands(
     mlir::OpAsmParser& parser,
     llvm::SmallVectorImpl<mlir::OpAsmParser::UnresolvedOperand>& operands) {
   while (true) {
@@ -15,8 +15,8 @@ mlir::ParseResult parseCommaTerminatedOperandList(
   }
 }
 
-void printCommaTerminatedOperandList(mlir::OpAsmPrinter& printer,
-                                     mlir::OperandRange operands) {
+void printCommaTerminatedOperands(mlir::OpAsmPrinter& printer, mlir::Operation*,
+                                  mlir::OperandRange operands) {
   for (mlir::Value operand : operands) printer << operand << ", ";
 }
 
