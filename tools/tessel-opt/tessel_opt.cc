@@ -9,12 +9,14 @@
 #include "mlir/Transforms/Passes.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
+#include "partitioner/propagation/passes.h"
 #include "partitioner/rules/passes.h"
 #include "partitioner/rules/sharding_rule_models.h"
 
 int main(int argc, char** argv) {
   mlir::registerTransformsPasses();
   tessel::rules::registerRulesPasses();
+  tessel::propagation::registerPropagationPasses();
   mlir::DialectRegistry registry;
   registry.insert<mlir::func::FuncDialect, tessel::hlo::HloDialect, tessel::ir::TesselDialect>();
   // Upstream dialects whose ops have sharding rules through external models.

@@ -1,0 +1,182 @@
+// The per-op propagation step over an OpShardingRule (see factor_propagation.h).
+#include "partitioner/propagation/factor_propagation.h"
+
+#include <algorithm>
+
+#include "llvm/ADT/DenseSet.h"
+
+namespace tessel::propagation {
+namespace {
+
+// Where a factor sits in one tensor.
+struct FactorPlace {
+  int64_t dim = -1;
+  int64_t position = -1;  // 0 = major-most factor of the dimension
+};
+
+// The projection of one tensor's sharding onto the rule's factors.
+struct ProjectedTensor {
+  llvm::SmallVector<AxisList> factorAxes;       // per rule factor (empty when absent)
+  llvm::SmallVector<FactorPlace> places;        // per rule factor (dim -1 when absent)
+  llvm::SmallVector<bool> dimHasOverflow;       // per dimension
+  AxisList reserved;  // axes this tensor uses outside its visible factors
+};
+
+ProjectedTensor project(const rules::OpShardingRule& rule, const StepTensor& tensor,
+                        MeshAttr mesh, int64_t level) {
+  ProjectedTensor projected;
+  int64_t numFactors = rule.getNumFactors();
+  projected.factorAxes.resize(numFactors);
+  projected.places.resize(numFactors);
+  const TensorState& state = *tensor.state;
+  projected.dimHasOverflow.assign(state.dims.size(), false);
+  projected.reserved.append(state.replicated.begin(), state.replicated.end());
+  projected.reserved.append(state.unreduced.begin(), state.unreduced.end());
+  for (auto [dim, dimFactors] : llvm::enumerate(*tensor.factors)) {
+    for (auto [position, factor] : llvm::enumerate(dimFactors)) {
+      projected.places[factor] = {static_cast<int64_t>(dim), static_cast<int64_t>(position)};
+    }
+    const DimState& dimState = state.dims[dim];
+    if (state.isMasked(dim, level)) {
+      projected.reserved.append(dimState.axes.begin(), dimState.axes.end());
+      continue;
+    }
+    llvm::SmallVector<int64_t> sizes;
+    for (int64_t factor : dimFactors) sizes.push_back(rule.getFactor(factor).size);
+    DimProjection dimProjection = projectOntoFactors(dimState.axes, sizes, mesh);
+    for (auto [position, factor] : llvm::enumerate(dimFactors)) {
+      projected.factorAxes[factor] = dimProjection.factorAxes[position];
+    }
+    if (!dimProjection.overflow.empty()) {
+      projected.dimHasOverflow[dim] = true;
+      projected.reserved.append(dimProjection.overflow.begin(), dimProjection.overflow.end());
+    }
+  }
+  return projected;
+}
+
+bool overlapsAny(AxisRefAttr axis, llvm::ArrayRef<AxisRefAttr> axes) {
+  return llvm::any_of(axes, [&](AxisRefAttr other) { return axis.overlaps(other); });
+}
+
+// Whether `axis` may be added to factor `factor` of `tensor`: no other factor of the tensor
+// and none of its reserved axes overlap it.
+bool isFree(const ProjectedTensor& tensor, int64_t factor, AxisRefAttr axis) {
+  if (overlapsAny(axis, tensor.reserved)) return false;
+  for (auto [other, axes] : llvm::enumerate(tensor.factorAxes)) {
+    if (static_cast<int64_t>(other) != factor && overlapsAny(axis, axes)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+llvm::SmallVector<StepChange> propagateThroughRule(const rules::OpShardingRule& rule,
+                                                   llvm::MutableArrayRef<StepTensor> tensors,
+                                                   MeshAttr mesh, int64_t level) {
+  int64_t numTensors = tensors.size();
+  llvm::SmallVector<ProjectedTensor> projected(numTensors);
+  for (int64_t t = 0; t < numTensors; ++t) {
+    if (tensors[t].state) projected[t] = project(rule, tensors[t], mesh, level);
+  }
+  auto hasFactor = [&](int64_t t, int64_t factor) {
+    return tensors[t].state && projected[t].places[factor].dim >= 0;
+  };
+
+  // Largest sharded tensor first, then factor order.
+  llvm::SmallVector<int64_t> order;
+  llvm::SmallVector<int64_t> weight(rule.getNumFactors(), 0);
+  for (int64_t factor = 0; factor < rule.getNumFactors(); ++factor) {
+    order.push_back(factor);
+    for (int64_t t = 0; t < numTensors; ++t) {
+      if (hasFactor(t, factor) && !projected[t].factorAxes[factor].empty()) {
+        weight[factor] = std::max(weight[factor], tensors[t].numElements);
+      }
+    }
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int64_t a, int64_t b) { return weight[a] > weight[b]; });
+
+  llvm::SmallVector<int64_t> sourceOf(numTensors, -1);
+  for (int64_t factor : order) {
+    const rules::Factor& info = rule.getFactor(factor);
+    if (info.blocked || info.kind == rules::FactorKind::kNeedReplication) continue;
+    llvm::SmallVector<AxisList> lists;
+    for (int64_t t = 0; t < numTensors; ++t) {
+      if (hasFactor(t, factor)) lists.push_back(projected[t].factorAxes[factor]);
+    }
+    AxisList agreed = compatibleMajorAxes(lists, mesh);
+    if (agreed.empty()) continue;
+    // The tensor the agreed axes come from: the first that has them all.
+    int64_t source = -1;
+    for (int64_t t = 0; t < numTensors && source < 0; ++t) {
+      if (hasFactor(t, factor) && projected[t].factorAxes[factor] == agreed) source = t;
+    }
+
+    for (int64_t t = 0; t < numTensors; ++t) {
+      if (!hasFactor(t, factor) || !tensors[t].mayGrow) continue;
+      ProjectedTensor& tensor = projected[t];
+      AxisList& current = tensor.factorAxes[factor];
+      if (current.size() > agreed.size() || !isPrefixOf(current, agreed, mesh) ||
+          current == agreed) {
+        continue;
+      }
+      FactorPlace place = tensor.places[factor];
+      const DimState& dimState = tensors[t].state->dims[place.dim];
+      if (dimState.closed || tensors[t].state->isMasked(place.dim, level) ||
+          tensor.dimHasOverflow[place.dim]) {
+        continue;
+      }
+      const rules::DimFactors& dimFactors = (*tensors[t].factors)[place.dim];
+      bool majorFactorsFull = true;
+      for (int64_t p = 0; p < place.position; ++p) {
+        int64_t major = dimFactors[p];
+        if (getAxesSize(tensor.factorAxes[major], mesh) != rule.getFactor(major).size) {
+          majorFactorsFull = false;
+        }
+      }
+      if (!majorFactorsFull) continue;
+      bool minorMost = place.position + 1 == static_cast<int64_t>(dimFactors.size());
+
+      // Grow element by element; the element where `current` ends may be replaced by the
+      // larger axis it is a major part of.
+      AxisList grown(current.begin(), current.end());
+      size_t start = current.empty() ? 0 : current.size() - 1;
+      if (!current.empty() && current.back() == agreed[start]) ++start;
+      for (size_t k = start; k < agreed.size(); ++k) {
+        AxisList candidate(grown.begin(), grown.begin() + std::min(grown.size(), k));
+        candidate.push_back(agreed[k]);
+        // The new axis must not clash with the tensor's other factors or reserved axes.
+        if (!isFree(tensor, factor, agreed[k])) break;
+        if (!minorMost && info.size % getAxesSize(candidate, mesh) != 0) break;
+        grown = std::move(candidate);
+      }
+      if (grown == current) continue;
+      current = grown;
+      sourceOf[t] = source;
+    }
+  }
+
+  // Write the grown factors back into the dimensions of the tensors that changed.
+  llvm::SmallVector<StepChange> changes;
+  for (int64_t t = 0; t < numTensors; ++t) {
+    if (sourceOf[t] < 0) continue;
+    TensorState& state = *tensors[t].state;
+    for (auto [dim, dimFactors] : llvm::enumerate(*tensors[t].factors)) {
+      if (state.dims[dim].closed || state.isMasked(dim, level) ||
+          projected[t].dimHasOverflow[dim]) {
+        continue;
+      }
+      AxisList axes;
+      for (int64_t factor : dimFactors) {
+        const AxisList& factorAxes = projected[t].factorAxes[factor];
+        axes.append(factorAxes.begin(), factorAxes.end());
+      }
+      state.dims[dim].axes = mergeAdjacent(axes, mesh);
+    }
+    changes.push_back({t, sourceOf[t]});
+  }
+  return changes;
+}
+
+}  // namespace tessel::propagation

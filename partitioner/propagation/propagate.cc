@@ -1,0 +1,190 @@
+// The propagation driver: worklist to a fixed point per user priority level and op stage,
+// then writing the shardings back (propagate.h).
+#include "partitioner/propagation/propagate.h"
+
+#include <deque>
+
+#include "llvm/Support/raw_ostream.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/propagation/factor_propagation.h"
+#include "partitioner/propagation/propagation_graph.h"
+
+namespace tessel::propagation {
+namespace {
+
+int64_t numElements(mlir::Value value) {
+  auto type = llvm::dyn_cast<mlir::RankedTensorType>(value.getType());
+  return type && type.hasStaticShape() ? type.getNumElements() : 0;
+}
+
+// The mesh of a node: that of its first value with a state. Null if none has one yet.
+const TensorState* meshSource(const PropagationGraph& graph, const Node& node) {
+  for (mlir::Value value : node.values) {
+    auto it = graph.states.find(value);
+    if (it != graph.states.end()) return &it->second;
+  }
+  return nullptr;
+}
+
+// Runs one node's step; returns the values it changed.
+llvm::SmallVector<mlir::Value> runNode(PropagationGraph& graph, const Node& node,
+                                       int64_t level) {
+  const TensorState* source = meshSource(graph, node);
+  if (!source) return {};
+  mlir::FlatSymbolRefAttr meshName = source->meshName;
+  MeshAttr mesh = source->mesh;
+  // Give every tensor of the node a state first: inserting into the map may move states,
+  // so pointers are taken only afterwards.
+  llvm::SmallVector<rules::TensorFactors> factors(node.rule.getOperands());
+  factors.append(node.rule.getResults().begin(), node.rule.getResults().end());
+  for (mlir::Value value : node.values) {
+    auto type = llvm::dyn_cast<mlir::RankedTensorType>(value.getType());
+    if (type && !graph.states.count(value)) {
+      graph.states[value] = openState(meshName, mesh, type.getRank());
+    }
+  }
+  llvm::SmallVector<StepTensor> tensors;
+  for (auto [index, value] : llvm::enumerate(node.values)) {
+    StepTensor tensor;
+    auto it = graph.states.find(value);
+    if (it != graph.states.end() && it->second.meshName == meshName) tensor.state = &it->second;
+    tensor.factors = &factors[index];
+    tensor.numElements = numElements(value);
+    tensors.push_back(tensor);
+  }
+  llvm::SmallVector<mlir::Value> changed;
+  for (const StepChange& change : propagateThroughRule(node.rule, tensors, mesh, level)) {
+    TensorState& state = *tensors[change.tensor].state;
+    const TensorState& from = *tensors[change.source].state;
+    if (state.provenance.origin.empty()) {
+      state.provenance.origin = from.provenance.origin;
+      state.provenance.path = from.provenance.path;
+      state.provenance.path.push_back(node.op);
+    }
+    changed.push_back(node.values[change.tensor]);
+  }
+  return changed;
+}
+
+void runToFixedPoint(PropagationGraph& graph, int64_t level, int stage) {
+  std::deque<int64_t> worklist;
+  std::vector<bool> queued(graph.nodes.size(), false);
+  auto enabled = [&](int64_t node) { return static_cast<int>(graph.nodes[node].stage) <= stage; };
+  for (int64_t node = 0; node < static_cast<int64_t>(graph.nodes.size()); ++node) {
+    if (enabled(node)) {
+      worklist.push_back(node);
+      queued[node] = true;
+    }
+  }
+  while (!worklist.empty()) {
+    int64_t node = worklist.front();
+    worklist.pop_front();
+    queued[node] = false;
+    for (mlir::Value value : runNode(graph, graph.nodes[node], level)) {
+      for (int64_t user : graph.users[value]) {
+        if (!queued[user] && enabled(user)) {
+          worklist.push_back(user);
+          queued[user] = true;
+        }
+      }
+    }
+  }
+}
+
+// The sharding written for `value`: its state, or replicated over the default mesh.
+ir::ShardingAttr finalSharding(const PropagationGraph& graph, mlir::Value value) {
+  auto type = llvm::dyn_cast<mlir::RankedTensorType>(value.getType());
+  if (!type) return {};
+  auto it = graph.states.find(value);
+  if (it != graph.states.end()) {
+    return stateToAttr(it->second, value.getContext(), /*closeOpenDims=*/true);
+  }
+  TensorState replicated = openState(graph.defaultMeshName, graph.defaultMesh, type.getRank());
+  return stateToAttr(replicated, value.getContext(), /*closeOpenDims=*/true);
+}
+
+void writeShardings(mlir::ModuleOp module, const PropagationGraph& graph, bool annotateOrigins,
+                    PropagationReport* report) {
+  mlir::MLIRContext* context = module.getContext();
+  mlir::Builder builder(context);
+  for (auto function : module.getOps<mlir::func::FuncOp>()) {
+    if (function.isDeclaration()) continue;
+    for (auto [i, arg] : llvm::enumerate(function.getArguments())) {
+      if (function.getArgAttr(i, ir::TesselDialect::kShardingAttrName)) continue;
+      if (ir::ShardingAttr sharding = finalSharding(graph, arg)) {
+        function.setArgAttr(i, ir::TesselDialect::kShardingAttrName, sharding);
+      }
+    }
+    mlir::Operation* returnOp = function.getBody().front().getTerminator();
+    for (auto [j, value] : llvm::enumerate(returnOp->getOperands())) {
+      if (function.getResultAttr(j, ir::TesselDialect::kShardingAttrName)) continue;
+      if (ir::ShardingAttr sharding = finalSharding(graph, value)) {
+        function.setResultAttr(j, ir::TesselDialect::kShardingAttrName, sharding);
+      }
+    }
+    function.getBody().walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation* op) {
+      if (op->getNumResults() > 0 &&
+          !op->hasAttr(ir::TesselDialect::kShardingAttrName) &&
+          llvm::all_of(op->getResultTypes(),
+                       [](mlir::Type type) { return llvm::isa<mlir::RankedTensorType>(type); })) {
+        llvm::SmallVector<ir::ShardingAttr> shardings;
+        llvm::SmallVector<mlir::Attribute> origins;
+        for (mlir::Value result : op->getResults()) {
+          shardings.push_back(finalSharding(graph, result));
+          auto it = graph.states.find(result);
+          origins.push_back(builder.getStringAttr(
+              it == graph.states.end() ? "replicated: no sharding reached it"
+                                       : describeProvenance(it->second.provenance)));
+        }
+        op->setAttr(ir::TesselDialect::kShardingAttrName,
+                    ir::ShardingPerValueAttr::get(context, shardings));
+        if (annotateOrigins) op->setAttr("tessel.sharding_origin", builder.getArrayAttr(origins));
+      }
+      // Only while and case bodies hold tensor computations to shard. Manual computation
+      // bodies are per-device code; reducer-like regions compute on single elements.
+      bool descend = op->getNumRegions() == 0 || llvm::isa<hlo::WhileOp, hlo::CaseOp>(op);
+      return descend ? mlir::WalkResult::advance() : mlir::WalkResult::skip();
+    });
+  }
+  if (report) {
+    for (const auto& [value, state] : graph.states) {
+      if (state.hasAxes() || !state.provenance.origin.empty()) {
+        report->provenance[value] = state.provenance;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::string describeProvenance(const Provenance& provenance) {
+  if (provenance.origin.empty()) return "replicated: no sharding reached it";
+  std::string text = provenance.origin;
+  llvm::raw_string_ostream os(text);
+  for (auto [i, op] : llvm::enumerate(provenance.path)) {
+    os << (i == 0 ? " via " : ", ") << op->getName();
+    if (auto fileLoc = op->getLoc()->findInstanceOf<mlir::FileLineColLoc>()) {
+      os << " (" << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+         << fileLoc.getColumn() << ")";
+    }
+  }
+  return os.str();
+}
+
+mlir::LogicalResult propagateShardings(mlir::ModuleOp module, const PropagationOptions& options,
+                                       PropagationReport* report) {
+  mlir::FailureOr<PropagationGraph> graph = buildPropagationGraph(module, options.conservative);
+  if (mlir::failed(graph)) return mlir::failure();
+  if (!graph->defaultMesh) return mlir::success();
+  // Each priority level runs every stage; a level unmasks the dimensions of its priority.
+  for (int64_t level : graph->levels) {
+    for (int stage = 0; stage < kNumStages; ++stage) runToFixedPoint(*graph, level, stage);
+  }
+  writeShardings(module, *graph, options.annotateOrigins, report);
+  return mlir::success();
+}
+
+}  // namespace tessel::propagation

@@ -1,0 +1,56 @@
+// Sharding propagation: from the few shardings a user wrote (on function arguments and
+// results, sharding constraints, op annotations) to a sharding on every value.
+//
+//   PropagationReport report;
+//   if (failed(propagateShardings(module, PropagationOptions(), &report))) ...
+//   // Every op result now carries `tessel.sharding`; report.provenance says where each
+//   // value's sharding came from.
+//
+// The algorithm (docs/propagation.md): each op's sharding rule maps its operand and result
+// dimensions to factors; a step through an op projects the shardings onto the factors, lets
+// the tensors agree per factor and grows the ones that may take more (factor_propagation.h).
+// Steps run over a worklist to a fixed point, in stages by op kind — elementwise and
+// data-flow edges first, then broadcasts, then reshapes, then everything else — so cheap,
+// exact information spreads before shape-changing ops decide; and the whole is repeated per
+// user priority level, dimensions with a weaker priority staying masked until their level.
+#ifndef TESSEL_PARTITIONER_PROPAGATION_PROPAGATE_H_
+#define TESSEL_PARTITIONER_PROPAGATION_PROPAGATE_H_
+
+#include <string>
+
+#include "llvm/ADT/DenseMap.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LogicalResult.h"
+#include "partitioner/propagation/tensor_state.h"
+
+namespace tessel::propagation {
+
+struct PropagationOptions {
+  // Do not propagate through the permutation factors of pad and slice (see
+  // rules::ShardingRuleOptions::conservative).
+  bool conservative = false;
+  // Also write `tessel.sharding_origin` on each op: per result, where its sharding came from.
+  bool annotateOrigins = false;
+};
+
+struct PropagationReport {
+  // For every value that received or kept a sharding: its origin and path.
+  llvm::DenseMap<mlir::Value, Provenance> provenance;
+};
+
+// "argument 0 of @main via hlo.add (f.mlir:3:8), hlo.dot_general (f.mlir:4:8)".
+std::string describeProvenance(const Provenance& provenance);
+
+// Propagates shardings through every function of `module` and writes them: every op result
+// gets `tessel.sharding` (a sharding_per_value), every function argument and result a
+// `tessel.sharding`. Values nothing reaches are replicated. Annotated dimensions keep what
+// the user wrote. Does nothing to a module without a `tessel.mesh`.
+// Where annotations disagree (an argument returned as a result annotated differently, a
+// constraint on an annotated value), each value keeps its own and the partitioner inserts
+// the reshard; propagation itself does not fail on them.
+mlir::LogicalResult propagateShardings(mlir::ModuleOp module, const PropagationOptions& options,
+                                       PropagationReport* report);
+
+}  // namespace tessel::propagation
+
+#endif  // TESSEL_PARTITIONER_PROPAGATION_PROPAGATE_H_

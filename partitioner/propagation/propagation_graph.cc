@@ -1,0 +1,208 @@
+// Collects the nodes and initial shardings propagation starts from (propagation_graph.h).
+#include "partitioner/propagation/propagation_graph.h"
+
+#include <set>
+#include <string>
+
+#include "llvm/Support/raw_ostream.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/SymbolTable.h"
+#include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/rules/sharding_rule_interface.h"
+
+namespace tessel::propagation {
+namespace {
+
+std::string describeOp(mlir::Operation* op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << op->getName() << " at ";
+  if (auto fileLoc = op->getLoc()->findInstanceOf<mlir::FileLineColLoc>()) {
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":" << fileLoc.getColumn();
+  } else {
+    op->getLoc().print(os);
+  }
+  return os.str();
+}
+
+Stage stageOf(mlir::Operation* op) {
+  if (llvm::isa<hlo::BroadcastInDimOp>(op)) return Stage::kBroadcast;
+  if (llvm::isa<hlo::ReshapeOp>(op)) return Stage::kReshape;
+  if (op->hasTrait<mlir::OpTrait::Elementwise>() ||
+      op->hasTrait<mlir::OpTrait::SameOperandsAndResultShape>() ||
+      llvm::isa<hlo::TransposeOp, hlo::ConvertOp, hlo::CompareOp, hlo::SelectOp, hlo::ClampOp,
+                ir::ShardingConstraintOp, ir::ReshardOp>(op)) {
+    return Stage::kElementwise;
+  }
+  return Stage::kOther;
+}
+
+// A rule that makes all of `values` one tensor: a factor per dimension shared by all.
+rules::OpShardingRule identityRule(llvm::ArrayRef<mlir::Value> values) {
+  auto type = llvm::cast<mlir::RankedTensorType>(values.front().getType());
+  llvm::SmallVector<rules::Factor> factors;
+  rules::TensorFactors tensor;
+  for (auto [dim, size] : llvm::enumerate(type.getShape())) {
+    factors.push_back({size, rules::FactorKind::kPassThrough, false});
+    tensor.push_back({static_cast<int64_t>(dim)});
+  }
+  llvm::SmallVector<rules::TensorFactors> members(values.size(), tensor);
+  return rules::OpShardingRule(factors, members, {});
+}
+
+class GraphBuilder {
+ public:
+  GraphBuilder(mlir::ModuleOp module, bool conservative)
+      : module_(module), conservative_(conservative) {}
+
+  mlir::FailureOr<PropagationGraph> build() {
+    for (auto mesh : module_.getOps<ir::MeshOp>()) {
+      graph_.defaultMeshName = mlir::FlatSymbolRefAttr::get(mesh.getSymNameAttr());
+      graph_.defaultMesh = mesh.getMesh();
+      break;
+    }
+    for (auto function : module_.getOps<mlir::func::FuncOp>()) {
+      if (function.isDeclaration()) continue;
+      if (mlir::failed(addFunction(function))) return mlir::failure();
+    }
+    graph_.levels.assign(levels_.begin(), levels_.end());
+    if (graph_.levels.empty()) graph_.levels.push_back(0);
+    return std::move(graph_);
+  }
+
+ private:
+  // Seeds `value` with `sharding`; keeps an existing seed (the first annotation wins).
+  void seed(mlir::Value value, ir::ShardingAttr sharding, std::string origin) {
+    MeshAttr mesh = lookupMeshIn(module_, sharding.getMeshName());
+    if (!mesh || graph_.states.count(value)) return;
+    TensorState state = stateFromAttr(sharding, mesh);
+    state.provenance.origin = std::move(origin);
+    for (const DimState& dim : state.dims) {
+      if (dim.priority) levels_.insert(*dim.priority);
+    }
+    graph_.states[value] = std::move(state);
+  }
+
+  void addNode(mlir::Operation* op, rules::OpShardingRule rule,
+               llvm::SmallVector<mlir::Value, 4> values, Stage stage) {
+    int64_t index = graph_.nodes.size();
+    for (mlir::Value value : values) graph_.users[value].push_back(index);
+    graph_.nodes.push_back({op, std::move(rule), std::move(values), stage});
+  }
+
+  void addEdge(mlir::Operation* owner, llvm::SmallVector<mlir::Value, 4> members) {
+    if (members.size() < 2 || !llvm::isa<mlir::RankedTensorType>(members[0].getType())) return;
+    rules::OpShardingRule rule = identityRule(members);
+    addNode(owner, std::move(rule), std::move(members), Stage::kElementwise);
+  }
+
+  mlir::LogicalResult addFunction(mlir::func::FuncOp function) {
+    std::string name = function.getSymName().str();
+    for (auto [i, arg] : llvm::enumerate(function.getArguments())) {
+      if (auto sharding = function.getArgAttrOfType<ir::ShardingAttr>(
+              i, ir::TesselDialect::kShardingAttrName)) {
+        seed(arg, sharding, "argument " + std::to_string(i) + " of @" + name);
+      }
+    }
+    mlir::WalkResult walk = function.getBody().walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation* op) {
+      return addOp(op);
+    });
+    if (walk.wasInterrupted()) return mlir::failure();
+    // A function result's annotation is a wish for the returned value: it seeds the value
+    // unless the value has a sharding of its own, in which case the partitioner reshards
+    // at the return.
+    auto returnOp = llvm::cast<mlir::func::ReturnOp>(function.getBody().front().getTerminator());
+    for (auto [j, value] : llvm::enumerate(returnOp.getOperands())) {
+      if (auto sharding = function.getResultAttrOfType<ir::ShardingAttr>(
+              j, ir::TesselDialect::kShardingAttrName)) {
+        seed(value, sharding, "result " + std::to_string(j) + " of @" + name);
+      }
+    }
+    return mlir::success();
+  }
+
+  mlir::WalkResult addOp(mlir::Operation* op) {
+    // Existing annotations on op results seed them.
+    if (auto shardings = op->getAttrOfType<ir::ShardingPerValueAttr>(
+            ir::TesselDialect::kShardingAttrName)) {
+      for (auto [value, sharding] : llvm::zip(op->getResults(), shardings.getShardings())) {
+        seed(value, sharding, "annotation on " + describeOp(op));
+      }
+    }
+    if (auto constraint = llvm::dyn_cast<ir::ShardingConstraintOp>(op)) {
+      seed(constraint.getResult(), constraint.getSharding(), describeOp(op));
+    } else if (auto reshard = llvm::dyn_cast<ir::ReshardOp>(op)) {
+      seed(reshard.getResult(), reshard.getSharding(), describeOp(op));
+    }
+    if (auto manual = llvm::dyn_cast<ir::ManualComputationOp>(op)) {
+      // A boundary: its results start from its out_shardings and nothing crosses it.
+      for (auto [value, sharding] :
+           llvm::zip(manual.getResults(), manual.getOutShardings().getAsRange<ir::ShardingAttr>())) {
+        seed(value, sharding, "out_shardings of " + describeOp(op));
+      }
+      return mlir::WalkResult::skip();
+    }
+    if (auto whileOp = llvm::dyn_cast<hlo::WhileOp>(op)) {
+      mlir::Block& cond = whileOp.getCond().front();
+      mlir::Block& body = whileOp.getBody().front();
+      for (auto [k, input] : llvm::enumerate(whileOp.getInputs())) {
+        addEdge(op, {input, whileOp.getResult(k), cond.getArgument(k), body.getArgument(k),
+                     body.getTerminator()->getOperand(k)});
+      }
+      return mlir::WalkResult::advance();
+    }
+    if (auto caseOp = llvm::dyn_cast<hlo::CaseOp>(op)) {
+      for (auto [k, result] : llvm::enumerate(caseOp.getResults())) {
+        llvm::SmallVector<mlir::Value, 4> members = {result};
+        for (mlir::Region& branch : caseOp.getBranches()) {
+          members.push_back(branch.front().getTerminator()->getOperand(k));
+        }
+        addEdge(op, members);
+      }
+      return mlir::WalkResult::advance();
+    }
+    if (auto call = llvm::dyn_cast<mlir::func::CallOp>(op)) {
+      auto callee = module_.lookupSymbol<mlir::func::FuncOp>(call.getCalleeAttr());
+      if (!callee || callee.isDeclaration()) return mlir::WalkResult::advance();
+      for (auto [operand, arg] : llvm::zip(call.getOperands(), callee.getArguments())) {
+        addEdge(op, {operand, arg});
+      }
+      mlir::Operation* calleeReturn = callee.getBody().front().getTerminator();
+      for (auto [result, returned] : llvm::zip(call.getResults(), calleeReturn->getOperands())) {
+        addEdge(op, {result, returned});
+      }
+      return mlir::WalkResult::advance();
+    }
+    rules::ShardingRuleOptions ruleOptions;
+    ruleOptions.conservative = conservative_;
+    rules::ShardingRuleOrNone answer = rules::getShardingRuleOf(op, ruleOptions);
+    if (auto* rule = std::get_if<rules::OpShardingRule>(&answer)) {
+      llvm::SmallVector<mlir::Value, 4> values(op->getOperands());
+      values.append(op->result_begin(), op->result_end());
+      addNode(op, std::move(*rule), std::move(values), stageOf(op));
+    }
+    // The regions of other ops (reducers, comparators, scatter updates) compute on single
+    // elements: there is nothing in them to shard.
+    return op->getNumRegions() > 0 ? mlir::WalkResult::skip() : mlir::WalkResult::advance();
+  }
+
+  mlir::ModuleOp module_;
+  bool conservative_;
+  PropagationGraph graph_;
+  std::set<int64_t> levels_;
+};
+
+}  // namespace
+
+MeshAttr lookupMeshIn(mlir::ModuleOp module, mlir::FlatSymbolRefAttr name) {
+  auto mesh = module.lookupSymbol<ir::MeshOp>(name);
+  return mesh ? mesh.getMesh() : MeshAttr();
+}
+
+mlir::FailureOr<PropagationGraph> buildPropagationGraph(mlir::ModuleOp module,
+                                                        bool conservative) {
+  return GraphBuilder(module, conservative).build();
+}
+
+}  // namespace tessel::propagation

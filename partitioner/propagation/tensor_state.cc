@@ -1,0 +1,59 @@
+// Conversions between propagation state and sharding attributes.
+#include "partitioner/propagation/tensor_state.h"
+
+namespace tessel::propagation {
+
+bool TensorState::hasAxes() const {
+  for (const DimState& dim : dims) {
+    if (!dim.axes.empty()) return true;
+  }
+  return false;
+}
+
+AxisList TensorState::allAxes() const {
+  AxisList axes;
+  for (const DimState& dim : dims) axes.append(dim.axes.begin(), dim.axes.end());
+  axes.append(replicated.begin(), replicated.end());
+  axes.append(unreduced.begin(), unreduced.end());
+  return axes;
+}
+
+TensorState stateFromAttr(ir::ShardingAttr sharding, MeshAttr mesh) {
+  TensorState state;
+  state.meshName = sharding.getMeshName();
+  state.mesh = mesh;
+  for (ir::DimShardingAttr dim : sharding.getDimShardings()) {
+    DimState dimState;
+    dimState.axes.assign(dim.getAxes().begin(), dim.getAxes().end());
+    dimState.closed = dim.getIsClosed();
+    dimState.priority = dim.getPriority();
+    state.dims.push_back(std::move(dimState));
+  }
+  state.replicated.assign(sharding.getReplicatedAxes().begin(),
+                          sharding.getReplicatedAxes().end());
+  state.unreduced.assign(sharding.getUnreducedAxes().begin(),
+                         sharding.getUnreducedAxes().end());
+  return state;
+}
+
+TensorState openState(mlir::FlatSymbolRefAttr meshName, MeshAttr mesh, int64_t rank) {
+  TensorState state;
+  state.meshName = meshName;
+  state.mesh = mesh;
+  state.dims.resize(rank);
+  return state;
+}
+
+ir::ShardingAttr stateToAttr(const TensorState& state, mlir::MLIRContext* context,
+                             bool closeOpenDims) {
+  llvm::SmallVector<ir::DimShardingAttr> dims;
+  for (const DimState& dim : state.dims) {
+    AxisList axes = mergeAdjacent(dim.axes, state.mesh);
+    dims.push_back(ir::DimShardingAttr::get(context, axes, dim.closed || closeOpenDims,
+                                            dim.priority));
+  }
+  return ir::ShardingAttr::get(context, state.meshName, dims, state.replicated,
+                               state.unreduced);
+}
+
+}  // namespace tessel::propagation

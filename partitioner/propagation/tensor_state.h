@@ -1,0 +1,65 @@
+// The sharding propagation holds for one value while it runs: per dimension the axes that
+// split it, whether it may still grow, and its user priority; the tensor's replicated and
+// unreduced axes; and where its sharding came from. Converts to and from ShardingAttr.
+#ifndef TESSEL_PARTITIONER_PROPAGATION_TENSOR_STATE_H_
+#define TESSEL_PARTITIONER_PROPAGATION_TENSOR_STATE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "llvm/ADT/SmallVector.h"
+#include "partitioner/ir/tessel/tessel_ops.h"
+#include "partitioner/propagation/axis_list.h"
+
+namespace tessel::propagation {
+
+struct DimState {
+  AxisList axes;
+  bool closed = false;
+  // The user priority of an annotated dimension (0 strongest); a dimension whose priority
+  // is above the level being propagated is masked: it acts closed and empty, and its axes
+  // stay reserved (see TensorState::isMasked).
+  std::optional<int64_t> priority;
+};
+
+// Where a value's sharding came from: the annotation it started at and the ops it travelled
+// through, in order. `tessel explain` prints it.
+struct Provenance {
+  // "argument 0 of @main", "tessel.sharding_constraint at f.mlir:4:8", ...; empty while the
+  // value has no sharding.
+  std::string origin;
+  llvm::SmallVector<mlir::Operation*, 4> path;
+};
+
+struct TensorState {
+  mlir::FlatSymbolRefAttr meshName;
+  MeshAttr mesh;
+  llvm::SmallVector<DimState, 4> dims;
+  AxisList replicated;
+  AxisList unreduced;
+  Provenance provenance;
+
+  bool isMasked(int64_t dim, int64_t level) const {
+    return dims[dim].priority && *dims[dim].priority > level;
+  }
+  // Whether any dimension is split.
+  bool hasAxes() const;
+  // Every axis the tensor uses: its dimensions' and its replicated and unreduced axes.
+  AxisList allAxes() const;
+};
+
+// The state for a sharding annotation (ShardingAttr) on a value of `rank` dimensions.
+TensorState stateFromAttr(ir::ShardingAttr sharding, MeshAttr mesh);
+
+// An empty, open state over `mesh` for a value of `rank` dimensions: nothing known yet.
+TensorState openState(mlir::FlatSymbolRefAttr meshName, MeshAttr mesh, int64_t rank);
+
+// The ShardingAttr for `state`. With `closeOpenDims`, every dimension is written closed,
+// the form the partitioner reads; otherwise open dimensions keep their `?`.
+ir::ShardingAttr stateToAttr(const TensorState& state, mlir::MLIRContext* context,
+                             bool closeOpenDims);
+
+}  // namespace tessel::propagation
+
+#endif  // TESSEL_PARTITIONER_PROPAGATION_TENSOR_STATE_H_
