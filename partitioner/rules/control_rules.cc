@@ -1,0 +1,85 @@
+// Rules of hlo's control-flow, opaque and creation ops: sort has a factor rule; while, case
+// and region terminators are handled by data-flow edges; constant and iota are source ops;
+// custom_call is opaque unless it carries a rule of its own.
+#include <string>
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/rules/rule_models.h"
+
+namespace tessel::rules {
+namespace {
+
+// The attribute through which a custom_call states its rule, in OpShardingRule's textual
+// form, e.g. `{tessel.sharding_rule = "([i, j])->([i, j]) {i=4, j=8}"}`.
+constexpr llvm::StringLiteral kShardingRuleAttr = "tessel.sharding_rule";
+
+// Every dimension pass-through, except the sorted one, which needs replication: each shard
+// would otherwise sort only its own piece.
+ShardingRuleOrNone sortRule(hlo::SortOp op, const ShardingRuleOptions&) {
+  OpShardingRuleBuilder builder(op);
+  int64_t numInputs = op.getInputs().size();
+  llvm::ArrayRef<int64_t> shape = builder.getOperandShape(0);
+  int64_t sortDim = op.getDimension();
+  for (int64_t dim = 0, rank = shape.size(); dim < rank; ++dim) {
+    llvm::SmallVector<int64_t> dims(numInputs, dim);
+    builder.addFactor(dims, dims, shape[dim],
+                      dim == sortDim ? FactorKind::kNeedReplication : FactorKind::kPassThrough);
+  }
+  return builder.build();
+}
+
+ShardingRuleOrNone sourceOpRule(mlir::Operation*, const ShardingRuleOptions&) {
+  return NoShardingRule{NoRuleTreatment::kSourceOp,
+                        "no operands: the result takes the sharding its users ask for"};
+}
+
+ShardingRuleOrNone whileRule(hlo::WhileOp, const ShardingRuleOptions&) {
+  return NoShardingRule{NoRuleTreatment::kDataFlowEdges,
+                        "loop state k is one value across operand k, the cond and body "
+                        "arguments k, the body's returned value k and result k"};
+}
+
+ShardingRuleOrNone caseRule(hlo::CaseOp, const ShardingRuleOptions&) {
+  return NoShardingRule{NoRuleTreatment::kDataFlowEdges,
+                        "result k is one value with every branch's returned value k"};
+}
+
+ShardingRuleOrNone returnRule(hlo::ReturnOp, const ShardingRuleOptions&) {
+  return NoShardingRule{NoRuleTreatment::kDataFlowEdges,
+                        "region terminator: its operands join the parent op's data-flow edges"};
+}
+
+ShardingRuleOrNone customCallRule(hlo::CustomCallOp op, const ShardingRuleOptions&) {
+  auto text = op->getAttrOfType<mlir::StringAttr>(kShardingRuleAttr);
+  if (!text) {
+    return NoShardingRule{NoRuleTreatment::kOpaque,
+                          "custom call @" + op.getCallTargetName().str() +
+                              " has no " + kShardingRuleAttr.str() + " attribute"};
+  }
+  std::string error;
+  mlir::FailureOr<OpShardingRule> rule = OpShardingRule::parse(text.getValue(), &error);
+  if (mlir::failed(rule)) {
+    return NoShardingRule{NoRuleTreatment::kOpaque,
+                          kShardingRuleAttr.str() + " is malformed: " + error};
+  }
+  if (std::optional<std::string> problem =
+          rule->findMismatch(op->getOperandTypes(), op->getResultTypes())) {
+    return NoShardingRule{NoRuleTreatment::kOpaque,
+                          kShardingRuleAttr.str() + " does not fit the op: " + *problem};
+  }
+  return *rule;
+}
+
+}  // namespace
+
+void registerHloControlRules(mlir::MLIRContext* context) {
+  attachRule<hlo::SortOp, sortRule>(context);
+  attachRule<hlo::WhileOp, whileRule>(context);
+  attachRule<hlo::CaseOp, caseRule>(context);
+  attachRule<hlo::ReturnOp, returnRule>(context);
+  attachRule<hlo::CustomCallOp, customCallRule>(context);
+  attachGenericRule<sourceOpRule, hlo::ConstantOp, hlo::IotaOp>(context);
+}
+
+}  // namespace tessel::rules

@@ -1,0 +1,150 @@
+// OpShardingRule: an op's iteration space as factors, and how every tensor dimension of the op
+// is made of those factors. Propagation projects dimension shardings onto factors and back;
+// the partitioner reads the factor kinds to decide which collectives an op needs.
+//
+// A rule for `C[i, j] = sum_k A[i, k] * B[k, j]` with A: 8x8, B: 8x16:
+//
+//   OpShardingRule rule = OpShardingRuleBuilder({{8, 8}, {8, 16}}, {{8, 16}})
+//       .addFactor({0, kNoDim}, {0}, 8)                                    // i
+//       .addFactor({kNoDim, 1}, {1}, 16)                                   // j
+//       .addFactor({1, 0}, {kNoDim}, 8, FactorKind::kReduction)            // k
+//       .build();
+//   rule.toString() == "([i, k], [k, j])->([i, j]) {i=8, j=16, k=8} reduction={k}"
+//
+// Factors are named i, j, ..., z, then z_1, z_2, ... in the order they were added. A dimension
+// made of several factors lists them major to minor, written together (`[ij]`).
+#ifndef TESSEL_PARTITIONER_RULES_OP_SHARDING_RULE_H_
+#define TESSEL_PARTITIONER_RULES_OP_SHARDING_RULE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/TypeRange.h"
+#include "mlir/Support/LogicalResult.h"
+
+namespace tessel::rules {
+
+// What sharding a factor over mesh axes costs.
+enum class FactorKind : uint8_t {
+  // Every tensor that has the factor may be split along it alike; no communication.
+  kPassThrough,
+  // The factor is summed over (a contracting or reduced dimension): it appears in operands
+  // only, and splitting it leaves each result partial, to be all-reduced (or reduce-scattered,
+  // or kept unreduced).
+  kReduction,
+  // Splitting the factor is not supported: the tensors must be replicated along it (the sorted
+  // dimension, the index vector of a gather).
+  kNeedReplication,
+  // Splitting the factor moves data between shards: the partitioner exchanges halos or
+  // permutes (windows of a convolution, padded or sliced dimensions, reversed dimensions).
+  kPermutation,
+};
+
+// The name used in the textual form: "pass_through", "reduction", ...
+llvm::StringRef stringifyFactorKind(FactorKind kind);
+
+struct Factor {
+  // Extent of the factor in the op's iteration space. Dimensions made only of pass-through
+  // and reduction factors have exactly the product of their factor sizes; see
+  // OpShardingRule::isExactDim for the others.
+  int64_t size = 1;
+  FactorKind kind = FactorKind::kPassThrough;
+  // Propagation must not move shardings along this factor (it may still keep them); used
+  // where splitting is possible but rarely profitable, e.g. dynamic_slice's sliced dims.
+  bool blocked = false;
+
+  bool operator==(const Factor& other) const {
+    return size == other.size && kind == other.kind && blocked == other.blocked;
+  }
+};
+
+// The factors of one tensor dimension, major to minor, as indices into the rule's factors.
+using DimFactors = llvm::SmallVector<int64_t, 2>;
+// The factors of each dimension of one tensor; empty for a rank-0 or non-tensor value.
+using TensorFactors = llvm::SmallVector<DimFactors, 4>;
+
+// One place where a factor appears.
+struct FactorUse {
+  bool isResult;      // result `tensor` when true, operand `tensor` otherwise
+  int64_t tensor;
+  int64_t dim;
+  int64_t position;   // 0 = major-most factor of that dimension
+};
+
+class OpShardingRule {
+ public:
+  OpShardingRule() = default;
+  OpShardingRule(llvm::SmallVector<Factor> factors, llvm::SmallVector<TensorFactors> operands,
+                 llvm::SmallVector<TensorFactors> results)
+      : factors_(std::move(factors)),
+        operands_(std::move(operands)),
+        results_(std::move(results)) {}
+
+  int64_t getNumFactors() const { return factors_.size(); }
+  llvm::ArrayRef<Factor> getFactors() const { return factors_; }
+  const Factor& getFactor(int64_t factor) const { return factors_[factor]; }
+  int64_t getNumOperands() const { return operands_.size(); }
+  int64_t getNumResults() const { return results_.size(); }
+  llvm::ArrayRef<TensorFactors> getOperands() const { return operands_; }
+  llvm::ArrayRef<TensorFactors> getResults() const { return results_; }
+  const TensorFactors& getOperand(int64_t i) const { return operands_[i]; }
+  const TensorFactors& getResult(int64_t i) const { return results_[i]; }
+
+  // Every place `factor` appears, operands first, in tensor and dimension order.
+  llvm::SmallVector<FactorUse> getUses(int64_t factor) const;
+
+  // True when the factor appears in some result. A reduction factor never does.
+  bool isInResults(int64_t factor) const;
+
+  // Whether a dimension of size `dimSize` made of `dimFactors` must have exactly the product
+  // of their sizes. It need not when one of its factors is a permutation factor (a windowed
+  // dimension: a convolution's input is covered by windows that may overlap or leave gaps)
+  // or when its only factor is a need-replication factor (a dimension that is never split,
+  // shared with a dimension of another size, e.g. a sliced dimension and its slice).
+  bool isExactDim(const DimFactors& dimFactors) const;
+
+  // Checks the rule against the op's operand and result types: one tensor mapping per
+  // value, one factor list per dimension of a ranked shaped value (none for other values),
+  // at least one factor per dimension, valid factor indices, no factor twice in one tensor,
+  // no negative factor size, exact dimensions (isExactDim) whose size is the product of their
+  // factors, and no reduction factor in a result. Returns the first problem, or nullopt.
+  std::optional<std::string> findMismatch(mlir::TypeRange operandTypes,
+                                          mlir::TypeRange resultTypes) const;
+  // findMismatch, reported through `emitError` as
+  // "sharding rule does not fit the op: <problem>".
+  mlir::LogicalResult verify(mlir::TypeRange operandTypes, mlir::TypeRange resultTypes,
+                             llvm::function_ref<mlir::InFlightDiagnostic()> emitError) const;
+
+  // The textual form, e.g. `([i, k], [k, j])->([i, j]) {i=8, j=16, k=8} reduction={k}`.
+  // Kind lists (`reduction`, `need_replication`, `permutation`, `blocked`) appear only when
+  // not empty.
+  std::string toString() const;
+
+  // Parses the textual form written by toString; spaces between tokens do not matter. On
+  // malformed text, fails and stores what is wrong in `*error` (when not null).
+  static mlir::FailureOr<OpShardingRule> parse(llvm::StringRef text, std::string* error);
+
+  // The name of factor `index` in the textual form: i, j, ..., z, z_1, z_2, ...
+  static std::string factorName(int64_t index);
+
+  bool operator==(const OpShardingRule& other) const {
+    return factors_ == other.factors_ && operands_ == other.operands_ &&
+           results_ == other.results_;
+  }
+  bool operator!=(const OpShardingRule& other) const { return !(*this == other); }
+
+ private:
+  llvm::SmallVector<Factor> factors_;
+  llvm::SmallVector<TensorFactors> operands_;
+  llvm::SmallVector<TensorFactors> results_;
+};
+
+}  // namespace tessel::rules
+
+#endif  // TESSEL_PARTITIONER_RULES_OP_SHARDING_RULE_H_

@@ -1,0 +1,103 @@
+// OpShardingRuleBuilder: appends factors to the dimensions they map to.
+#include "partitioner/rules/op_sharding_rule_builder.h"
+
+#include <cassert>
+
+#include "llvm/ADT/STLExtras.h"
+#include "mlir/IR/BuiltinTypeInterfaces.h"
+
+namespace tessel::rules {
+namespace {
+
+OpShardingRuleBuilder::Shape shapeOf(mlir::Type type) {
+  auto shaped = llvm::dyn_cast<mlir::ShapedType>(type);
+  if (!shaped || !shaped.hasRank()) return {};
+  assert(shaped.hasStaticShape() && "sharding rules need static shapes");
+  return OpShardingRuleBuilder::Shape(shaped.getShape());
+}
+
+llvm::SmallVector<OpShardingRuleBuilder::Shape> shapesOf(mlir::TypeRange types) {
+  return llvm::map_to_vector(types, shapeOf);
+}
+
+}  // namespace
+
+bool hasStaticShapes(mlir::Operation* op) {
+  auto isStatic = [](mlir::Type type) {
+    auto shaped = llvm::dyn_cast<mlir::ShapedType>(type);
+    return !shaped || !shaped.hasRank() || shaped.hasStaticShape();
+  };
+  return llvm::all_of(op->getOperandTypes(), isStatic) &&
+         llvm::all_of(op->getResultTypes(), isStatic);
+}
+
+OpShardingRuleBuilder::OpShardingRuleBuilder(llvm::ArrayRef<Shape> operandShapes,
+                                             llvm::ArrayRef<Shape> resultShapes)
+    : operandShapes_(operandShapes), resultShapes_(resultShapes) {
+  for (const Shape& shape : operandShapes_) operands_.emplace_back(shape.size());
+  for (const Shape& shape : resultShapes_) results_.emplace_back(shape.size());
+}
+
+OpShardingRuleBuilder::OpShardingRuleBuilder(mlir::Operation* op)
+    : OpShardingRuleBuilder(shapesOf(op->getOperandTypes()), shapesOf(op->getResultTypes())) {}
+
+OpShardingRuleBuilder& OpShardingRuleBuilder::addFactor(llvm::ArrayRef<int64_t> operandDims,
+                                                        llvm::ArrayRef<int64_t> resultDims,
+                                                        int64_t size, FactorKind kind,
+                                                        bool blocked) {
+  assert(operandDims.size() <= operands_.size() && resultDims.size() <= results_.size());
+  int64_t factor = factors_.size();
+  factors_.push_back({size, kind, blocked});
+  auto append = [&](llvm::MutableArrayRef<TensorFactors> tensors,
+                    llvm::ArrayRef<int64_t> dims) {
+    for (auto [dim, tensor] : llvm::zip_first(dims, tensors)) {
+      if (dim == kNoDim) continue;
+      assert(dim >= 0 && dim < static_cast<int64_t>(tensor.size()) && "dimension out of range");
+      tensor[dim].push_back(factor);
+    }
+  };
+  append(operands_, operandDims);
+  append(results_, resultDims);
+  return *this;
+}
+
+OpShardingRuleBuilder& OpShardingRuleBuilder::addOperandFactor(int64_t operand, int64_t dim,
+                                                               int64_t size, FactorKind kind,
+                                                               bool blocked) {
+  llvm::SmallVector<int64_t> dims(operand + 1, kNoDim);
+  dims[operand] = dim;
+  return addFactor(dims, {}, size, kind, blocked);
+}
+
+OpShardingRuleBuilder& OpShardingRuleBuilder::addResultFactor(int64_t result, int64_t dim,
+                                                              int64_t size, FactorKind kind,
+                                                              bool blocked) {
+  llvm::SmallVector<int64_t> dims(result + 1, kNoDim);
+  dims[result] = dim;
+  return addFactor({}, dims, size, kind, blocked);
+}
+
+OpShardingRuleBuilder& OpShardingRuleBuilder::addPointwise(llvm::ArrayRef<int64_t> shape) {
+  int64_t rank = shape.size();
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    auto dimIfSameRank = [&](const Shape& other) {
+      return static_cast<int64_t>(other.size()) == rank ? dim : kNoDim;
+    };
+    addFactor(llvm::map_to_vector(operandShapes_, dimIfSameRank),
+              llvm::map_to_vector(resultShapes_, dimIfSameRank), shape[dim]);
+  }
+  return *this;
+}
+
+OpShardingRule OpShardingRuleBuilder::build() const {
+#ifndef NDEBUG
+  for (const TensorFactors& tensor : llvm::concat<const TensorFactors>(operands_, results_)) {
+    for (const DimFactors& dim : tensor) {
+      assert(!dim.empty() && "every dimension needs a factor");
+    }
+  }
+#endif
+  return OpShardingRule(factors_, operands_, results_);
+}
+
+}  // namespace tessel::rules

@@ -1,0 +1,74 @@
+// Helpers shared by the per-family rule files: external-model templates that turn a rule
+// function into a ShardingRuleOpInterface implementation, common rules, and the per-family
+// registration functions that registerShardingRuleModels calls.
+#ifndef TESSEL_PARTITIONER_RULES_RULE_MODELS_H_
+#define TESSEL_PARTITIONER_RULES_RULE_MODELS_H_
+
+#include <optional>
+#include <string>
+
+#include "llvm/Support/Casting.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Operation.h"
+#include "partitioner/rules/op_sharding_rule_builder.h"
+#include "partitioner/rules/sharding_rule_interface.h"
+
+namespace tessel::rules {
+
+// A model for one op class whose rule is `RuleFn(OpT, const ShardingRuleOptions&)`.
+template <typename OpT, auto RuleFn>
+struct OpRuleModel
+    : public ShardingRuleOpInterface::ExternalModel<OpRuleModel<OpT, RuleFn>, OpT> {
+  ShardingRuleOrNone getShardingRule(mlir::Operation* op,
+                                     const ShardingRuleOptions& options) const {
+    return RuleFn(llvm::cast<OpT>(op), options);
+  }
+};
+
+// A model for any op whose rule is `RuleFn(Operation*, const ShardingRuleOptions&)`; a
+// fallback model, so it may be attached to ops by name as well as by class.
+template <auto RuleFn>
+struct GenericRuleModel : public ShardingRuleOpInterface::FallbackModel<GenericRuleModel<RuleFn>> {
+  ShardingRuleOrNone getShardingRule(mlir::Operation* op,
+                                     const ShardingRuleOptions& options) const {
+    return RuleFn(op, options);
+  }
+};
+
+// Attaches `RuleFn`, which takes the concrete op, to op class OpT.
+template <typename OpT, auto RuleFn>
+void attachRule(mlir::MLIRContext* context) {
+  OpT::template attachInterface<OpRuleModel<OpT, RuleFn>>(*context);
+}
+
+// Attaches `RuleFn`, which takes an Operation*, to every op class in Ops.
+template <auto RuleFn, typename... Ops>
+void attachGenericRule(mlir::MLIRContext* context) {
+  (Ops::template attachInterface<GenericRuleModel<RuleFn>>(*context), ...);
+}
+
+// One pass-through factor per dimension of the first result, shared by every operand and
+// result of that rank; an opaque NoShardingRule when a shape is dynamic.
+ShardingRuleOrNone pointwiseRule(mlir::Operation* op, const ShardingRuleOptions& options);
+
+// The opaque answer for an op whose operands or results have dynamic shapes, or nullopt
+// when every shape is static.
+std::optional<NoShardingRule> rejectDynamicShapes(mlir::Operation* op);
+
+// Registration of each family of models; registerShardingRuleModels calls them when the
+// dialect they serve is loaded.
+void registerHloElementwiseRules(mlir::MLIRContext* context);
+void registerHloShapeRules(mlir::MLIRContext* context);
+void registerHloReshapeRules(mlir::MLIRContext* context);
+void registerHloReductionRules(mlir::MLIRContext* context);
+void registerHloLinalgRules(mlir::MLIRContext* context);
+void registerHloIndexingRules(mlir::MLIRContext* context);
+void registerHloControlRules(mlir::MLIRContext* context);
+void registerTesselRules(mlir::MLIRContext* context);
+// Every op of `dialect` with the Elementwise trait (arith, math).
+void registerElementwiseTraitRules(mlir::MLIRContext* context, mlir::Dialect* dialect);
+void registerLinalgStructuredRules(mlir::MLIRContext* context);
+
+}  // namespace tessel::rules
+
+#endif  // TESSEL_PARTITIONER_RULES_RULE_MODELS_H_
