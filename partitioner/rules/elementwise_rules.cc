@@ -1,6 +1,7 @@
 // Rules of hlo's elementwise ops (unary, binary, compare, select, clamp, convert): one
 // pass-through factor per dimension, shared by every tensor of the result's rank. The rank-0
-// predicate of a select and rank-0 bounds of a clamp map to no factor.
+// predicate of a select and rank-0 bounds of a clamp map to no factor. Also home of the
+// pointwise rule and the dynamic-shape check that other families share (rule_models.h).
 #include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/rules/rule_models.h"

@@ -93,9 +93,15 @@ class RuleParser {
     if (error_) *error_ = message.str();
     return mlir::failure();
   }
+  // Where the parser stands, for messages: "at end of rule" or "at '<next characters>'".
+  std::string where() {
+    skipSpaces();
+    if (text_.empty()) return "at end of rule";
+    return "at '" + text_.take_front(12).str() + "'";
+  }
   mlir::LogicalResult expect(llvm::StringRef token) {
     if (consume(token)) return mlir::success();
-    return fail("expected '" + token + "' at '" + text_.take_front(12) + "'");
+    return fail("expected '" + token + "' " + where());
   }
 
   // A factor name at the front of the text, or nullopt (consuming nothing) if there is none.
@@ -119,7 +125,7 @@ class RuleParser {
 
   mlir::LogicalResult parseFactorRef(int64_t& factor) {
     std::optional<int64_t> parsed = parseFactorName();
-    if (!parsed) return fail("expected a factor name at '" + text_.take_front(12) + "'");
+    if (!parsed) return fail("expected a factor name " + where());
     factor = *parsed;
     return mlir::success();
   }
@@ -134,7 +140,7 @@ class RuleParser {
       do {
         DimFactors& dim = tensor.emplace_back();
         while (std::optional<int64_t> factor = parseFactorName()) dim.push_back(*factor);
-        if (dim.empty()) return fail("expected a factor name at '" + text_.take_front(12) + "'");
+        if (dim.empty()) return fail("expected a factor name " + where());
       } while (consume(","));
       if (mlir::failed(expect("]"))) return mlir::failure();
     } while (consume(","));
@@ -173,8 +179,7 @@ class RuleParser {
     const KindList* list = llvm::find_if(
         kKindLists, [&](const KindList& candidate) { return consume(candidate.keyword); });
     if (list == std::end(kKindLists)) {
-      return fail("expected reduction, need_replication, permutation or blocked at '" +
-                  text_.take_front(12) + "'");
+      return fail("expected reduction, need_replication, permutation or blocked " + where());
     }
     if (mlir::failed(expect("=")) || mlir::failed(expect("{"))) return mlir::failure();
     do {

@@ -19,11 +19,12 @@ namespace tessel::rules {
 // largest factor that moves it toward the least common multiple of the two products (or its
 // whole remainder, if no such factor exists), until the products meet again.
 //
-//   2x4x32 -> 8x32: ([i], [j], [k])->([ij], [k])      {i=2, j=4, k=32}
-//   8x4    -> 2x16: ([ij], [k])->([i], [jk])          {i=2, j=4, k=4}
-//   4x6    -> 24:   ([i], [j])->([ij])                {i=4, j=6}
-//   3x2    -> 2x3:  ([i], [l])->([j], [k])            nothing shared: needs an all-to-all
-//   1x4    -> 4:    ([i], [j])->([j])                 {i=1, j=4}
+//   2x4x32 -> 8x32: ([i, j, k])->([ij, k])   {i=2, j=4, k=32}
+//   8x4    -> 2x16: ([ij, k])->([i, jk])     {i=2, j=4, k=4}
+//   4x6    -> 24:   ([i, j])->([ij])         {i=4, j=6}
+//   3x2    -> 2x3:  ([i, l])->([j, k])       {i=3, j=2, k=3, l=2}: nothing shared, so a
+//                                            sharding cannot cross (it needs an all-to-all)
+//   1x4    -> 4:    ([i, j])->([j])          {i=1, j=4}
 //
 // A shape with a zero-size dimension has no elements to move: every dimension then gets a
 // factor of its own. REQUIRES: both shapes are static and have the same element count.

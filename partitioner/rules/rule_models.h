@@ -4,6 +4,7 @@
 #ifndef TESSEL_PARTITIONER_RULES_RULE_MODELS_H_
 #define TESSEL_PARTITIONER_RULES_RULE_MODELS_H_
 
+#include <optional>
 #include <string>
 
 #include "llvm/Support/Casting.h"

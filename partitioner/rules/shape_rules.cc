@@ -113,11 +113,11 @@ bool concatenatesSlices(hlo::ConcatenateOp op) {
 }
 
 ShardingRuleOrNone concatenateRule(hlo::ConcatenateOp op, const ShardingRuleOptions& options) {
-  OpShardingRuleBuilder builder(op);
   int64_t numInputs = op.getInputs().size();
+  if (numInputs == 1) return pointwiseRule(op, options);
+  OpShardingRuleBuilder builder(op);
   llvm::ArrayRef<int64_t> resultShape = builder.getResultShape(0);
   int64_t concatDim = op.getDimension();
-  if (numInputs == 1) return pointwiseRule(op, options);
   bool permutation = concatenatesSlices(op);
   for (int64_t dim = 0, rank = resultShape.size(); dim < rank; ++dim) {
     if (dim != concatDim) {

@@ -1,0 +1,108 @@
+// Tests that every op gets its model from registerShardingRuleModels: each hlo and tessel op
+// (but the module-level tessel.mesh, which has no tensors), the elementwise ops of arith and
+// math, and linalg.generic / linalg.matmul; and that getShardingRuleOf answers for ops
+// without a model.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <variant>
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/MLIRContext.h"
+#include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/parse_module.h"
+#include "partitioner/ir/tessel/tessel_ops.h"
+#include "partitioner/rules/sharding_rule_interface.h"
+#include "partitioner/rules/sharding_rule_models.h"
+#include "support/status_matchers.h"
+
+namespace tessel::rules {
+namespace {
+
+using ::testing::HasSubstr;
+using ::tessel::testing::IsOk;
+
+class ShardingRuleModelsTest : public ::testing::Test {
+ protected:
+  ShardingRuleModelsTest() {
+    mlir::DialectRegistry registry;
+    registry.insert<mlir::func::FuncDialect, hlo::HloDialect, ir::TesselDialect,
+                    mlir::arith::ArithDialect, mlir::math::MathDialect,
+                    mlir::linalg::LinalgDialect>();
+    registerShardingRuleModels(registry);
+    context_.appendDialectRegistry(registry);
+    context_.loadAllAvailableDialects();
+  }
+
+  // The names of the registered ops of `dialect` that lack ShardingRuleOpInterface.
+  std::vector<std::string> opsWithoutModel(llvm::StringRef dialect) {
+    std::vector<std::string> missing;
+    for (mlir::RegisteredOperationName name : context_.getRegisteredOperations()) {
+      if (name.getDialectNamespace() != dialect) continue;
+      if (!name.hasInterface<ShardingRuleOpInterface>()) {
+        missing.push_back(name.getStringRef().str());
+      }
+    }
+    return missing;
+  }
+
+  bool hasModel(llvm::StringRef opName) {
+    std::optional<mlir::RegisteredOperationName> name =
+        mlir::RegisteredOperationName::lookup(opName, &context_);
+    return name && name->hasInterface<ShardingRuleOpInterface>();
+  }
+
+  mlir::MLIRContext context_;
+};
+
+TEST_F(ShardingRuleModelsTest, EveryHloOpHasAModel) {
+  EXPECT_THAT(opsWithoutModel("hlo"), ::testing::IsEmpty());
+}
+
+TEST_F(ShardingRuleModelsTest, EveryTesselTensorOpHasAModel) {
+  EXPECT_THAT(opsWithoutModel("tessel"), ::testing::ElementsAre("tessel.mesh"));
+}
+
+TEST_F(ShardingRuleModelsTest, ElementwiseOpsOfUpstreamDialectsHaveModels) {
+  EXPECT_TRUE(hasModel("arith.addf"));
+  EXPECT_TRUE(hasModel("arith.cmpi"));
+  EXPECT_TRUE(hasModel("arith.select"));
+  EXPECT_TRUE(hasModel("math.exp"));
+  EXPECT_TRUE(hasModel("math.fma"));
+  // Not elementwise.
+  EXPECT_FALSE(hasModel("arith.constant"));
+}
+
+TEST_F(ShardingRuleModelsTest, LinalgGenericAndMatmulHaveModels) {
+  EXPECT_TRUE(hasModel("linalg.generic"));
+  EXPECT_TRUE(hasModel("linalg.matmul"));
+}
+
+TEST_F(ShardingRuleModelsTest, OpsWithoutAModelAreOpaque) {
+  absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module = ParseModule(R"mlir(
+    func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %y = hlo.add %x, %x : tensor<4xf32>
+      return %y : tensor<4xf32>
+    }
+  )mlir", "f.mlir", context_);
+  ASSERT_THAT(module.status(), IsOk());
+  auto func = llvm::cast<mlir::func::FuncOp>((**module).getBody()->front());
+  mlir::Operation* add = &func.getBody().front().front();
+  mlir::Operation* ret = func.getBody().front().getTerminator();
+
+  ShardingRuleOrNone addAnswer = getShardingRuleOf(add, ShardingRuleOptions());
+  ASSERT_TRUE(std::holds_alternative<OpShardingRule>(addAnswer));
+  EXPECT_EQ(std::get<OpShardingRule>(addAnswer).toString(), "([i], [i])->([i]) {i=4}");
+
+  ShardingRuleOrNone retAnswer = getShardingRuleOf(ret, ShardingRuleOptions());
+  ASSERT_TRUE(std::holds_alternative<NoShardingRule>(retAnswer));
+  EXPECT_EQ(std::get<NoShardingRule>(retAnswer).treatment, NoRuleTreatment::kOpaque);
+  EXPECT_THAT(std::get<NoShardingRule>(retAnswer).reason,
+              HasSubstr("'func.return' has no sharding rule model"));
+}
+
+}  // namespace
+}  // namespace tessel::rules
