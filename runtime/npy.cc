@@ -33,11 +33,11 @@ struct DtypeName {
 
 // What SerializeNpy writes for each type (the one-byte types use '|', like NumPy).
 constexpr DtypeName kDtypes[] = {
-    {ElementType::kPred, "|b1"}, {ElementType::kS8, "|i1"},   {ElementType::kS16, "<i2"},
-    {ElementType::kS32, "<i4"},  {ElementType::kS64, "<i8"},  {ElementType::kU8, "|u1"},
-    {ElementType::kU16, "<u2"},  {ElementType::kU32, "<u4"},  {ElementType::kU64, "<u8"},
-    {ElementType::kF16, "<f2"},  {ElementType::kBF16, "bfloat16"},
-    {ElementType::kF32, "<f4"},  {ElementType::kF64, "<f8"},
+    {ElementType::kPred, "|b1"}, {ElementType::kS8, "|i1"},        {ElementType::kS16, "<i2"},
+    {ElementType::kS32, "<i4"},  {ElementType::kS64, "<i8"},       {ElementType::kU8, "|u1"},
+    {ElementType::kU16, "<u2"},  {ElementType::kU32, "<u4"},       {ElementType::kU64, "<u8"},
+    {ElementType::kF16, "<f2"},  {ElementType::kBF16, "bfloat16"}, {ElementType::kF32, "<f4"},
+    {ElementType::kF64, "<f8"},
 };
 
 absl::string_view DescrOf(ElementType type) {
@@ -111,8 +111,7 @@ class HeaderParser {
 
  private:
   absl::Status Error(absl::string_view message) const {
-    return absl::InvalidArgumentError(
-        absl::StrCat("bad header at offset ", pos_, ": ", message));
+    return absl::InvalidArgumentError(absl::StrCat("bad header at offset ", pos_, ": ", message));
   }
   void SkipSpace() {
     while (pos_ < text_.size() && absl::ascii_isspace(static_cast<unsigned char>(text_[pos_]))) {
@@ -211,8 +210,7 @@ absl::StatusOr<Tensor> Parse(absl::string_view bytes) {
   if (bytes.size() < prefix) return absl::DataLossError("truncated header");
   size_t headerLength = ReadLittleEndian(bytes.substr(kMagicSize + 2, lengthSize));
   if (bytes.size() - prefix < headerLength) return absl::DataLossError("truncated header");
-  TESSEL_ASSIGN_OR_RETURN(Header header,
-                          HeaderParser(bytes.substr(prefix, headerLength)).Parse());
+  TESSEL_ASSIGN_OR_RETURN(Header header, HeaderParser(bytes.substr(prefix, headerLength)).Parse());
   std::optional<ElementType> type = TypeOfDescr(header.descr);
   if (!type) {
     return absl::UnimplementedError(absl::StrCat("unsupported dtype '", header.descr, "'"));
@@ -235,13 +233,13 @@ absl::StatusOr<Tensor> Parse(absl::string_view bytes) {
   }
   std::string shape = absl::StrCat("(", absl::StrJoin(header.shape, ", "), ")");
   if (overflow || expected > data.size()) {
-    return absl::DataLossError(absl::StrCat(
-        "truncated data: shape ", shape, " needs ",
-        overflow ? "more than 2^64" : absl::StrCat(expected), " bytes, found ", data.size()));
+    return absl::DataLossError(absl::StrCat("truncated data: shape ", shape, " needs ",
+                                            overflow ? "more than 2^64" : absl::StrCat(expected),
+                                            " bytes, found ", data.size()));
   }
   if (expected < data.size()) {
-    return absl::DataLossError(absl::StrCat(data.size() - expected,
-                                            " unexpected bytes after the data of shape ", shape));
+    return absl::DataLossError(
+        absl::StrCat(data.size() - expected, " unexpected bytes after the data of shape ", shape));
   }
   Tensor tensor = Tensor::Zeros(*type, header.shape);
   if (*type == ElementType::kPred) {
@@ -265,10 +263,9 @@ absl::StatusOr<Tensor> ParseNpy(absl::string_view bytes, absl::string_view name)
 }
 
 std::string SerializeNpy(const Tensor& tensor) {
-  std::string dict = absl::StrCat("{'descr': '", DescrOf(tensor.type()),
-                                  "', 'fortran_order': False, 'shape': (",
-                                  absl::StrJoin(tensor.shape(), ", "),
-                                  tensor.rank() == 1 ? ",), }" : "), }");
+  std::string dict =
+      absl::StrCat("{'descr': '", DescrOf(tensor.type()), "', 'fortran_order': False, 'shape': (",
+                   absl::StrJoin(tensor.shape(), ", "), tensor.rank() == 1 ? ",), }" : "), }");
   // Pad with spaces and end with a newline so the data starts on an aligned offset.
   auto padded = [&](size_t lengthSize) {
     size_t unpadded = kMagicSize + 2 + lengthSize + dict.size() + 1;

@@ -22,9 +22,7 @@ using ::tessel::testing::StatusIs;
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-std::string Golden(absl::string_view name) {
-  return absl::StrCat("runtime/testdata/", name);
-}
+std::string Golden(absl::string_view name) { return absl::StrCat("runtime/testdata/", name); }
 
 std::string TempPath(absl::string_view name) {
   const char* dir = std::getenv("TEST_TMPDIR");
@@ -52,16 +50,17 @@ std::vector<GoldenCase> GoldenCases() {
       {"pred_2x3.npy", Tensor::FromVector<bool>({2, 3}, {true, false, true, false, false, true})},
       {"s8_4.npy", Tensor::FromVector<int8_t>({4}, {-128, -1, 0, 127})},
       {"s16_3.npy", Tensor::FromVector<int16_t>({3}, {-32768, 2, 32767})},
-      {"s32_2x3.npy", Tensor::FromVector<int32_t>(
-                          {2, 3}, {std::numeric_limits<int32_t>::min(), -1, 0, 1, 2,
-                                   std::numeric_limits<int32_t>::max()})},
+      {"s32_2x3.npy",
+       Tensor::FromVector<int32_t>({2, 3}, {std::numeric_limits<int32_t>::min(), -1, 0, 1, 2,
+                                            std::numeric_limits<int32_t>::max()})},
       {"s64_2.npy", Tensor::FromVector<int64_t>({2}, {std::numeric_limits<int64_t>::min(),
                                                       std::numeric_limits<int64_t>::max()})},
       {"u8_3.npy", Tensor::FromVector<uint8_t>({3}, {0, 1, 255})},
       {"u16_2.npy", Tensor::FromVector<uint16_t>({2}, {0, 65535})},
       {"u32_2.npy", Tensor::FromVector<uint32_t>({2}, {7, 4294967295u})},
       {"u64_2.npy", Tensor::FromVector<uint64_t>({2}, {0, std::numeric_limits<uint64_t>::max()})},
-      {"f16_4.npy", Tensor::FromVector<f16>({4}, {f16(1.5f), f16(-0.0f), f16(kInf), f16(65504.0f)})},
+      {"f16_4.npy",
+       Tensor::FromVector<f16>({4}, {f16(1.5f), f16(-0.0f), f16(kInf), f16(65504.0f)})},
       {"f32_2x2.npy", Tensor::FromVector<float>({2, 2}, {0.5f, -2.0f, std::nanf(""), -kInf})},
       {"f64_3.npy", Tensor::FromVector<double>({3}, {0.1, -1e300, 5e-324})},
       {"bf16_3.npy", Tensor::FromVector<bf16>({3}, {bf16(1.0f), bf16(-2.5f), bf16(0.0078125f)})},
@@ -117,7 +116,8 @@ TEST(NpyTest, RoundTripsThroughAFileForEveryElementType) {
 TEST(NpyTest, HeadersAreAlignedAndUseVersion2OnlyWhenNeeded) {
   std::string small = SerializeNpy(Tensor::FromVector<float>({2}, {1, 2}));
   EXPECT_EQ(small[6], 1);  // version 1.0
-  size_t header = static_cast<unsigned char>(small[8]) | (static_cast<unsigned char>(small[9]) << 8);
+  size_t header =
+      static_cast<unsigned char>(small[8]) | (static_cast<unsigned char>(small[9]) << 8);
   EXPECT_EQ((10 + header) % 64, 0u);
   EXPECT_EQ(small[10 + header - 1], '\n');
   // 30000 dimensions of size 1 make a header longer than 65535 bytes.
@@ -167,16 +167,16 @@ TEST(NpyTest, MalformedBytesNameTheSource) {
   std::string four(4, '\0');
   EXPECT_THAT(ParseNpy(WithHeader("{'descr': '<f4', 'shape': (1,), }", four), "x.npy"),
               StatusIs(absl::StatusCode::kInvalidArgument, "needs the keys"));
-  EXPECT_THAT(ParseNpy(WithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (1,)", four),
-                       "x.npy"),
-              StatusIs(absl::StatusCode::kInvalidArgument, "expected ',' or '}'"));
-  EXPECT_THAT(ParseNpy(WithHeader("{'descr': '<f4', 'fortran_order': No, 'shape': (1,), }", four),
-                       "x.npy"),
-              StatusIs(absl::StatusCode::kInvalidArgument, "expected True or False"));
-  EXPECT_THAT(ParseNpy(WithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }",
-                                  four),
-                       "x.npy"),
-              StatusIs(absl::StatusCode::kInvalidArgument, "expected a non-negative dimension"));
+  EXPECT_THAT(
+      ParseNpy(WithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (1,)", four), "x.npy"),
+      StatusIs(absl::StatusCode::kInvalidArgument, "expected ',' or '}'"));
+  EXPECT_THAT(
+      ParseNpy(WithHeader("{'descr': '<f4', 'fortran_order': No, 'shape': (1,), }", four), "x.npy"),
+      StatusIs(absl::StatusCode::kInvalidArgument, "expected True or False"));
+  EXPECT_THAT(
+      ParseNpy(WithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }", four),
+               "x.npy"),
+      StatusIs(absl::StatusCode::kInvalidArgument, "expected a non-negative dimension"));
   EXPECT_THAT(ParseNpy(WithHeader("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, "
                                   "'shape': (1,), }",
                                   four),
@@ -186,15 +186,14 @@ TEST(NpyTest, MalformedBytesNameTheSource) {
 
 TEST(NpyTest, AcceptsHeaderVariantsNumPyHasWritten) {
   // Double quotes, Python 2 longs, '<' for a one-byte type, no trailing comma.
-  std::string bytes = WithHeader(
-      "{\"descr\": \"<i1\", \"fortran_order\": False, \"shape\": (2L, 1L)}", "\x05\xfb");
+  std::string bytes =
+      WithHeader("{\"descr\": \"<i1\", \"fortran_order\": False, \"shape\": (2L, 1L)}", "\x05\xfb");
   absl::StatusOr<Tensor> tensor = ParseNpy(bytes);
   ASSERT_THAT(tensor, IsOk());
   EXPECT_THAT(*tensor, BitwiseEq(Tensor::FromVector<int8_t>({2, 1}, {5, -5})));
   // Any nonzero byte of a pred is true.
-  absl::StatusOr<Tensor> preds =
-      ParseNpy(WithHeader("{'descr': '|b1', 'fortran_order': False, 'shape': (2,), }",
-                          std::string("\x00\x07", 2)));
+  absl::StatusOr<Tensor> preds = ParseNpy(WithHeader(
+      "{'descr': '|b1', 'fortran_order': False, 'shape': (2,), }", std::string("\x00\x07", 2)));
   ASSERT_THAT(preds, IsOk());
   EXPECT_THAT(*preds, BitwiseEq(Tensor::FromVector<bool>({2}, {false, true})));
 }
@@ -204,8 +203,9 @@ TEST(NpyTest, DataOfTheWrongSizeIsDataLoss) {
   EXPECT_THAT(ParseNpy(full.substr(0, full.size() - 1), "t.npy"),
               StatusIs(absl::StatusCode::kDataLoss,
                        "t.npy: truncated data: shape (3) needs 12 bytes, found 11"));
-  EXPECT_THAT(ParseNpy(full + "x", "t.npy"),
-              StatusIs(absl::StatusCode::kDataLoss, "1 unexpected bytes after the data of shape (3)"));
+  EXPECT_THAT(
+      ParseNpy(full + "x", "t.npy"),
+      StatusIs(absl::StatusCode::kDataLoss, "1 unexpected bytes after the data of shape (3)"));
   // A shape whose byte count overflows 64 bits.
   EXPECT_THAT(ParseNpy(WithHeader("{'descr': '<f8', 'fortran_order': False, "
                                   "'shape': (72057594037927936, 4096), }",

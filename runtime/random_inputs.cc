@@ -20,8 +20,8 @@ uint64_t UniformBelow(std::mt19937_64& engine, uint64_t count) {
 
 // Significand width (implicit bit included) of each float type.
 template <typename T>
-constexpr int kSignificandBits = std::is_same_v<T, f16>    ? 11
-                                 : std::is_same_v<T, bf16> ? 8
+constexpr int kSignificandBits = std::is_same_v<T, f16>     ? 11
+                                 : std::is_same_v<T, bf16>  ? 8
                                  : std::is_same_v<T, float> ? 24
                                                             : 53;
 

@@ -15,10 +15,9 @@ namespace tessel::runtime {
 namespace {
 
 constexpr ElementType kAllTypes[] = {
-    ElementType::kPred, ElementType::kS8,  ElementType::kS16,  ElementType::kS32,
-    ElementType::kS64,  ElementType::kU8,  ElementType::kU16,  ElementType::kU32,
-    ElementType::kU64,  ElementType::kF16, ElementType::kBF16, ElementType::kF32,
-    ElementType::kF64,
+    ElementType::kPred, ElementType::kS8,  ElementType::kS16, ElementType::kS32, ElementType::kS64,
+    ElementType::kU8,   ElementType::kU16, ElementType::kU32, ElementType::kU64, ElementType::kF16,
+    ElementType::kBF16, ElementType::kF32, ElementType::kF64,
 };
 
 TEST(RandomInputsTest, SameSeedSameBitsOtherSeedOtherBits) {

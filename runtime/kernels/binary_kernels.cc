@@ -25,8 +25,8 @@ namespace {
 // The unsigned type integer arithmetic on T runs in: at least `unsigned int`, so that the
 // promotion of narrow types to (signed) int cannot overflow in a multiplication.
 template <typename T>
-using WrapType = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned,
-                                    std::make_unsigned_t<T>>;
+using WrapType =
+    std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
 
 template <typename T>
 T WrapAdd(T a, T b) {
@@ -50,36 +50,51 @@ T InCompute(T a, T b, F f) {
 
 // add of pred is logical or, mul of pred is logical and.
 struct AddFn {
-  template <typename T> static constexpr bool kAccepts = true;
+  template <typename T>
+  static constexpr bool kAccepts = true;
   template <typename T>
   T operator()(T a, T b) const {
-    if constexpr (kIsPred<T>) return a || b;
-    else if constexpr (kIsInt<T>) return WrapAdd(a, b);
-    else return InCompute(a, b, [](auto x, auto y) { return x + y; });
+    if constexpr (kIsPred<T>) {
+      return a || b;
+    } else if constexpr (kIsInt<T>) {
+      return WrapAdd(a, b);
+    } else {
+      return InCompute(a, b, [](auto x, auto y) { return x + y; });
+    }
   }
 };
 
 struct SubFn {
-  template <typename T> static constexpr bool kAccepts = kIsInt<T> || kIsFloat<T>;
+  template <typename T>
+  static constexpr bool kAccepts = kIsInt<T> || kIsFloat<T>;
   template <typename T>
   T operator()(T a, T b) const {
-    if constexpr (kIsInt<T>) return WrapSub(a, b);
-    else return InCompute(a, b, [](auto x, auto y) { return x - y; });
+    if constexpr (kIsInt<T>) {
+      return WrapSub(a, b);
+    } else {
+      return InCompute(a, b, [](auto x, auto y) { return x - y; });
+    }
   }
 };
 
 struct MulFn {
-  template <typename T> static constexpr bool kAccepts = true;
+  template <typename T>
+  static constexpr bool kAccepts = true;
   template <typename T>
   T operator()(T a, T b) const {
-    if constexpr (kIsPred<T>) return a && b;
-    else if constexpr (kIsInt<T>) return WrapMul(a, b);
-    else return InCompute(a, b, [](auto x, auto y) { return x * y; });
+    if constexpr (kIsPred<T>) {
+      return a && b;
+    } else if constexpr (kIsInt<T>) {
+      return WrapMul(a, b);
+    } else {
+      return InCompute(a, b, [](auto x, auto y) { return x * y; });
+    }
   }
 };
 
 struct DivFn {
-  template <typename T> static constexpr bool kAccepts = kIsInt<T> || kIsFloat<T>;
+  template <typename T>
+  static constexpr bool kAccepts = kIsInt<T> || kIsFloat<T>;
   template <typename T>
   T operator()(T a, T b) const {
     if constexpr (kIsInt<T>) {
@@ -96,7 +111,8 @@ struct DivFn {
 
 // The remainder has the sign of the dividend (C's % and fmod).
 struct RemFn {
-  template <typename T> static constexpr bool kAccepts = kIsInt<T> || kIsFloat<T>;
+  template <typename T>
+  static constexpr bool kAccepts = kIsInt<T> || kIsFloat<T>;
   template <typename T>
   T operator()(T a, T b) const {
     if constexpr (kIsInt<T>) {
@@ -112,7 +128,8 @@ struct RemFn {
 };
 
 struct PowFn {
-  template <typename T> static constexpr bool kAccepts = kIsInt<T> || kIsFloat<T>;
+  template <typename T>
+  static constexpr bool kAccepts = kIsInt<T> || kIsFloat<T>;
   template <typename T>
   T operator()(T base, T exponent) const {
     if constexpr (kIsInt<T>) {
@@ -138,7 +155,8 @@ struct PowFn {
 };
 
 struct Atan2Fn {
-  template <typename T> static constexpr bool kAccepts = kIsFloat<T>;
+  template <typename T>
+  static constexpr bool kAccepts = kIsFloat<T>;
   template <typename T>
   T operator()(T a, T b) const {
     return InCompute(a, b, [](auto y, auto x) { return std::atan2(y, x); });
@@ -147,19 +165,28 @@ struct Atan2Fn {
 
 // Logical for pred, bitwise for integers.
 struct AndFn {
-  template <typename T> static constexpr bool kAccepts = kIsPred<T> || kIsInt<T>;
   template <typename T>
-  T operator()(T a, T b) const { return static_cast<T>(a & b); }
+  static constexpr bool kAccepts = kIsPred<T> || kIsInt<T>;
+  template <typename T>
+  T operator()(T a, T b) const {
+    return static_cast<T>(a & b);
+  }
 };
 struct OrFn {
-  template <typename T> static constexpr bool kAccepts = kIsPred<T> || kIsInt<T>;
   template <typename T>
-  T operator()(T a, T b) const { return static_cast<T>(a | b); }
+  static constexpr bool kAccepts = kIsPred<T> || kIsInt<T>;
+  template <typename T>
+  T operator()(T a, T b) const {
+    return static_cast<T>(a | b);
+  }
 };
 struct XorFn {
-  template <typename T> static constexpr bool kAccepts = kIsPred<T> || kIsInt<T>;
   template <typename T>
-  T operator()(T a, T b) const { return static_cast<T>(a ^ b); }
+  static constexpr bool kAccepts = kIsPred<T> || kIsInt<T>;
+  template <typename T>
+  T operator()(T a, T b) const {
+    return static_cast<T>(a ^ b);
+  }
 };
 
 // The shift amount: the bits of `amount` read as unsigned.
@@ -171,7 +198,8 @@ template <typename T>
 constexpr uint64_t kBitWidth = sizeof(T) * 8;
 
 struct ShiftLeftFn {
-  template <typename T> static constexpr bool kAccepts = kIsInt<T>;
+  template <typename T>
+  static constexpr bool kAccepts = kIsInt<T>;
   template <typename T>
   T operator()(T a, T b) const {
     uint64_t amount = ShiftAmount(b);
@@ -181,7 +209,8 @@ struct ShiftLeftFn {
 };
 
 struct ShiftRightLogicalFn {
-  template <typename T> static constexpr bool kAccepts = kIsInt<T>;
+  template <typename T>
+  static constexpr bool kAccepts = kIsInt<T>;
   template <typename T>
   T operator()(T a, T b) const {
     using U = std::make_unsigned_t<T>;
@@ -192,7 +221,8 @@ struct ShiftRightLogicalFn {
 };
 
 struct ShiftRightArithmeticFn {
-  template <typename T> static constexpr bool kAccepts = kIsInt<T>;
+  template <typename T>
+  static constexpr bool kAccepts = kIsInt<T>;
   template <typename T>
   T operator()(T a, T b) const {
     using S = std::make_signed_t<T>;

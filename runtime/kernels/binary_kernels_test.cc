@@ -27,7 +27,8 @@ TEST_F(BinaryKernelsTest, IntegerArithmeticWrapsAround) {
   Tensor a = Tensor::FromVector<int8_t>({3}, {100, -128, 127});
   Tensor b = Tensor::FromVector<int8_t>({3}, {100, 1, 2});
   // 200 → -56; -129 → 127; 127 * 2 = 254 → -2.
-  EXPECT_THAT(Apply("hlo.add", a, b), BitwiseEq(Tensor::FromVector<int8_t>({3}, {-56, -127, -127})));
+  EXPECT_THAT(Apply("hlo.add", a, b),
+              BitwiseEq(Tensor::FromVector<int8_t>({3}, {-56, -127, -127})));
   EXPECT_THAT(Apply("hlo.sub", a, b), BitwiseEq(Tensor::FromVector<int8_t>({3}, {0, 127, 125})));
   EXPECT_THAT(Apply("hlo.mul", a, b), BitwiseEq(Tensor::FromVector<int8_t>({3}, {16, -128, -2})));
   // 0xffff * 0xffff = 0xfffe0001, which overflows int after promotion; the low half is 1.

@@ -43,8 +43,8 @@ TEST_F(ConvertKernelTest, FloatToIntRoundsTowardZeroAndSaturates) {
 
 TEST_F(ConvertKernelTest, F64ToS64SaturatesAtTheExactBounds) {
   // 2^63 is one past the largest s64; -2^63 is the smallest.
-  Tensor x = Tensor::FromVector<double>({4}, {std::ldexp(1.0, 63), -std::ldexp(1.0, 63),
-                                               9.3e18, std::ldexp(1.0, 62)});
+  Tensor x = Tensor::FromVector<double>(
+      {4}, {std::ldexp(1.0, 63), -std::ldexp(1.0, 63), 9.3e18, std::ldexp(1.0, 62)});
   EXPECT_THAT(Convert(x, ElementType::kS64),
               BitwiseEq(Tensor::FromVector<int64_t>(
                   {4}, {std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min(),
@@ -75,8 +75,8 @@ TEST_F(ConvertKernelTest, NarrowFloatsAreRoundedOnlyOnce) {
   // The same at 2^40 from s64: neighbours 2^40 and 2^40 + 2^33.
   int64_t big = (int64_t{1} << 40) + (int64_t{1} << 32) + 1;
   EXPECT_THAT(Convert(Tensor::FromVector<int64_t>({1}, {big}), ElementType::kBF16),
-              BitwiseEq(Tensor::FromVector<bf16>({1}, {bf16(std::ldexp(1.0f, 40) +
-                                                            std::ldexp(1.0f, 33))})));
+              BitwiseEq(Tensor::FromVector<bf16>(
+                  {1}, {bf16(std::ldexp(1.0f, 40) + std::ldexp(1.0f, 33))})));
   // f64 → f16: 1 + 2^-11 + 2^-40 is just above the midpoint of 1 and 1 + 2^-10.
   Tensor d = Tensor::FromVector<double>({2}, {1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40),
                                               1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -40)});
@@ -146,7 +146,7 @@ TEST(ConvertElementTest, RoundsThroughOddOnlyWhenInexact) {
   EXPECT_EQ(ConvertElement<f16>(int64_t{2051}), f16(2052.0f));
   EXPECT_EQ(ConvertElement<bf16>(-1e300), bf16(-kInf));
   EXPECT_EQ(ConvertElement<f16>(std::ldexp(1.0, -30)), f16(0.0f));  // below half the
-                                                                     // smallest subnormal
+                                                                    // smallest subnormal
   EXPECT_TRUE(std::isnan(static_cast<float>(ConvertElement<bf16>(std::nan("")))));
   EXPECT_EQ(ConvertElement<uint64_t>(std::ldexp(1.0f, 64)), std::numeric_limits<uint64_t>::max());
   EXPECT_EQ(ConvertElement<int8_t>(-128.9), -128);

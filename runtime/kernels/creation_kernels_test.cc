@@ -37,8 +37,8 @@ TEST_F(CreationKernelsTest, IotaConvertsLikeConvert) {
   EXPECT_EQ(static_cast<float>(b.data<bf16>()[257]), 256.0f);
   EXPECT_EQ(static_cast<float>(b.data<bf16>()[259]), 260.0f);
   Tensor h = Iota("tensor<4xf16>", 0);
-  EXPECT_THAT(h, BitwiseEq(Tensor::FromVector<f16>({4}, {f16(0.0f), f16(1.0f), f16(2.0f),
-                                                         f16(3.0f)})));
+  EXPECT_THAT(
+      h, BitwiseEq(Tensor::FromVector<f16>({4}, {f16(0.0f), f16(1.0f), f16(2.0f), f16(3.0f)})));
 }
 
 TEST_F(CreationKernelsTest, IotaWithAZeroSizedDimension) {
@@ -59,7 +59,8 @@ TEST_F(CreationKernelsTest, ConstantsDenseAndSplat) {
       return %0 : tensor<3xbf16>
     })",
                         {});
-  EXPECT_THAT(splat, BitwiseEq(Tensor::FromVector<bf16>({3}, {bf16(1.5f), bf16(1.5f), bf16(1.5f)})));
+  EXPECT_THAT(splat,
+              BitwiseEq(Tensor::FromVector<bf16>({3}, {bf16(1.5f), bf16(1.5f), bf16(1.5f)})));
   Tensor scalar = RunOne(R"(
     func.func @main() -> tensor<i1> {
       %0 = hlo.constant dense<true> : tensor<i1>

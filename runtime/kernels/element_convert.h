@@ -26,7 +26,7 @@ inline constexpr bool kIsFloat = kIsHalfFloat<T> || std::is_floating_point_v<T>;
 template <typename T>
 inline constexpr bool kIsInt = std::is_integral_v<T> && !kIsPred<T>;
 template <typename T>
-inline constexpr bool kIsSignedInt = kIsInt<T> && std::is_signed_v<T>;
+inline constexpr bool kIsSignedInt = kIsInt<T>&& std::is_signed_v<T>;
 
 // f16 and bf16 math runs in float and is rounded once to the narrow type at the end, which
 // is what XLA's CPU backend does; every other type computes in itself.
@@ -50,7 +50,7 @@ inline float RoundToOddFloat(double value) {
   if (bits & 1) return nearest;
   // `value` lies strictly between `nearest` and its other neighbour, which is odd.
   float toward = static_cast<double>(nearest) < value ? std::numeric_limits<float>::infinity()
-                                                       : -std::numeric_limits<float>::infinity();
+                                                      : -std::numeric_limits<float>::infinity();
   return std::nextafter(nearest, toward);
 }
 
@@ -60,8 +60,8 @@ double RoundToOddDouble(I value) {
   if constexpr (sizeof(I) < sizeof(uint64_t)) {
     return static_cast<double>(value);
   } else {
-    uint64_t magnitude = value < 0 ? uint64_t{0} - static_cast<uint64_t>(value)
-                                   : static_cast<uint64_t>(value);
+    uint64_t magnitude =
+        value < 0 ? uint64_t{0} - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
     if (magnitude < (uint64_t{1} << 53)) return static_cast<double>(value);
     int width = 64 - __builtin_clzll(magnitude);
     int dropped = width - 53;
@@ -105,7 +105,8 @@ To ConvertElement(From value) {
     if constexpr (kIsInt<From>) {
       return static_cast<To>(value);
     } else {
-      return convert_internal::SaturatingFloatToInt<To>(static_cast<double>(static_cast<ComputeType<From>>(value)));
+      return convert_internal::SaturatingFloatToInt<To>(
+          static_cast<double>(static_cast<ComputeType<From>>(value)));
     }
   } else if constexpr (kIsHalfFloat<To>) {
     if constexpr (kIsInt<From>) {

@@ -37,8 +37,8 @@ auto TotalOrderKey(T value) {
 
 // out[i] = key(a[i]) <direction> key(b[i]); the switch sits outside the element loops.
 template <typename T, typename KeyFn>
-void CompareWithKey(ComparisonDirection direction, absl::Span<const T> a,
-                    absl::Span<const T> b, absl::Span<bool> out, KeyFn key) {
+void CompareWithKey(ComparisonDirection direction, absl::Span<const T> a, absl::Span<const T> b,
+                    absl::Span<bool> out, KeyFn key) {
   size_t n = out.size();
   switch (direction) {
     case ComparisonDirection::EQ:
@@ -62,12 +62,11 @@ void CompareWithKey(ComparisonDirection direction, absl::Span<const T> a,
   }
 }
 
-absl::StatusOr<Tensor> Compare(const Tensor& lhs, const Tensor& rhs,
-                               ComparisonDirection direction,
+absl::StatusOr<Tensor> Compare(const Tensor& lhs, const Tensor& rhs, ComparisonDirection direction,
                                std::optional<ComparisonType> requested) {
   if (lhs.type() != rhs.type() || lhs.shape() != rhs.shape()) {
-    return absl::InvalidArgumentError(absl::StrCat("operands ", lhs.ShapeString(), " and ",
-                                                   rhs.ShapeString(), " differ"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("operands ", lhs.ShapeString(), " and ", rhs.ShapeString(), " differ"));
   }
   ComparisonType type = requested.value_or(DefaultComparisonType(lhs.type()));
   return DispatchElementType(lhs.type(), [&](auto tag) -> absl::StatusOr<Tensor> {
@@ -79,8 +78,7 @@ absl::StatusOr<Tensor> Compare(const Tensor& lhs, const Tensor& rhs,
     if constexpr (kIsFloat<T>) {
       if (type == ComparisonType::FLOAT) {
         // IEEE comparison: NaN is unordered, so only NE holds for it.
-        CompareWithKey(direction, a, b, out,
-                       [](T x) { return static_cast<ComputeType<T>>(x); });
+        CompareWithKey(direction, a, b, out, [](T x) { return static_cast<ComputeType<T>>(x); });
         fits = true;
       } else if (type == ComparisonType::TOTALORDER) {
         CompareWithKey(direction, a, b, out, [](T x) { return TotalOrderKey(x); });
@@ -149,8 +147,8 @@ Tensor Clamp(const Tensor& lo, const Tensor& operand, const Tensor& hi) {
 void RegisterElementwiseKernels(KernelRegistry& registry) {
   registry.Register<hlo::CompareOp>(
       [](hlo::CompareOp op, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
-        return OneResult(Compare(*args.operands[0], *args.operands[1],
-                                 op.getComparisonDirection(), op.getCompareType()));
+        return OneResult(Compare(*args.operands[0], *args.operands[1], op.getComparisonDirection(),
+                                 op.getCompareType()));
       });
   registry.Register<hlo::SelectOp>(
       [](hlo::SelectOp, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {

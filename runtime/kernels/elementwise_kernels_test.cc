@@ -140,9 +140,9 @@ TEST_F(ElementwiseKernelsTest, ClampWithScalarOrFullBounds) {
       %0 = hlo.clamp %lo, %x, %hi : tensor<3xi32>, tensor<3xi32>, tensor<i32>
       return %0 : tensor<3xi32>
     })";
-  EXPECT_THAT(RunOne(kFullBounds, {Tensor::FromVector<int32_t>({3}, {0, 5, -10}),
-                                   Tensor::FromVector<int32_t>({3}, {-3, 3, 30}),
-                                   Tensor::Scalar<int32_t>(20)}),
+  EXPECT_THAT(RunOne(kFullBounds,
+                     {Tensor::FromVector<int32_t>({3}, {0, 5, -10}),
+                      Tensor::FromVector<int32_t>({3}, {-3, 3, 30}), Tensor::Scalar<int32_t>(20)}),
               BitwiseEq(Tensor::FromVector<int32_t>({3}, {0, 5, 20})));
 }
 

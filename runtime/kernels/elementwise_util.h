@@ -66,8 +66,8 @@ absl::StatusOr<Tensor> MapUnary(const Tensor& x, Fn fn = Fn()) {
 template <typename Fn>
 absl::StatusOr<Tensor> MapBinary(const Tensor& lhs, const Tensor& rhs, Fn fn = Fn()) {
   if (lhs.type() != rhs.type() || lhs.shape() != rhs.shape()) {
-    return absl::InvalidArgumentError(absl::StrCat("operands ", lhs.ShapeString(), " and ",
-                                                   rhs.ShapeString(), " differ"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("operands ", lhs.ShapeString(), " and ", rhs.ShapeString(), " differ"));
   }
   return DispatchElementType(lhs.type(), [&](auto tag) -> absl::StatusOr<Tensor> {
     using T = typename decltype(tag)::type;

@@ -16,8 +16,8 @@ namespace tessel::runtime {
 namespace {
 
 // Element (start + j * stride) of every dimension.
-Tensor Slice(const Tensor& operand, llvm::ArrayRef<int64_t> start,
-             llvm::ArrayRef<int64_t> strides, Shape shape) {
+Tensor Slice(const Tensor& operand, llvm::ArrayRef<int64_t> start, llvm::ArrayRef<int64_t> strides,
+             Shape shape) {
   std::vector<int64_t> operandStrides = RowMajorStrides(operand.shape());
   std::vector<int64_t> srcStrides(shape.size());
   int64_t srcOffset = 0;
@@ -44,8 +44,8 @@ absl::StatusOr<int64_t> ReadStartIndex(const Tensor& index) {
         return static_cast<int64_t>(value);
       }
     } else {
-      return absl::InvalidArgumentError(absl::StrCat("start index has element type ",
-                                                     ElementTypeName(index.type())));
+      return absl::InvalidArgumentError(
+          absl::StrCat("start index has element type ", ElementTypeName(index.type())));
     }
   });
 }
@@ -55,16 +55,15 @@ absl::StatusOr<int64_t> ReadStartIndex(const Tensor& index) {
 absl::StatusOr<int64_t> ClampedBoxOffset(absl::Span<const Tensor* const> startIndices,
                                          const Shape& shape, const Shape& sizes) {
   if (startIndices.size() != shape.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("expected ", shape.size(),
-                                                   " start indices, got ",
-                                                   startIndices.size()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("expected ", shape.size(), " start indices, got ", startIndices.size()));
   }
   std::vector<int64_t> strides = RowMajorStrides(shape);
   int64_t offset = 0;
   for (size_t d = 0; d < shape.size(); ++d) {
     if (sizes[d] > shape[d]) {
-      return absl::InvalidArgumentError(absl::StrCat("box size ", sizes[d], " exceeds dimension ",
-                                                     d, " of size ", shape[d]));
+      return absl::InvalidArgumentError(
+          absl::StrCat("box size ", sizes[d], " exceeds dimension ", d, " of size ", shape[d]));
     }
     TESSEL_ASSIGN_OR_RETURN(int64_t start, ReadStartIndex(*startIndices[d]));
     offset += std::clamp<int64_t>(start, 0, shape[d] - sizes[d]) * strides[d];
@@ -73,13 +72,11 @@ absl::StatusOr<int64_t> ClampedBoxOffset(absl::Span<const Tensor* const> startIn
 }
 
 absl::StatusOr<Tensor> DynamicSlice(const Tensor& operand,
-                                    absl::Span<const Tensor* const> startIndices,
-                                    Shape sizes) {
-  TESSEL_ASSIGN_OR_RETURN(int64_t offset,
-                          ClampedBoxOffset(startIndices, operand.shape(), sizes));
+                                    absl::Span<const Tensor* const> startIndices, Shape sizes) {
+  TESSEL_ASSIGN_OR_RETURN(int64_t offset, ClampedBoxOffset(startIndices, operand.shape(), sizes));
   Tensor result = Tensor::Zeros(operand.type(), sizes);
-  CopyStrided(operand, offset, RowMajorStrides(operand.shape()), result, 0,
-              RowMajorStrides(sizes), sizes);
+  CopyStrided(operand, offset, RowMajorStrides(operand.shape()), result, 0, RowMajorStrides(sizes),
+              sizes);
   return result;
 }
 
@@ -130,8 +127,8 @@ Tensor Pad(const Tensor& operand, const Tensor& paddingValue, llvm::ArrayRef<int
 void RegisterSliceKernels(KernelRegistry& registry) {
   registry.Register<hlo::SliceOp>(
       [](hlo::SliceOp op, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
-        return OneResult(Slice(*args.operands[0], op.getStartIndices(), op.getStrides(),
-                               ResultShape(op)));
+        return OneResult(
+            Slice(*args.operands[0], op.getStartIndices(), op.getStrides(), ResultShape(op)));
       });
   registry.Register<hlo::DynamicSliceOp>(
       [](hlo::DynamicSliceOp op, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
@@ -141,8 +138,8 @@ void RegisterSliceKernels(KernelRegistry& registry) {
       });
   registry.Register<hlo::DynamicUpdateSliceOp>(
       [](hlo::DynamicUpdateSliceOp, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
-        return OneResult(DynamicUpdateSlice(*args.operands[0], *args.operands[1],
-                                            args.operands.subspan(2)));
+        return OneResult(
+            DynamicUpdateSlice(*args.operands[0], *args.operands[1], args.operands.subspan(2)));
       });
   registry.Register<hlo::PadOp>(
       [](hlo::PadOp op, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {

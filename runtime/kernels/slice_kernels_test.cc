@@ -1,9 +1,11 @@
 // Tests of slice, dynamic_slice (start clamping, index types), dynamic_update_slice and pad
 // (negative and interior padding).
 #include <cstdint>
+#include <string>
 #include <numeric>
 #include <vector>
 
+#include "absl/strings/str_format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "runtime/kernel_test_util.h"
@@ -23,13 +25,14 @@ class SliceKernelsTest : public KernelTest {
   // dynamic_slice of a 4x5 s32 counting tensor (x[i, j] = 5i + j), box 2x3, at (i, j).
   Tensor DynamicSlice4x5(const Tensor& i, const Tensor& j) {
     std::string index = MlirTensorType(i);
-    return RunOne(absl::StrCat(R"(
-      func.func @main(%x: tensor<4x5xi32>, %i: )", index, ", %j: ", index, R"() -> tensor<2x3xi32> {
-        %0 = hlo.dynamic_slice %x, %i, %j, sizes = [2, 3]
-            : (tensor<4x5xi32>, )", index, ", ", index, R"() -> tensor<2x3xi32>
-        return %0 : tensor<2x3xi32>
-      })"),
-                  {Counting<int32_t>({4, 5}), i, j});
+    std::string program = absl::StrFormat(R"(
+      func.func @main(%%x: tensor<4x5xi32>, %%i: %s, %%j: %s) -> tensor<2x3xi32> {
+        %%0 = hlo.dynamic_slice %%x, %%i, %%j, sizes = [2, 3]
+            : (tensor<4x5xi32>, %s, %s) -> tensor<2x3xi32>
+        return %%0 : tensor<2x3xi32>
+      })",
+                                          index, index, index, index);
+    return RunOne(program, {Counting<int32_t>({4, 5}), i, j});
   }
   // The 2x3 box of the 4x5 counting tensor at (i, j).
   static Tensor Box(int32_t i, int32_t j) {
@@ -61,21 +64,25 @@ TEST_F(SliceKernelsTest, SliceWithStrides) {
 }
 
 TEST_F(SliceKernelsTest, DynamicSliceClampsStartIndices) {
-  EXPECT_THAT(DynamicSlice4x5(Tensor::Scalar<int32_t>(1), Tensor::Scalar<int32_t>(2)), BitwiseEq(Box(1, 2)));
+  EXPECT_THAT(DynamicSlice4x5(Tensor::Scalar<int32_t>(1), Tensor::Scalar<int32_t>(2)),
+              BitwiseEq(Box(1, 2)));
   // Starts are clamped into [0, 4 - 2] and [0, 5 - 3].
-  EXPECT_THAT(DynamicSlice4x5(Tensor::Scalar<int32_t>(7), Tensor::Scalar<int32_t>(-3)), BitwiseEq(Box(2, 0)));
+  EXPECT_THAT(DynamicSlice4x5(Tensor::Scalar<int32_t>(7), Tensor::Scalar<int32_t>(-3)),
+              BitwiseEq(Box(2, 0)));
   EXPECT_THAT(DynamicSlice4x5(Tensor::Scalar<int32_t>(-100), Tensor::Scalar<int32_t>(100)),
               BitwiseEq(Box(0, 2)));
 }
 
 TEST_F(SliceKernelsTest, DynamicSliceReadsEveryIndexType) {
-  EXPECT_THAT(DynamicSlice4x5(Tensor::Scalar<int8_t>(-1), Tensor::Scalar<int8_t>(1)), BitwiseEq(Box(0, 1)));
+  EXPECT_THAT(DynamicSlice4x5(Tensor::Scalar<int8_t>(-1), Tensor::Scalar<int8_t>(1)),
+              BitwiseEq(Box(0, 1)));
   // The largest u32 and u64 are large positive starts, clamped to the last valid one.
   EXPECT_THAT(DynamicSlice4x5(Tensor::Scalar<uint32_t>(0xFFFFFFFFu), Tensor::Scalar<uint32_t>(1)),
               BitwiseEq(Box(2, 1)));
   EXPECT_THAT(DynamicSlice4x5(Tensor::Scalar<uint64_t>(~uint64_t{0}), Tensor::Scalar<uint64_t>(0)),
               BitwiseEq(Box(2, 0)));
-  EXPECT_THAT(DynamicSlice4x5(Tensor::Scalar<int64_t>(1), Tensor::Scalar<int64_t>(1)), BitwiseEq(Box(1, 1)));
+  EXPECT_THAT(DynamicSlice4x5(Tensor::Scalar<int64_t>(1), Tensor::Scalar<int64_t>(1)),
+              BitwiseEq(Box(1, 1)));
 }
 
 TEST_F(SliceKernelsTest, DynamicUpdateSliceClampsLikeDynamicSlice) {

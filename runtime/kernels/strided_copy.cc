@@ -7,8 +7,8 @@ namespace tessel::runtime {
 namespace {
 
 template <typename T>
-void CopyStridedTyped(const T* src, int64_t srcOffset, absl::Span<const int64_t> srcStrides,
-                      T* dst, int64_t dstOffset, absl::Span<const int64_t> dstStrides,
+void CopyStridedTyped(const T* src, int64_t srcOffset, absl::Span<const int64_t> srcStrides, T* dst,
+                      int64_t dstOffset, absl::Span<const int64_t> dstStrides,
                       absl::Span<const int64_t> shape) {
   int64_t rank = static_cast<int64_t>(shape.size());
   if (NumElements(shape) == 0) return;

@@ -24,8 +24,8 @@ TEST_F(UnaryKernelsTest, AbsAndNegOfTheMostNegativeIntegerWrapToItself) {
   EXPECT_THAT(Apply("hlo.abs", x), BitwiseEq(Tensor::FromVector<int8_t>({4}, {-128, 5, 0, 7})));
   EXPECT_THAT(Apply("hlo.neg", x), BitwiseEq(Tensor::FromVector<int8_t>({4}, {-128, 5, 0, -7})));
   Tensor big = Tensor::FromVector<int64_t>({2}, {std::numeric_limits<int64_t>::min(), -3});
-  EXPECT_THAT(Apply("hlo.abs", big),
-              BitwiseEq(Tensor::FromVector<int64_t>({2}, {std::numeric_limits<int64_t>::min(), 3})));
+  EXPECT_THAT(Apply("hlo.abs", big), BitwiseEq(Tensor::FromVector<int64_t>(
+                                         {2}, {std::numeric_limits<int64_t>::min(), 3})));
 }
 
 TEST_F(UnaryKernelsTest, AbsAndNegOnlyTouchTheSignBitOfFloats) {
@@ -75,7 +75,9 @@ TEST_F(UnaryKernelsTest, TranscendentalsOfF32MatchLibmAndTheirSpecialValues) {
 TEST_F(UnaryKernelsTest, LogisticSaturatesWithoutNaN) {
   Tensor x = Tensor::FromVector<double>({4}, {0.0, -1000.0, 1000.0, 2.0});
   EXPECT_THAT(Apply("hlo.logistic", x),
-              BitwiseEq(Tensor::FromVector<double>({4}, {0.5, 0.0, 1.0, 1.0 / (1.0 + AtRunTime([](double v) { return std::exp(v); }, -2.0))})));
+              BitwiseEq(Tensor::FromVector<double>(
+                  {4}, {0.5, 0.0, 1.0,
+                        1.0 / (1.0 + AtRunTime([](double v) { return std::exp(v); }, -2.0))})));
 }
 
 TEST_F(UnaryKernelsTest, HalfFloatMathComputesInFloatAndRoundsOnce) {
@@ -85,8 +87,10 @@ TEST_F(UnaryKernelsTest, HalfFloatMathComputesInFloatAndRoundsOnce) {
   EXPECT_THAT(Apply("hlo.exp", h),
               BitwiseEq(Tensor::FromVector<f16>({2}, {f16(2.71875f), f16(1.0f)})));
   Tensor b = Tensor::FromVector<bf16>({2}, {bf16(1.0f), bf16(4.0f)});
-  EXPECT_THAT(Apply("hlo.exp", b),
-              BitwiseEq(Tensor::FromVector<bf16>({2}, {bf16(2.71875f), bf16(AtRunTime([](float v) { return std::exp(v); }, 4.0f))})));
+  EXPECT_THAT(
+      Apply("hlo.exp", b),
+      BitwiseEq(Tensor::FromVector<bf16>(
+          {2}, {bf16(2.71875f), bf16(AtRunTime([](float v) { return std::exp(v); }, 4.0f))})));
   EXPECT_THAT(Apply("hlo.sqrt", b),
               BitwiseEq(Tensor::FromVector<bf16>({2}, {bf16(1.0f), bf16(2.0f)})));
 }
@@ -146,7 +150,8 @@ TEST_F(UnaryKernelsTest, IsFiniteGivesPred) {
 }
 
 TEST_F(UnaryKernelsTest, RankZeroAndEmptyTensors) {
-  EXPECT_THAT(Apply("hlo.neg", Tensor::Scalar<double>(2.0)), BitwiseEq(Tensor::Scalar<double>(-2.0)));
+  EXPECT_THAT(Apply("hlo.neg", Tensor::Scalar<double>(2.0)),
+              BitwiseEq(Tensor::Scalar<double>(-2.0)));
   Tensor empty = Tensor::Zeros(ElementType::kF32, {0, 3});
   EXPECT_THAT(Apply("hlo.exp", empty), BitwiseEq(empty));
 }
