@@ -9,6 +9,10 @@ const KernelRegistry& DefaultKernelRegistry() {
     auto* registry = new KernelRegistry();
     RegisterCreationKernels(*registry);
     RegisterElementwiseKernels(*registry);
+    RegisterUnaryKernels(*registry);
+    RegisterBinaryKernels(*registry);
+    RegisterShapeKernels(*registry);
+    RegisterSliceKernels(*registry);
     return registry;
   }();
   return *registry;
