@@ -9,6 +9,7 @@ namespace tessel::runtime {
 
 void RegisterCreationKernels(KernelRegistry& registry);
 void RegisterElementwiseKernels(KernelRegistry& registry);
+void RegisterCollectiveKernels(KernelRegistry& registry);
 
 }  // namespace tessel::runtime
 

@@ -9,6 +9,7 @@ const KernelRegistry& DefaultKernelRegistry() {
     auto* registry = new KernelRegistry();
     RegisterCreationKernels(*registry);
     RegisterElementwiseKernels(*registry);
+    RegisterCollectiveKernels(*registry);
     return registry;
   }();
   return *registry;
