@@ -13,7 +13,8 @@
 //   algbw         bytes / time; bytes is the buffer size for all_reduce and the gathered
 //                 (output) size for all_gather
 //   busbw         algbw * 2(n-1)/n for all_reduce, algbw * (n-1)/n for all_gather
-//   memcpy        one thread copying `bytes` between two buffers, measured right after
+//   memcpy_Bps    bytes per second of one thread copying `bytes` between two buffers,
+//                 measured right after the collective in the same benchmark
 //   busbw/memcpy  the ratio of the two
 #include <benchmark/benchmark.h>
 
@@ -91,10 +92,9 @@ void RunCollective(benchmark::State& state, int64_t n, int64_t bytes, double bus
   state.counters["busbw"] =
       benchmark::Counter(bytes * bus_factor, benchmark::Counter::kIsIterationInvariantRate,
                          benchmark::Counter::kIs1000);
-  state.counters["memcpy"] = benchmark::Counter(memcpy_bw, benchmark::Counter::kDefaults,
-                                                benchmark::Counter::kIs1000);
+  state.counters["memcpy_Bps"] = benchmark::Counter(memcpy_bw, benchmark::Counter::kDefaults,
+                                                    benchmark::Counter::kIs1000);
   state.counters["busbw/memcpy"] = busbw / memcpy_bw;
-  state.SetBytesProcessed(state.iterations() * bytes);
 }
 
 // Args: {partitions, bytes}.
