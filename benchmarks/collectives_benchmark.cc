@@ -31,9 +31,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double Seconds(Clock::duration duration) {
-  return std::chrono::duration<double>(duration).count();
-}
+double Seconds(Clock::duration duration) { return std::chrono::duration<double>(duration).count(); }
 
 // Bytes per second of memcpy of `bytes` bytes, repeated for at least 50 ms.
 double MemcpyBytesPerSecond(int64_t bytes) {
@@ -92,8 +90,8 @@ void RunCollective(benchmark::State& state, int64_t n, int64_t bytes, double bus
   state.counters["busbw"] =
       benchmark::Counter(bytes * bus_factor, benchmark::Counter::kIsIterationInvariantRate,
                          benchmark::Counter::kIs1000);
-  state.counters["memcpy_Bps"] = benchmark::Counter(memcpy_bw, benchmark::Counter::kDefaults,
-                                                    benchmark::Counter::kIs1000);
+  state.counters["memcpy_Bps"] =
+      benchmark::Counter(memcpy_bw, benchmark::Counter::kDefaults, benchmark::Counter::kIs1000);
   state.counters["busbw/memcpy"] = busbw / memcpy_bw;
 }
 
@@ -128,8 +126,8 @@ void BM_AllGather(benchmark::State& state) {
 
 void Sizes(benchmark::internal::Benchmark* benchmark) {
   for (int64_t partitions : {2, 4, 8}) {
-    for (int64_t bytes : {int64_t{4} << 10, int64_t{256} << 10, int64_t{4} << 20,
-                          int64_t{16} << 20}) {
+    for (int64_t bytes :
+         {int64_t{4} << 10, int64_t{256} << 10, int64_t{4} << 20, int64_t{16} << 20}) {
       benchmark->Args({partitions, bytes});
     }
   }

@@ -13,14 +13,12 @@ std::string GroupString(absl::Span<const int64_t> group) {
   return absl::StrCat("[", absl::StrJoin(group, ", "), "]");
 }
 
-absl::Status ValidateGroup(int64_t self, absl::Span<const int64_t> group,
-                           int64_t num_partitions) {
+absl::Status ValidateGroup(int64_t self, absl::Span<const int64_t> group, int64_t num_partitions) {
   std::vector<bool> seen(num_partitions, false);
   for (int64_t id : group) {
     if (id < 0 || id >= num_partitions) {
-      return absl::InvalidArgumentError(absl::StrCat("group ", GroupString(group),
-                                                     ": partition ", id,
-                                                     " is out of range [0, ", num_partitions,
+      return absl::InvalidArgumentError(absl::StrCat("group ", GroupString(group), ": partition ",
+                                                     id, " is out of range [0, ", num_partitions,
                                                      ")"));
     }
     if (seen[id]) {
@@ -44,8 +42,7 @@ absl::Status ValidateOutput(ConstBuffer input, Buffer output, int64_t expected_o
   }
   if (output.num_elements != expected_output_count) {
     return absl::InvalidArgumentError(absl::StrCat("output has ", output.num_elements,
-                                                   " elements, expected ",
-                                                   expected_output_count));
+                                                   " elements, expected ", expected_output_count));
   }
   return absl::OkStatus();
 }
@@ -58,15 +55,14 @@ absl::Status ValidateDivisible(absl::string_view what, int64_t count, int64_t gr
                                                  group_size));
 }
 
-absl::Status ValidatePairs(absl::Span<const int64_t> group,
-                           absl::Span<const SourceTarget> pairs) {
+absl::Status ValidatePairs(absl::Span<const int64_t> group, absl::Span<const SourceTarget> pairs) {
   std::vector<int64_t> sources, targets;
   for (const SourceTarget& pair : pairs) {
     for (int64_t id : {pair.source, pair.target}) {
       if (std::find(group.begin(), group.end(), id) == group.end()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "pair (", pair.source, ", ", pair.target, ") names partition ", id,
-            ", which is not in the group ", GroupString(group)));
+        return absl::InvalidArgumentError(
+            absl::StrCat("pair (", pair.source, ", ", pair.target, ") names partition ", id,
+                         ", which is not in the group ", GroupString(group)));
       }
     }
     if (std::find(sources.begin(), sources.end(), pair.source) != sources.end()) {

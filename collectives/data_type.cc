@@ -23,9 +23,8 @@ absl::string_view DataTypeName(DataType type) {
 }
 
 int64_t DataTypeSize(DataType type) {
-  return DispatchDataType(type, [](auto tag) -> int64_t {
-    return sizeof(typename decltype(tag)::type);
-  });
+  return DispatchDataType(type,
+                          [](auto tag) -> int64_t { return sizeof(typename decltype(tag)::type); });
 }
 
 }  // namespace tessel::collectives

@@ -80,19 +80,31 @@ decltype(auto) DispatchDataType(DataType type, Fn&& fn) {
 // The data type of C++ type T; fails to compile for other types.
 template <typename T>
 constexpr DataType DataTypeOf() {
-  if constexpr (std::is_same_v<T, bool>) return DataType::kPred;
-  else if constexpr (std::is_same_v<T, int8_t>) return DataType::kS8;
-  else if constexpr (std::is_same_v<T, int16_t>) return DataType::kS16;
-  else if constexpr (std::is_same_v<T, int32_t>) return DataType::kS32;
-  else if constexpr (std::is_same_v<T, int64_t>) return DataType::kS64;
-  else if constexpr (std::is_same_v<T, uint8_t>) return DataType::kU8;
-  else if constexpr (std::is_same_v<T, uint16_t>) return DataType::kU16;
-  else if constexpr (std::is_same_v<T, uint32_t>) return DataType::kU32;
-  else if constexpr (std::is_same_v<T, uint64_t>) return DataType::kU64;
-  else if constexpr (std::is_same_v<T, Eigen::half>) return DataType::kF16;
-  else if constexpr (std::is_same_v<T, Eigen::bfloat16>) return DataType::kBF16;
-  else if constexpr (std::is_same_v<T, float>) return DataType::kF32;
-  else {
+  if constexpr (std::is_same_v<T, bool>) {
+    return DataType::kPred;
+  } else if constexpr (std::is_same_v<T, int8_t>) {
+    return DataType::kS8;
+  } else if constexpr (std::is_same_v<T, int16_t>) {
+    return DataType::kS16;
+  } else if constexpr (std::is_same_v<T, int32_t>) {
+    return DataType::kS32;
+  } else if constexpr (std::is_same_v<T, int64_t>) {
+    return DataType::kS64;
+  } else if constexpr (std::is_same_v<T, uint8_t>) {
+    return DataType::kU8;
+  } else if constexpr (std::is_same_v<T, uint16_t>) {
+    return DataType::kU16;
+  } else if constexpr (std::is_same_v<T, uint32_t>) {
+    return DataType::kU32;
+  } else if constexpr (std::is_same_v<T, uint64_t>) {
+    return DataType::kU64;
+  } else if constexpr (std::is_same_v<T, Eigen::half>) {
+    return DataType::kF16;
+  } else if constexpr (std::is_same_v<T, Eigen::bfloat16>) {
+    return DataType::kBF16;
+  } else if constexpr (std::is_same_v<T, float>) {
+    return DataType::kF32;
+  } else {
     static_assert(std::is_same_v<T, double>, "not the C++ type of a collectives data type");
     return DataType::kF64;
   }

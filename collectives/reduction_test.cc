@@ -39,12 +39,10 @@ TEST(ReductionTest, PredSumAndMaxAreOrProdAndMinAreAnd) {
 
 TEST(ReductionTest, IntegerSumsAndProductsWrapAround) {
   // 100 + 100 = 200 wraps to -56 in s8; -128 + -1 wraps to 127.
-  EXPECT_THAT(Reduce<int8_t>(ReductionKind::kSum, {100, -128}, {100, -1}),
-              ElementsAre(-56, 127));
+  EXPECT_THAT(Reduce<int8_t>(ReductionKind::kSum, {100, -128}, {100, -1}), ElementsAre(-56, 127));
   // 200 * 400 = 80000 = 65536 + 14464 in u16 (no promotion to signed int on the way).
   EXPECT_THAT(Reduce<uint16_t>(ReductionKind::kProd, {200}, {400}), ElementsAre(14464));
-  EXPECT_THAT(Reduce<uint64_t>(ReductionKind::kSum, {std::numeric_limits<uint64_t>::max()},
-                               {2}),
+  EXPECT_THAT(Reduce<uint64_t>(ReductionKind::kSum, {std::numeric_limits<uint64_t>::max()}, {2}),
               ElementsAre(1u));
   EXPECT_THAT(Reduce<int32_t>(ReductionKind::kProd, {1 << 30}, {4}), ElementsAre(0));
 }

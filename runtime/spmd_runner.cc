@@ -20,9 +20,8 @@ absl::StatusOr<std::vector<std::vector<Tensor>>> RunSpmd(
         absl::StrCat("the number of partitions must be at least 1, got ", num_partitions));
   }
   if (static_cast<int64_t>(per_partition_inputs.size()) != num_partitions) {
-    return absl::InvalidArgumentError(absl::StrCat("expected inputs for ", num_partitions,
-                                                   " partitions, got ",
-                                                   per_partition_inputs.size()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "expected inputs for ", num_partitions, " partitions, got ", per_partition_inputs.size()));
   }
   if (!function) return absl::InvalidArgumentError("no function to run");
   // The interpreters read the IR and look up types and attributes concurrently, which MLIR

@@ -80,8 +80,7 @@ absl::Status LocalCommunicator::Run(int64_t self, absl::Span<const int64_t> grou
 }
 
 absl::Status LocalCommunicator::AllReduce(int64_t self, absl::Span<const int64_t> group,
-                                          ReductionKind kind, ConstBuffer input,
-                                          Buffer output) {
+                                          ReductionKind kind, ConstBuffer input, Buffer output) {
   const int64_t count = input.num_elements, size = DataTypeSize(input.type);
   Call call{"all_reduce",
             absl::StrCat("all_reduce(", ReductionKindName(kind), ") of ", Elements(input)),
@@ -93,8 +92,7 @@ absl::Status LocalCommunicator::AllReduce(int64_t self, absl::Span<const int64_t
     // result; once all slices are done, every member copies the whole result out.
     const int64_t n = ticket.group_size(), i = ticket.position;
     const int64_t begin = count * i / n, end = count * (i + 1) / n;
-    ReduceAt(ticket, input.type, kind, begin * size, end - begin,
-             ticket.shared() + begin * size);
+    ReduceAt(ticket, input.type, kind, begin * size, end - begin, ticket.shared() + begin * size);
     table_.Sync(ticket);
     Copy(destination, ticket.shared(), count * size);
   });
@@ -123,8 +121,8 @@ absl::Status LocalCommunicator::ReduceScatter(int64_t self, absl::Span<const int
             std::move(own_status), input, output};
   return Run(self, group, std::move(call), [&](const local::Ticket& ticket, void* destination) {
     const int64_t block = output.num_elements;
-    ReduceAt(ticket, input.type, kind, ticket.position * block * DataTypeSize(input.type),
-             block, destination);
+    ReduceAt(ticket, input.type, kind, ticket.position * block * DataTypeSize(input.type), block,
+             destination);
   });
 }
 
@@ -133,8 +131,8 @@ absl::Status LocalCommunicator::AllToAll(int64_t self, absl::Span<const int64_t>
   const int64_t n = static_cast<int64_t>(group.size());
   absl::Status own_status = ValidateDivisible("input", input.num_elements, std::max<int64_t>(n, 1));
   if (own_status.ok()) own_status = ValidateOutput(input, output, input.num_elements);
-  Call call{"all_to_all", absl::StrCat("all_to_all of ", Elements(input)),
-            std::move(own_status), input, output};
+  Call call{"all_to_all", absl::StrCat("all_to_all of ", Elements(input)), std::move(own_status),
+            input, output};
   return Run(self, group, std::move(call), [&](const local::Ticket& ticket, void* destination) {
     const int64_t block_bytes = input.byte_size() / ticket.group_size();
     for (int64_t j = 0; j < ticket.group_size(); ++j) {
@@ -144,8 +142,7 @@ absl::Status LocalCommunicator::AllToAll(int64_t self, absl::Span<const int64_t>
   });
 }
 
-absl::Status LocalCommunicator::CollectivePermute(int64_t self,
-                                                  absl::Span<const int64_t> group,
+absl::Status LocalCommunicator::CollectivePermute(int64_t self, absl::Span<const int64_t> group,
                                                   absl::Span<const SourceTarget> pairs,
                                                   ConstBuffer input, Buffer output) {
   absl::Status own_status = ValidatePairs(group, pairs);
@@ -178,8 +175,7 @@ absl::Status LocalCommunicator::Broadcast(int64_t self, absl::Span<const int64_t
     own_status = absl::InvalidArgumentError(
         absl::StrCat("root ", root, " is not in the group ", GroupString(group)));
   }
-  Call call{"broadcast",
-            absl::StrCat("broadcast from partition ", root, " of ", Elements(buffer)),
+  Call call{"broadcast", absl::StrCat("broadcast from partition ", root, " of ", Elements(buffer)),
             std::move(own_status), buffer, buffer, /*shared_bytes=*/0,
             // Only the root's buffer is read and the root writes nothing.
             /*stage_overlapping_output=*/false};

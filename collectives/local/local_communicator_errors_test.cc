@@ -43,8 +43,9 @@ TEST(LocalCommunicatorErrorsTest, MemberThatNeverJoinsTimesOutNamingIt) {
   LocalCommunicator communicator(4, Timeout(absl::Milliseconds(200)));
   absl::Time start = absl::Now();
   // Partitions 2 and 3 never call.
-  auto statuses = RunOnPartitions(
-      std::vector<int64_t>{0, 1}, [&](int64_t p) { return SumFloats(communicator, p, {0, 1, 2, 3}, 4); });
+  auto statuses = RunOnPartitions(std::vector<int64_t>{0, 1}, [&](int64_t p) {
+    return SumFloats(communicator, p, {0, 1, 2, 3}, 4);
+  });
   EXPECT_LT(absl::Now() - start, kFast);
   EXPECT_THAT(statuses,
               Each(StatusIs(absl::StatusCode::kDeadlineExceeded,
@@ -65,7 +66,8 @@ TEST(LocalCommunicatorErrorsTest, MismatchedCountsFailOnEveryMember) {
   });
   EXPECT_LT(absl::Now() - start, kFast);
   // Whichever partition joined second is the one reported as disagreeing.
-  EXPECT_THAT(statuses, Each(StatusIs(absl::StatusCode::kInvalidArgument, " x f32 but partition ")));
+  EXPECT_THAT(statuses,
+              Each(StatusIs(absl::StatusCode::kInvalidArgument, " x f32 but partition ")));
   std::string message(statuses[0].message());
   EXPECT_TRUE(message.find("all_reduce(sum) of 8 x f32") != std::string::npos &&
               message.find("all_reduce(sum) of 4 x f32") != std::string::npos)
@@ -78,13 +80,13 @@ TEST(LocalCommunicatorErrorsTest, MismatchedTypesKindsOrCollectivesFail) {
     std::vector<float> floats(2), float_out(2);
     std::vector<int32_t> ints(2), int_out(2);
     // Types differ.
-    absl::Status types =
-        p == 0 ? communicator.AllReduce(p, {0, 1}, ReductionKind::kSum,
-                                        MakeConstBuffer(absl::MakeConstSpan(floats)),
-                                        MakeBuffer(absl::MakeSpan(float_out)))
-               : communicator.AllReduce(p, {0, 1}, ReductionKind::kSum,
-                                        MakeConstBuffer(absl::MakeConstSpan(ints)),
-                                        MakeBuffer(absl::MakeSpan(int_out)));
+    absl::Status types = p == 0
+                             ? communicator.AllReduce(p, {0, 1}, ReductionKind::kSum,
+                                                      MakeConstBuffer(absl::MakeConstSpan(floats)),
+                                                      MakeBuffer(absl::MakeSpan(float_out)))
+                             : communicator.AllReduce(p, {0, 1}, ReductionKind::kSum,
+                                                      MakeConstBuffer(absl::MakeConstSpan(ints)),
+                                                      MakeBuffer(absl::MakeSpan(int_out)));
     if (types.code() != absl::StatusCode::kInvalidArgument) return absl::InternalError("types");
     // Reductions differ.
     absl::Status kinds = communicator.AllReduce(
@@ -107,9 +109,8 @@ TEST(LocalCommunicatorErrorsTest, MembersNamingDifferentGroupsFailInsteadOfHangi
   absl::Time start = absl::Now();
   // Partition 0 waits for 1 in [0, 1, 2]; partition 1 waits for 0 in [1, 0]: a deadlock.
   auto statuses = RunOnPartitions(2, [&](int64_t p) {
-    return SumFloats(communicator, p, p == 0 ? std::vector<int64_t>{0, 1, 2}
-                                             : std::vector<int64_t>{1, 0},
-                     2);
+    return SumFloats(communicator, p,
+                     p == 0 ? std::vector<int64_t>{0, 1, 2} : std::vector<int64_t>{1, 0}, 2);
   });
   EXPECT_LT(absl::Now() - start, kFast);
   EXPECT_THAT(statuses, Each(StatusIs(absl::StatusCode::kInvalidArgument,
@@ -189,7 +190,7 @@ TEST(LocalCommunicatorErrorsTest, CompletedCollectivesAreUnaffectedByALaterFailu
   });
   EXPECT_THAT(statuses[0], StatusIs(absl::StatusCode::kDeadlineExceeded,
                                     "(call 1 over this group) timed out after 100ms: "
-                                    "partitions 1 did not join"));
+                                    "partition 1 did not join"));
   EXPECT_THAT(statuses[1], IsOk());
 }
 

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-
 #include "collectives/local/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -82,8 +81,7 @@ TEST_P(GroupSizeTest, ReduceScatterLeavesBlockIOnPositionI) {
   std::vector<std::vector<int32_t>> outputs(n, std::vector<int32_t>(block));
   auto statuses = RunOnPartitions(n, [&](int64_t p) {
     std::vector<int32_t> input = InputOf(p, n * block);
-    return communicator.ReduceScatter(p, Iota(n), ReductionKind::kSum, In(input),
-                                      Out(outputs[p]));
+    return communicator.ReduceScatter(p, Iota(n), ReductionKind::kSum, In(input), Out(outputs[p]));
   });
   EXPECT_THAT(statuses, Each(IsOk()));
   for (int64_t p = 0; p < n; ++p) {
@@ -171,8 +169,8 @@ std::vector<std::byte> ReduceSerially(DataType type, ReductionKind kind,
 TEST(LocalCommunicatorTest, AllReduceHandlesEveryDataTypeAndKind) {
   constexpr int64_t n = 3, count = 10;
   for (DataType type : kAllDataTypes) {
-    for (ReductionKind kind : {ReductionKind::kSum, ReductionKind::kProd, ReductionKind::kMax,
-                               ReductionKind::kMin}) {
+    for (ReductionKind kind :
+         {ReductionKind::kSum, ReductionKind::kProd, ReductionKind::kMax, ReductionKind::kMin}) {
       SCOPED_TRACE(absl::StrCat(DataTypeName(type), " ", ReductionKindName(kind)));
       const int64_t bytes = count * DataTypeSize(type);
       // Small values of both signs (and both truth values for pred), different per partition.
@@ -245,8 +243,8 @@ TEST(LocalCommunicatorTest, EightPartitionsAsTwoGroupsOfFour) {
   std::vector<std::vector<int32_t>> sums(8, std::vector<int32_t>(1)),
       gathered(8, std::vector<int32_t>(4));
   auto statuses = RunOnPartitions(8, [&](int64_t p) {
-    std::vector<int64_t> group = p < 4 ? std::vector<int64_t>{0, 1, 2, 3}
-                                       : std::vector<int64_t>{4, 5, 6, 7};
+    std::vector<int64_t> group =
+        p < 4 ? std::vector<int64_t>{0, 1, 2, 3} : std::vector<int64_t>{4, 5, 6, 7};
     std::vector<int32_t> input = {static_cast<int32_t>(p)};
     TESSEL_RETURN_IF_ERROR(
         communicator.AllReduce(p, group, ReductionKind::kSum, In(input), Out(sums[p])));
@@ -269,8 +267,7 @@ TEST(LocalCommunicatorTest, EightPartitionsAsFourStridedGroupsOfTwoInAnyOrder) {
     std::vector<int32_t> input = {static_cast<int32_t>(p)};
     TESSEL_RETURN_IF_ERROR(communicator.AllGather(p, group, In(input), Out(gathered[p])));
     std::vector<int32_t> pieces = {static_cast<int32_t>(10 * p), static_cast<int32_t>(p)};
-    return communicator.ReduceScatter(p, group, ReductionKind::kSum, In(pieces),
-                                      Out(scattered[p]));
+    return communicator.ReduceScatter(p, group, ReductionKind::kSum, In(pieces), Out(scattered[p]));
   });
   EXPECT_THAT(statuses, Each(IsOk()));
   for (int64_t p = 0; p < 8; ++p) {

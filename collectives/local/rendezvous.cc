@@ -89,9 +89,10 @@ absl::StatusOr<Ticket> RendezvousTable::Join(JoinRequest request) {
         for (int64_t i = 0; i < size; ++i) {
           if (!r.joined[i]) missing.push_back(group[i]);
         }
-        Fail(r, absl::DeadlineExceededError(absl::StrCat(
-                    CallName(r), " timed out after ", absl::FormatDuration(timeout_),
-                    ": partitions ", absl::StrJoin(missing, ", "), " did not join")));
+        Fail(r, absl::DeadlineExceededError(
+                    absl::StrCat(CallName(r), " timed out after ", absl::FormatDuration(timeout_),
+                                 ": ", missing.size() == 1 ? "partition " : "partitions ",
+                                 absl::StrJoin(missing, ", "), " did not join")));
       }
     }
     waiting_in_[request.self] = nullptr;
@@ -119,9 +120,8 @@ void RendezvousTable::FailIfCrossed(int64_t self, Rendezvous& rendezvous) {
     int64_t mine = PositionIn(theirs->group, self);
     if (mine < 0 || theirs->joined[mine]) continue;
     absl::Status status = absl::InvalidArgumentError(absl::StrCat(
-        "partitions ", self, " and ", other, " disagree on their next collective: partition ",
-        self, " called ", CallName(rendezvous), ", partition ", other, " called ",
-        CallName(*theirs)));
+        "partitions ", self, " and ", other, " disagree on their next collective: partition ", self,
+        " called ", CallName(rendezvous), ", partition ", other, " called ", CallName(*theirs)));
     Fail(rendezvous, status);
     Fail(*theirs, status);
     return;
@@ -163,8 +163,8 @@ void RendezvousTable::Abort(const absl::Status& reason) {
   if (!abort_status_.ok()) return;
   abort_status_ = absl::AbortedError(absl::StrCat("collectives aborted: ", reason.message()));
   for (auto& [key, rendezvous] : rendezvous_) {
-    Fail(*rendezvous, absl::AbortedError(absl::StrCat(CallName(*rendezvous), ": ",
-                                                      abort_status_.message())));
+    Fail(*rendezvous,
+         absl::AbortedError(absl::StrCat(CallName(*rendezvous), ": ", abort_status_.message())));
   }
 }
 

@@ -15,16 +15,15 @@
 #ifndef TESSEL_COLLECTIVES_LOCAL_RENDEZVOUS_H_
 #define TESSEL_COLLECTIVES_LOCAL_RENDEZVOUS_H_
 
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <condition_variable>
-#include <mutex>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -73,7 +72,7 @@ struct Ticket {
 struct JoinRequest {
   int64_t self;
   absl::Span<const int64_t> group;
-  absl::string_view name;  // "all_reduce"
+  absl::string_view name;   // "all_reduce"
   std::string description;  // "all_reduce(sum) of 8 x f32"
   // The outcome of the caller's own argument checks: an error fails the whole rendezvous.
   absl::Status own_status;

@@ -81,8 +81,7 @@ absl::StatusOr<Participant> Participate(OpT op, const KernelArgs& args) {
   }
   ir::MeshAttr mesh = op.getMesh();
   if (!mesh) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("unknown mesh @", op.getMeshName().str()));
+    return absl::InvalidArgumentError(absl::StrCat("unknown mesh @", op.getMeshName().str()));
   }
   std::optional<int64_t> position = mesh.findLinearIndex(partition.partition_id);
   if (!position) {
@@ -132,8 +131,7 @@ Runs RunsOf(const Shape& piece, int64_t dim, ElementType type) {
 // [[[0, 1], [4, 5]], [[2, 3], [6, 7]]].
 absl::StatusOr<Tensor> SplitIntoPieces(const Tensor& tensor, int64_t dim, int64_t n) {
   if (tensor.shape()[dim] % n != 0) {
-    return absl::InvalidArgumentError(absl::StrCat("dimension ", dim, " of ",
-                                                   tensor.ShapeString(),
+    return absl::InvalidArgumentError(absl::StrCat("dimension ", dim, " of ", tensor.ShapeString(),
                                                    " does not split into ", n, " pieces"));
   }
   Shape piece = tensor.shape();
@@ -195,8 +193,7 @@ absl::StatusOr<std::vector<Tensor>> RunAllReduce(ir::AllReduceOp op, KernelArgs 
   const Tensor& operand = *args.operands[0];
   TESSEL_ASSIGN_OR_RETURN(Participant p, Participate(op, args));
   Tensor result = Tensor::Zeros(operand.type(), operand.shape());
-  TESSEL_RETURN_IF_ERROR(p.communicator->AllReduce(p.self, p.group,
-                                                   ToReductionKind(op.getKind()),
+  TESSEL_RETURN_IF_ERROR(p.communicator->AllReduce(p.self, p.group, ToReductionKind(op.getKind()),
                                                    ConstBufferOf(operand), BufferOf(result)));
   return Result(op, std::move(result));
 }
@@ -209,9 +206,8 @@ absl::StatusOr<std::vector<Tensor>> RunReduceScatter(ir::ReduceScatterOp op, Ker
   Shape piece = operand.shape();
   piece[dim] /= n;
   Tensor result = Tensor::Zeros(operand.type(), piece);
-  TESSEL_RETURN_IF_ERROR(p.communicator->ReduceScatter(p.self, p.group,
-                                                       ToReductionKind(op.getKind()),
-                                                       ConstBufferOf(stacked), BufferOf(result)));
+  TESSEL_RETURN_IF_ERROR(p.communicator->ReduceScatter(
+      p.self, p.group, ToReductionKind(op.getKind()), ConstBufferOf(stacked), BufferOf(result)));
   return Result(op, std::move(result));
 }
 

@@ -63,24 +63,28 @@ constexpr absl::string_view kMesh2x4 = R"(<["x"=2, "y"=4]>)";
 std::string AllReduce(absl::string_view axes) {
   return absl::StrCat(R"(
     func.func @main(%x: tensor<1xi32>) -> tensor<1xi32> {
-      %r = tessel.all_reduce %x over @mesh )", axes, R"( kind = sum : tensor<1xi32>
+      %r = tessel.all_reduce %x over @mesh )",
+                      axes, R"( kind = sum : tensor<1xi32>
       return %r : tensor<1xi32>
     })");
 }
 
 std::string AllGather(absl::string_view axes, int64_t group_size) {
   return absl::StrCat(R"(
-    func.func @main(%x: tensor<1xi32>) -> tensor<)", group_size, R"(xi32> {
-      %r = tessel.all_gather %x over @mesh )", axes, R"( dim = 0 : (tensor<1xi32>) -> tensor<)",
+    func.func @main(%x: tensor<1xi32>) -> tensor<)",
+                      group_size, R"(xi32> {
+      %r = tessel.all_gather %x over @mesh )",
+                      axes, R"( dim = 0 : (tensor<1xi32>) -> tensor<)", group_size, R"(xi32>
+      return %r : tensor<)",
                       group_size, R"(xi32>
-      return %r : tensor<)", group_size, R"(xi32>
     })");
 }
 
 std::string Permute(absl::string_view axes, absl::string_view rule) {
   return absl::StrCat(R"(
     func.func @main(%x: tensor<1xi32>) -> tensor<1xi32> {
-      %r = tessel.collective_permute %x over @mesh )", axes, " ", rule, R"( : tensor<1xi32>
+      %r = tessel.collective_permute %x over @mesh )",
+                      axes, " ", rule, R"( : tensor<1xi32>
       return %r : tensor<1xi32>
     })");
 }
@@ -109,15 +113,15 @@ TEST_F(CollectiveKernelsTest, AllGatherOrdersTheGroupByTheListedAxes) {
 TEST_F(CollectiveKernelsTest, SubAxesOfA2x4Mesh) {
   // y = 2*y1 + y2 with "y":(1)2 = y1 and "y":(2)2 = y2; device 4x + 2y1 + y2.
   // Over y2: pairs of neighbours {0, 1}, {2, 3}, ...
-  EXPECT_THAT(Values(Run(kMesh2x4, AllGather(R"(["y":(2)2])", 2), 8, Id)),
-              ElementsAre(ElementsAre(0, 1), ElementsAre(0, 1), ElementsAre(2, 3),
-                          ElementsAre(2, 3), ElementsAre(4, 5), ElementsAre(4, 5),
-                          ElementsAre(6, 7), ElementsAre(6, 7)));
+  EXPECT_THAT(
+      Values(Run(kMesh2x4, AllGather(R"(["y":(2)2])", 2), 8, Id)),
+      ElementsAre(ElementsAre(0, 1), ElementsAre(0, 1), ElementsAre(2, 3), ElementsAre(2, 3),
+                  ElementsAre(4, 5), ElementsAre(4, 5), ElementsAre(6, 7), ElementsAre(6, 7)));
   // Over y1: devices two apart, {0, 2}, {1, 3}, {4, 6}, {5, 7}.
-  EXPECT_THAT(Values(Run(kMesh2x4, AllGather(R"(["y":(1)2])", 2), 8, Id)),
-              ElementsAre(ElementsAre(0, 2), ElementsAre(1, 3), ElementsAre(0, 2),
-                          ElementsAre(1, 3), ElementsAre(4, 6), ElementsAre(5, 7),
-                          ElementsAre(4, 6), ElementsAre(5, 7)));
+  EXPECT_THAT(
+      Values(Run(kMesh2x4, AllGather(R"(["y":(1)2])", 2), 8, Id)),
+      ElementsAre(ElementsAre(0, 2), ElementsAre(1, 3), ElementsAre(0, 2), ElementsAre(1, 3),
+                  ElementsAre(4, 6), ElementsAre(5, 7), ElementsAre(4, 6), ElementsAre(5, 7)));
   // Over x and y1: position 2x + y1, so for y2 = 0 the group is [0, 2, 4, 6].
   std::vector<std::vector<int32_t>> values =
       Values(Run(kMesh2x4, AllGather(R"(["x", "y":(1)2])", 4), 8, Id));
@@ -131,15 +135,13 @@ TEST_F(CollectiveKernelsTest, SubAxesOfA2x4Mesh) {
 TEST_F(CollectiveKernelsTest, DeviceIdsPermuteWhichPartitionSitsWhere) {
   // Position i holds device 3 - i, so partition p sits at position 3 - p. Over "y", the
   // positions {0, 1} are devices [3, 2] and the positions {2, 3} are devices [1, 0].
-  EXPECT_THAT(Values(Run(R"(<["x"=2, "y"=2], device_ids=[3, 2, 1, 0]>)",
-                         AllGather(R"(["y"])", 2), 4, Id)),
-              ElementsAre(ElementsAre(1, 0), ElementsAre(1, 0), ElementsAre(3, 2),
-                          ElementsAre(3, 2)));
+  EXPECT_THAT(
+      Values(Run(R"(<["x"=2, "y"=2], device_ids=[3, 2, 1, 0]>)", AllGather(R"(["y"])", 2), 4, Id)),
+      ElementsAre(ElementsAre(1, 0), ElementsAre(1, 0), ElementsAre(3, 2), ElementsAre(3, 2)));
   // Over "x" with ids [0, 2, 1, 3]: positions {0, 2} are devices [0, 1], {1, 3} are [2, 3].
-  EXPECT_THAT(Values(Run(R"(<["x"=2, "y"=2], device_ids=[0, 2, 1, 3]>)",
-                         AllGather(R"(["x"])", 2), 4, Id)),
-              ElementsAre(ElementsAre(0, 1), ElementsAre(0, 1), ElementsAre(2, 3),
-                          ElementsAre(2, 3)));
+  EXPECT_THAT(
+      Values(Run(R"(<["x"=2, "y"=2], device_ids=[0, 2, 1, 3]>)", AllGather(R"(["x"])", 2), 4, Id)),
+      ElementsAre(ElementsAre(0, 1), ElementsAre(0, 1), ElementsAre(2, 3), ElementsAre(2, 3)));
 }
 
 TEST_F(CollectiveKernelsTest, CollectivePermuteShiftCyclicAndPairs) {
@@ -170,36 +172,35 @@ TEST_F(CollectiveKernelsTest, CollectivePermuteWithinRowsOfA2x4Mesh) {
 
 TEST_F(CollectiveKernelsTest, AllGatherAlongAnInnerDimension) {
   // Partition p holds column p of [[0, 1, 2, 3], [10, 11, 12, 13]] over the "y" rows of 2x4.
-  auto results = Run(kMesh2x4, R"(
+  constexpr absl::string_view kProgram = R"(
     func.func @main(%x: tensor<2x1xi32>) -> tensor<2x4xi32> {
       %r = tessel.all_gather %x over @mesh ["y"] dim = 1 : (tensor<2x1xi32>) -> tensor<2x4xi32>
       return %r : tensor<2x4xi32>
-    })",
-                     8, [](int64_t p) {
-                       int32_t y = static_cast<int32_t>(p % 4), x = static_cast<int32_t>(p / 4);
-                       return Tensor::FromVector<int32_t>({2, 1}, {100 * x + y, 100 * x + 10 + y});
-                     });
+    })";
+  auto results = Run(kMesh2x4, kProgram, 8, [](int64_t p) {
+    int32_t y = static_cast<int32_t>(p % 4), x = static_cast<int32_t>(p / 4);
+    return Tensor::FromVector<int32_t>({2, 1}, {100 * x + y, 100 * x + 10 + y});
+  });
   for (int p = 0; p < 8; ++p) {
     int32_t base = 100 * (p / 4);
     EXPECT_THAT(Values(results)[p], ElementsAreArray({base + 0, base + 1, base + 2, base + 3,
-                                                      base + 10, base + 11, base + 12,
-                                                      base + 13}));
+                                                      base + 10, base + 11, base + 12, base + 13}));
   }
 }
 
 TEST_F(CollectiveKernelsTest, ReduceScatterAlongAnInnerDimension) {
   // Every partition holds (p + 1) * [[1, 2, 3, 4], [5, 6, 7, 8]]; max over "y" of a row of
   // 2x4 is the last member's, 4x + 4 times the matrix; position y keeps column y.
-  auto results = Run(kMesh2x4, R"(
+  constexpr absl::string_view kProgram = R"(
     func.func @main(%x: tensor<2x4xi32>) -> tensor<2x1xi32> {
       %r = tessel.reduce_scatter %x over @mesh ["y"] dim = 1 kind = max : (tensor<2x4xi32>) -> tensor<2x1xi32>
       return %r : tensor<2x1xi32>
-    })",
-                     8, [](int64_t p) {
-                       std::vector<int32_t> values = {1, 2, 3, 4, 5, 6, 7, 8};
-                       for (int32_t& v : values) v *= static_cast<int32_t>(p + 1);
-                       return Tensor::FromVector<int32_t>({2, 4}, values);
-                     });
+    })";
+  auto results = Run(kMesh2x4, kProgram, 8, [](int64_t p) {
+    std::vector<int32_t> values = {1, 2, 3, 4, 5, 6, 7, 8};
+    for (int32_t& v : values) v *= static_cast<int32_t>(p + 1);
+    return Tensor::FromVector<int32_t>({2, 4}, values);
+  });
   for (int p = 0; p < 8; ++p) {
     int32_t scale = 4 * (p / 4) + 4, column = p % 4;
     EXPECT_THAT(Values(results)[p], ElementsAre(scale * (1 + column), scale * (5 + column)));
@@ -209,76 +210,80 @@ TEST_F(CollectiveKernelsTest, ReduceScatterAlongAnInnerDimension) {
 TEST_F(CollectiveKernelsTest, AllToAllOverOneAxisOfA2x4Mesh) {
   // Over "x" (pairs {y, 4 + y}): each member splits its 2x3 operand into two 1x3 rows, sends
   // row j to position j, and concatenates what it receives along dim 1 into 1x6.
-  auto results = Run(kMesh2x4, R"(
+  constexpr absl::string_view kProgram = R"(
     func.func @main(%x: tensor<2x3xi32>) -> tensor<1x6xi32> {
       %r = tessel.all_to_all %x over @mesh ["x"] split_dim = 0 concat_dim = 1 : (tensor<2x3xi32>) -> tensor<1x6xi32>
       return %r : tensor<1x6xi32>
-    })",
-                     8, [](int64_t p) {
-                       std::vector<int32_t> values(6);
-                       for (int i = 0; i < 6; ++i) values[i] = static_cast<int32_t>(100 * p + i);
-                       return Tensor::FromVector<int32_t>({2, 3}, values);
-                     });
+    })";
+  auto results = Run(kMesh2x4, kProgram, 8, [](int64_t p) {
+    std::vector<int32_t> values(6);
+    for (int i = 0; i < 6; ++i) values[i] = static_cast<int32_t>(100 * p + i);
+    return Tensor::FromVector<int32_t>({2, 3}, values);
+  });
   for (int p = 0; p < 8; ++p) {
     int32_t x = p / 4, first = p % 4, second = 4 + p % 4;  // the group, in order
     // Row x of the first member, then row x of the second.
-    EXPECT_THAT(Values(results)[p],
-                ElementsAre(100 * first + 3 * x, 100 * first + 3 * x + 1,
-                            100 * first + 3 * x + 2, 100 * second + 3 * x,
-                            100 * second + 3 * x + 1, 100 * second + 3 * x + 2));
+    EXPECT_THAT(
+        Values(results)[p],
+        ElementsAre(100 * first + 3 * x, 100 * first + 3 * x + 1, 100 * first + 3 * x + 2,
+                    100 * second + 3 * x, 100 * second + 3 * x + 1, 100 * second + 3 * x + 2));
   }
 }
 
 TEST_F(CollectiveKernelsTest, AllToAllSplittingAndConcatenatingOneDimension) {
   // On a 2x2 mesh over "y": piece j of [a0, a1, a2, a3] is [a(2j), a(2j+1)].
-  auto results = Run(kMesh2x2, R"(
+  constexpr absl::string_view kProgram = R"(
     func.func @main(%x: tensor<4xi32>) -> tensor<4xi32> {
       %r = tessel.all_to_all %x over @mesh ["y"] split_dim = 0 concat_dim = 0 : (tensor<4xi32>) -> tensor<4xi32>
       return %r : tensor<4xi32>
-    })",
-                     4, [](int64_t p) {
-                       int32_t b = static_cast<int32_t>(10 * p);
-                       return Tensor::FromVector<int32_t>({4}, {b, b + 1, b + 2, b + 3});
-                     });
+    })";
+  auto results = Run(kMesh2x2, kProgram, 4, [](int64_t p) {
+    int32_t b = static_cast<int32_t>(10 * p);
+    return Tensor::FromVector<int32_t>({4}, {b, b + 1, b + 2, b + 3});
+  });
   // Device 0 gets piece 0 of devices 0 and 1; device 1 gets their piece 1; likewise 2, 3.
-  EXPECT_THAT(Values(results), ElementsAre(ElementsAre(0, 1, 10, 11), ElementsAre(2, 3, 12, 13),
-                                           ElementsAre(20, 21, 30, 31),
-                                           ElementsAre(22, 23, 32, 33)));
+  EXPECT_THAT(Values(results),
+              ElementsAre(ElementsAre(0, 1, 10, 11), ElementsAre(2, 3, 12, 13),
+                          ElementsAre(20, 21, 30, 31), ElementsAre(22, 23, 32, 33)));
 }
 
 TEST_F(CollectiveKernelsTest, AllReduceOfPredBf16AndU8) {
-  auto preds = Run(kMesh2x2, R"(
+  constexpr absl::string_view kPredProgram = R"(
     func.func @main(%x: tensor<2xi1>) -> tensor<2xi1> {
       %r = tessel.all_reduce %x over @mesh ["x", "y"] kind = sum : tensor<2xi1>
       return %r : tensor<2xi1>
-    })",
-                   4, [](int64_t p) { return Tensor::FromVector<bool>({2}, {p == 3, false}); });
+    })";
+  auto preds = Run(kMesh2x2, kPredProgram, 4, [](int64_t p) {
+    return Tensor::FromVector<bool>({2}, {p == 3, false});
+  });
   for (const Tensor& result : preds) EXPECT_THAT(result.ToVector<bool>(), ElementsAre(true, false));
 
-  auto halves = Run(kMesh2x2, R"(
+  constexpr absl::string_view kBf16Program = R"(
     func.func @main(%x: tensor<1xbf16>) -> tensor<1xbf16> {
       %r = tessel.all_reduce %x over @mesh ["x", "y"] kind = min : tensor<1xbf16>
       return %r : tensor<1xbf16>
-    })",
-                    4, [](int64_t p) { return Tensor::FromVector<bf16>({1}, {bf16(1.5f - p)}); });
+    })";
+  auto halves = Run(kMesh2x2, kBf16Program, 4,
+                    [](int64_t p) { return Tensor::FromVector<bf16>({1}, {bf16(1.5f - p)}); });
   for (const Tensor& result : halves) {
     EXPECT_EQ(static_cast<float>(result.ToVector<bf16>()[0]), -1.5f);
   }
 
-  auto bytes = Run(kMesh2x2, R"(
+  constexpr absl::string_view kU8Program = R"(
     func.func @main(%x: tensor<1xui8>) -> tensor<1xui8> {
       %r = tessel.all_reduce %x over @mesh ["x", "y"] kind = prod : tensor<1xui8>
       return %r : tensor<1xui8>
-    })",
-                   4, [](int64_t) { return Tensor::FromVector<uint8_t>({1}, {5}); });
+    })";
+  auto bytes =
+      Run(kMesh2x2, kU8Program, 4, [](int64_t) { return Tensor::FromVector<uint8_t>({1}, {5}); });
   // 5^4 = 625 wraps to 625 - 512 = 113 in 8 bits.
   for (const Tensor& result : bytes) EXPECT_THAT(result.ToVector<uint8_t>(), ElementsAre(113));
 }
 
 TEST_F(CollectiveKernelsTest, CollectivesNeedACommunicator) {
-  absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module = ParseModule(
-      absl::StrCat("tessel.mesh @mesh = <[\"x\"=1]>\n", AllReduce(R"(["x"])")), "test.mlir",
-      context_);
+  absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
+      ParseModule(absl::StrCat("tessel.mesh @mesh = <[\"x\"=1]>\n", AllReduce(R"(["x"])")),
+                  "test.mlir", context_);
   ASSERT_THAT(module, IsOk());
   Interpreter interpreter;  // single-device: no communicator
   EXPECT_THAT(interpreter.RunFunction((*module)->lookupSymbol<mlir::func::FuncOp>("main"),
@@ -293,7 +298,7 @@ TEST_F(CollectiveKernelsTest, PartitionIdOnASingleDeviceIsZero) {
       %id = tessel.partition_id : tensor<ui32>
       return %id : tensor<ui32>
     })",
-                                                                          "test.mlir", context_);
+                                                                         "test.mlir", context_);
   ASSERT_THAT(module, IsOk());
   Interpreter interpreter;
   auto results = interpreter.RunFunction((*module)->lookupSymbol<mlir::func::FuncOp>("main"), {});
