@@ -13,6 +13,7 @@ void RegisterUnaryKernels(KernelRegistry& registry);        // abs ... is_finite
 void RegisterBinaryKernels(KernelRegistry& registry);       // add ... shift_right_logical
 void RegisterShapeKernels(KernelRegistry& registry);  // broadcast_in_dim, reshape, transpose, ...
 void RegisterSliceKernels(KernelRegistry& registry);  // slice, dynamic slices, pad
+void RegisterCollectiveKernels(KernelRegistry& registry);  // partition_id, collectives
 
 }  // namespace tessel::runtime
 

@@ -13,6 +13,7 @@ const KernelRegistry& DefaultKernelRegistry() {
     RegisterBinaryKernels(*registry);
     RegisterShapeKernels(*registry);
     RegisterSliceKernels(*registry);
+    RegisterCollectiveKernels(*registry);
     return registry;
   }();
   return *registry;
