@@ -130,18 +130,21 @@ void printScalar(mlir::DenseElementsAttr value, int64_t index, llvm::raw_ostream
     os << (v.isNegative() ? "-inf" : "inf");
     return;
   }
+  // The shortest %g form that reads back to the same value.
+  bool lost = false;
+  llvm::APFloat wide = v;
+  wide.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
   llvm::SmallString<32> text;
-  v.toString(text, /*FormatPrecision=*/0, /*FormatMaxPadding=*/0, /*TruncateZero=*/true);
-  // Fall back to 17 significant digits if the shortest form does not read back exactly.
-  llvm::APFloat back(v.getSemantics());
-  auto status = back.convertFromString(text, llvm::APFloat::rmNearestTiesToEven);
-  if (!status || !back.bitwiseIsEqual(v)) {
-    if (!status) llvm::consumeError(status.takeError());
-    bool lost = false;
-    llvm::APFloat wide = v;
-    wide.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &lost);
+  for (int digits = 1; digits <= 17; ++digits) {
     text.clear();
-    llvm::raw_svector_ostream(text) << llvm::format("%.17g", wide.convertToDouble());
+    llvm::raw_svector_ostream(text) << llvm::format("%.*g", digits, wide.convertToDouble());
+    llvm::APFloat back(v.getSemantics());
+    auto status = back.convertFromString(text, llvm::APFloat::rmNearestTiesToEven);
+    if (!status) {
+      llvm::consumeError(status.takeError());
+      continue;
+    }
+    if (back.bitwiseIsEqual(v)) break;
   }
   os << text;
 }
