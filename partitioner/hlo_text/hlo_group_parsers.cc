@@ -11,6 +11,9 @@ namespace tessel::hlo_text {
 namespace {
 using namespace attr_lexing;
 
+// Groups are expanded to device lists; larger meshes than this are not real systems.
+constexpr int64_t kMaxGroupDevices = 1 << 16;
+
 // `[g,k]<=[dims]T(perm)`: rows of arange(N) reshaped to dims and transposed by perm.
 mlir::FailureOr<std::vector<IntList>> parseIotaGroups(Lexer& lex, const AttrText& attr) {
   mlir::FailureOr<IntList> shape = lexBracketList(lex, attr);
@@ -37,7 +40,13 @@ mlir::FailureOr<std::vector<IntList>> parseIotaGroups(Lexer& lex, const AttrText
   }
   if (failed(expectEnd(lex, attr))) return mlir::failure();
   int64_t total = 1;
-  for (int64_t d : *dims) total *= d;
+  for (int64_t d : *dims) {
+    if (d <= 0 || d > kMaxGroupDevices || total * d > kMaxGroupDevices) {
+      return mlir::emitError(lex.toLoc(attr.pos))
+             << "iota replica groups '" << attr.value << "' span too many devices";
+    }
+    total *= d;
+  }
   IntList sortedPerm = perm;
   llvm::sort(sortedPerm);
   bool permOk = perm.size() == dims->size();
@@ -135,7 +144,12 @@ mlir::FailureOr<std::vector<IntList>> parseMeshGroups(Lexer& lex, const AttrText
   }
   if (failed(expectEnd(lex, attr))) return mlir::failure();
   int64_t total = 1;
-  for (const auto& axis : axes) total *= axis.second;
+  for (const auto& axis : axes) {
+    if (axis.second > kMaxGroupDevices || total * axis.second > kMaxGroupDevices) {
+      return mlir::emitError(lex.toLoc(attr.pos)) << "replica group mesh spans too many devices";
+    }
+    total *= axis.second;
+  }
   // Key of a device: its coordinates with the grouped parts removed; position: the grouped
   // parts as a mixed-radix number.
   std::map<IntList, IntList> byKey;

@@ -307,6 +307,12 @@ mlir::FailureOr<mlir::Attribute> Importer::meshFor(const Instruction& inst, int6
     }
     return mesh_;
   }
+  // Device groups are materialized below, so keep the count to what real systems have.
+  constexpr int64_t kMaxDevices = 1 << 16;
+  if (numDevices < 1 || numDevices > kMaxDevices) {
+    return error(inst) << "device count " << numDevices << " is outside [1, " << kMaxDevices
+                       << "]";
+  }
   llvm::SmallVector<ir::MeshAxisAttr> axes;
   int64_t rest = numDevices;
   for (int64_t factor = 2; rest > 1; ++factor) {

@@ -190,6 +190,10 @@ mlir::FailureOr<std::vector<Instruction*>> Importer::parametersOf(Computation& c
              << "parameter number must be a non-negative integer, got '" << inst.rawOperands
              << "'";
     }
+    if (number >= int64_t(comp.instructions.size())) {
+      return error(inst) << "parameter number " << number << " exceeds the "
+                         << comp.instructions.size() << " instructions of '" << comp.name << "'";
+    }
     if (number >= int64_t(params.size())) params.resize(number + 1, nullptr);
     if (params[number]) return error(inst) << "parameter " << number << " is declared twice";
     params[number] = &inst;

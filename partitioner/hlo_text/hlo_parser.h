@@ -3,8 +3,9 @@
 // stay text (with their source position) until the importer asks for them in the form the
 // opcode needs, so unknown attributes cost nothing and errors point into the value.
 //
-//   TESSEL_... ParsedModule module;
-//   if (failed(ParseHloText(text, "model.hlo", context, module))) ...;  // diagnostics emitted
+//   ParsedModule module;
+//   if (failed(ParseHloText(text, "model.hlo", context, module))) return failure();
+//   // Diagnostics were emitted through `context`.
 #ifndef TESSEL_PARTITIONER_HLO_TEXT_HLO_PARSER_H_
 #define TESSEL_PARTITIONER_HLO_TEXT_HLO_PARSER_H_
 
