@@ -2,8 +2,8 @@
 // dialect's attributes (#tessel.mesh, #tessel.sharding), for code that has an MLIRContext:
 // HLO text import, the CLI, and passes that use the value-level algorithms of conversion.h.
 //
-//   TESSEL_ASSIGN_OR_RETURN(tessel::ir::ShardingAttr attr, TensorShardingToAttr(&context, sharding));
-//   TensorSharding back = TensorShardingFromAttr(attr);  // == sharding
+//   TESSEL_ASSIGN_OR_RETURN(tessel::ir::ShardingAttr attr, TensorShardingToAttr(&context,
+//   sharding)); TensorSharding back = TensorShardingFromAttr(attr);  // == sharding
 #ifndef TESSEL_PARTITIONER_SHARDING_MLIR_CONVERSION_H_
 #define TESSEL_PARTITIONER_SHARDING_MLIR_CONVERSION_H_
 

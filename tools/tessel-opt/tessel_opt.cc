@@ -6,11 +6,13 @@
 #include "mlir/Transforms/Passes.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
+#include "partitioner/sharding/transforms/passes.h"
 
 int main(int argc, char** argv) {
   mlir::registerTransformsPasses();
   mlir::DialectRegistry registry;
   registry.insert<mlir::func::FuncDialect, tessel::hlo::HloDialect, tessel::ir::TesselDialect>();
+  tessel::sharding::registerShardingPassesAndDialects(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Tessel optimizer driver\n", registry));
 }
