@@ -33,8 +33,9 @@ Tensor::Tensor(ElementType type, Shape shape)
 Tensor Tensor::Zeros(ElementType type, Shape shape) { return Tensor(type, std::move(shape)); }
 
 bool Tensor::BitwiseEquals(const Tensor& other) const {
-  return type_ == other.type_ && shape_ == other.shape_ &&
-         std::memcmp(bytes_.data(), other.bytes_.data(), bytes_.size()) == 0;
+  if (type_ != other.type_ || shape_ != other.shape_) return false;
+  // memcmp must not see the null data pointer of an empty buffer.
+  return bytes_.empty() || std::memcmp(bytes_.data(), other.bytes_.data(), bytes_.size()) == 0;
 }
 
 std::string Tensor::ShapeString() const {

@@ -1,19 +1,143 @@
-// Kernels of the elementwise ops.
+// Kernels of hlo.compare, hlo.select and hlo.clamp.
+#include <cstring>
+#include <type_traits>
+
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "runtime/kernels/element_convert.h"
+#include "runtime/kernels/elementwise_util.h"
 #include "runtime/kernels/kernels.h"
 
 namespace tessel::runtime {
 namespace {
 
-// Applies `fn` to each pair of elements of two same-shaped tensors.
-template <typename Fn>
-Tensor MapBinary(const Tensor& lhs, const Tensor& rhs, Fn fn) {
-  Tensor result = Tensor::Zeros(lhs.type(), lhs.shape());
-  DispatchElementType(lhs.type(), [&](auto tag) {
+using hlo::ComparisonDirection;
+using hlo::ComparisonType;
+
+// Without an explicit comparison type the element type decides: FLOAT for floats, SIGNED
+// for signed integers, UNSIGNED for unsigned integers and pred.
+ComparisonType DefaultComparisonType(ElementType type) {
+  if (IsFloat(type)) return ComparisonType::FLOAT;
+  if (IsSignedInt(type)) return ComparisonType::SIGNED;
+  return ComparisonType::UNSIGNED;
+}
+
+// The signed integer of the same width whose order is IEEE totalOrder on the float's bits:
+// -NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN. Non-negative floats order like their
+// bits; for negative ones flipping every bit but the sign reverses the order of magnitudes
+// (and puts -0 at -1, just below +0 at 0).
+template <typename T>
+auto TotalOrderKey(T value) {
+  using Key = std::conditional_t<sizeof(T) == 2, int16_t,
+                                 std::conditional_t<sizeof(T) == 4, int32_t, int64_t>>;
+  static_assert(sizeof(Key) == sizeof(T));
+  Key bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  return bits < 0 ? static_cast<Key>(bits ^ std::numeric_limits<Key>::max()) : bits;
+}
+
+// out[i] = key(a[i]) <direction> key(b[i]); the switch sits outside the element loops.
+template <typename T, typename KeyFn>
+void CompareWithKey(ComparisonDirection direction, absl::Span<const T> a, absl::Span<const T> b,
+                    absl::Span<bool> out, KeyFn key) {
+  size_t n = out.size();
+  switch (direction) {
+    case ComparisonDirection::EQ:
+      for (size_t i = 0; i < n; ++i) out[i] = key(a[i]) == key(b[i]);
+      break;
+    case ComparisonDirection::NE:
+      for (size_t i = 0; i < n; ++i) out[i] = key(a[i]) != key(b[i]);
+      break;
+    case ComparisonDirection::GE:
+      for (size_t i = 0; i < n; ++i) out[i] = key(a[i]) >= key(b[i]);
+      break;
+    case ComparisonDirection::GT:
+      for (size_t i = 0; i < n; ++i) out[i] = key(a[i]) > key(b[i]);
+      break;
+    case ComparisonDirection::LE:
+      for (size_t i = 0; i < n; ++i) out[i] = key(a[i]) <= key(b[i]);
+      break;
+    case ComparisonDirection::LT:
+      for (size_t i = 0; i < n; ++i) out[i] = key(a[i]) < key(b[i]);
+      break;
+  }
+}
+
+absl::StatusOr<Tensor> Compare(const Tensor& lhs, const Tensor& rhs, ComparisonDirection direction,
+                               std::optional<ComparisonType> requested) {
+  if (lhs.type() != rhs.type() || lhs.shape() != rhs.shape()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("operands ", lhs.ShapeString(), " and ", rhs.ShapeString(), " differ"));
+  }
+  ComparisonType type = requested.value_or(DefaultComparisonType(lhs.type()));
+  return DispatchElementType(lhs.type(), [&](auto tag) -> absl::StatusOr<Tensor> {
     using T = typename decltype(tag)::type;
+    Tensor result = Tensor::Zeros(ElementType::kPred, lhs.shape());
     absl::Span<const T> a = lhs.data<T>(), b = rhs.data<T>();
+    absl::Span<bool> out = result.data<bool>();
+    bool fits = false;
+    if constexpr (kIsFloat<T>) {
+      if (type == ComparisonType::FLOAT) {
+        // IEEE comparison: NaN is unordered, so only NE holds for it.
+        CompareWithKey(direction, a, b, out, [](T x) { return static_cast<ComputeType<T>>(x); });
+        fits = true;
+      } else if (type == ComparisonType::TOTALORDER) {
+        CompareWithKey(direction, a, b, out, [](T x) { return TotalOrderKey(x); });
+        fits = true;
+      }
+    } else if constexpr (kIsPred<T>) {
+      if (type == ComparisonType::UNSIGNED) {
+        CompareWithKey(direction, a, b, out, [](bool x) { return x; });
+        fits = true;
+      }
+    } else {
+      // SIGNED and UNSIGNED read the integer's bits as two's complement or as unsigned.
+      if (type == ComparisonType::SIGNED) {
+        CompareWithKey(direction, a, b, out,
+                       [](T x) { return static_cast<std::make_signed_t<T>>(x); });
+        fits = true;
+      } else if (type == ComparisonType::UNSIGNED) {
+        CompareWithKey(direction, a, b, out,
+                       [](T x) { return static_cast<std::make_unsigned_t<T>>(x); });
+        fits = true;
+      }
+    }
+    if (!fits) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("comparison type ", hlo::stringifyComparisonType(type).str(),
+                       " does not fit element type ", ElementTypeName(lhs.type())));
+    }
+    return result;
+  });
+}
+
+// result[i] = pred[i] ? on_true[i] : on_false[i]; a rank-0 pred picks a whole tensor.
+Tensor Select(const Tensor& pred, const Tensor& onTrue, const Tensor& onFalse) {
+  if (pred.rank() == 0 && onTrue.rank() != 0) {
+    return pred.data<bool>()[0] ? onTrue : onFalse;
+  }
+  Tensor result = Tensor::Zeros(onTrue.type(), onTrue.shape());
+  DispatchElementType(onTrue.type(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    absl::Span<const bool> p = pred.data<bool>();
+    absl::Span<const T> t = onTrue.data<T>(), f = onFalse.data<T>();
     absl::Span<T> out = result.data<T>();
-    for (int64_t i = 0; i < result.num_elements(); ++i) out[i] = fn(a[i], b[i]);
+    for (size_t i = 0; i < out.size(); ++i) out[i] = p[i] ? t[i] : f[i];
+  });
+  return result;
+}
+
+// result[i] = min(max(operand[i], lo), hi) with hlo.max/hlo.min's rules (NaN propagates);
+// a rank-0 bound applies to every element.
+Tensor Clamp(const Tensor& lo, const Tensor& operand, const Tensor& hi) {
+  Tensor result = Tensor::Zeros(operand.type(), operand.shape());
+  DispatchElementType(operand.type(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    absl::Span<const T> x = operand.data<T>(), low = lo.data<T>(), high = hi.data<T>();
+    absl::Span<T> out = result.data<T>();
+    size_t lowStep = lo.rank() == 0 ? 0 : 1, highStep = hi.rank() == 0 ? 0 : 1;
+    for (size_t i = 0; i < out.size(); ++i) {
+      out[i] = MinFn()(MaxFn()(x[i], low[i * lowStep]), high[i * highStep]);
+    }
   });
   return result;
 }
@@ -21,21 +145,18 @@ Tensor MapBinary(const Tensor& lhs, const Tensor& rhs, Fn fn) {
 }  // namespace
 
 void RegisterElementwiseKernels(KernelRegistry& registry) {
-  registry.Register<hlo::AddOp>(
-      [](hlo::AddOp, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
-        return std::vector<Tensor>{MapBinary(
-            *args.operands[0], *args.operands[1], [](auto a, auto b) -> decltype(a) {
-              using T = decltype(a);
-              if constexpr (std::is_same_v<T, bool>) {
-                return a || b;  // pred add is logical or
-              } else if constexpr (std::is_integral_v<T>) {
-                // Integer add wraps around: compute in the unsigned type of the same width.
-                using U = std::make_unsigned_t<T>;
-                return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-              } else {
-                return static_cast<T>(a + b);
-              }
-            })};
+  registry.Register<hlo::CompareOp>(
+      [](hlo::CompareOp op, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
+        return OneResult(Compare(*args.operands[0], *args.operands[1], op.getComparisonDirection(),
+                                 op.getCompareType()));
+      });
+  registry.Register<hlo::SelectOp>(
+      [](hlo::SelectOp, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
+        return OneResult(Select(*args.operands[0], *args.operands[1], *args.operands[2]));
+      });
+  registry.Register<hlo::ClampOp>(
+      [](hlo::ClampOp, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
+        return OneResult(Clamp(*args.operands[0], *args.operands[1], *args.operands[2]));
       });
 }
 

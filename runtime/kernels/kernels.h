@@ -8,7 +8,12 @@
 namespace tessel::runtime {
 
 void RegisterCreationKernels(KernelRegistry& registry);
-void RegisterElementwiseKernels(KernelRegistry& registry);
+void RegisterElementwiseKernels(KernelRegistry& registry);  // compare, select, clamp
+void RegisterUnaryKernels(KernelRegistry& registry);        // abs ... is_finite, convert
+void RegisterBinaryKernels(KernelRegistry& registry);       // add ... shift_right_logical
+void RegisterShapeKernels(KernelRegistry& registry);  // broadcast_in_dim, reshape, transpose, ...
+void RegisterSliceKernels(KernelRegistry& registry);  // slice, dynamic slices, pad
+void RegisterCollectiveKernels(KernelRegistry& registry);  // partition_id, collectives
 
 }  // namespace tessel::runtime
 

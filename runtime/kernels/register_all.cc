@@ -9,6 +9,11 @@ const KernelRegistry& DefaultKernelRegistry() {
     auto* registry = new KernelRegistry();
     RegisterCreationKernels(*registry);
     RegisterElementwiseKernels(*registry);
+    RegisterUnaryKernels(*registry);
+    RegisterBinaryKernels(*registry);
+    RegisterShapeKernels(*registry);
+    RegisterSliceKernels(*registry);
+    RegisterCollectiveKernels(*registry);
     return registry;
   }();
   return *registry;

@@ -12,6 +12,7 @@
 #include "partitioner/propagation/passes.h"
 #include "partitioner/rules/passes.h"
 #include "partitioner/rules/sharding_rule_models.h"
+#include "partitioner/sharding/transforms/passes.h"
 
 int main(int argc, char** argv) {
   mlir::registerTransformsPasses();
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
   registry.insert<mlir::arith::ArithDialect, mlir::math::MathDialect,
                   mlir::linalg::LinalgDialect>();
   tessel::rules::registerShardingRuleModels(registry);
+  tessel::sharding::registerShardingPassesAndDialects(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Tessel optimizer driver\n", registry));
 }

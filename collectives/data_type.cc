@@ -1,0 +1,30 @@
+// Names and sizes of the collectives' data types.
+#include "collectives/data_type.h"
+
+namespace tessel::collectives {
+
+absl::string_view DataTypeName(DataType type) {
+  switch (type) {
+    case DataType::kPred: return "pred";
+    case DataType::kS8: return "s8";
+    case DataType::kS16: return "s16";
+    case DataType::kS32: return "s32";
+    case DataType::kS64: return "s64";
+    case DataType::kU8: return "u8";
+    case DataType::kU16: return "u16";
+    case DataType::kU32: return "u32";
+    case DataType::kU64: return "u64";
+    case DataType::kF16: return "f16";
+    case DataType::kBF16: return "bf16";
+    case DataType::kF32: return "f32";
+    case DataType::kF64: return "f64";
+  }
+  return "unknown";
+}
+
+int64_t DataTypeSize(DataType type) {
+  return DispatchDataType(type,
+                          [](auto tag) -> int64_t { return sizeof(typename decltype(tag)::type); });
+}
+
+}  // namespace tessel::collectives

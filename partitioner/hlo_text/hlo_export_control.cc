@@ -1,0 +1,161 @@
+// Exporters of ops with regions or callees: reduce, reduce_window, select_and_scatter,
+// scatter, sort, while, case, custom_call and func.call.
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "partitioner/hlo_text/hlo_exporter.h"
+#include "partitioner/ir/hlo/hlo_ops.h"
+
+namespace tessel::hlo_text {
+namespace {
+
+// `opcode(operands)attrs, <regionAttr>=%computation ...` for each region in order.
+mlir::LogicalResult emitWithRegions(Exporter& ex, CompText& comp, mlir::Operation* op,
+                                    llvm::StringRef opcode, std::string attrs,
+                                    llvm::ArrayRef<llvm::StringRef> regionAttrs) {
+  mlir::FailureOr<std::string> operands = ex.operandList(comp, op->getOperands(), op);
+  if (failed(operands)) return mlir::failure();
+  for (size_t i = 0; i < regionAttrs.size(); ++i) {
+    mlir::FailureOr<std::string> name =
+        ex.regionComputation(op->getRegion(i), op, (opcode + "_" + regionAttrs[i]).str());
+    if (failed(name)) return mlir::failure();
+    attrs += ", " + regionAttrs[i].str() + "=%" + *name;
+  }
+  ex.define(comp, op, opcode, opcode.str() + "(" + *operands + ")" + attrs);
+  return mlir::success();
+}
+
+mlir::LogicalResult exportReduce(Exporter& ex, CompText& comp, mlir::Operation* op) {
+  auto reduce = mlir::cast<hlo::ReduceOp>(op);
+  return emitWithRegions(ex, comp, op, "reduce",
+                         ", dimensions=" + Exporter::intList(reduce.getDimensions()),
+                         {"to_apply"});
+}
+
+mlir::LogicalResult exportReduceWindow(Exporter& ex, CompText& comp, mlir::Operation* op) {
+  auto rw = mlir::cast<hlo::ReduceWindowOp>(op);
+  std::string window = WindowText(rw.getWindowDimensions(), rw.getWindowStrides(),
+                                  rw.getPadding(), rw.getBaseDilations(), rw.getWindowDilations());
+  return emitWithRegions(ex, comp, op, "reduce-window", ", window=" + window, {"to_apply"});
+}
+
+mlir::LogicalResult exportSelectAndScatter(Exporter& ex, CompText& comp, mlir::Operation* op) {
+  auto sas = mlir::cast<hlo::SelectAndScatterOp>(op);
+  std::string window = WindowText(sas.getWindowDimensions(), sas.getWindowStrides(),
+                                  sas.getPadding(), std::nullopt, std::nullopt);
+  return emitWithRegions(ex, comp, op, "select-and-scatter", ", window=" + window,
+                         {"select", "scatter"});
+}
+
+mlir::LogicalResult exportScatter(Exporter& ex, CompText& comp, mlir::Operation* op) {
+  auto scatter = mlir::cast<hlo::ScatterOp>(op);
+  hlo::ScatterDimensionNumbersAttr dims = scatter.getScatterDimensionNumbers();
+  std::string attrs;
+  auto add = [&](llvm::StringRef name, llvm::ArrayRef<int64_t> list) {
+    if (!list.empty()) attrs += ", " + name.str() + "=" + Exporter::intList(list);
+  };
+  add("update_window_dims", dims.getUpdateWindowDims());
+  add("inserted_window_dims", dims.getInsertedWindowDims());
+  add("input_batching_dims", dims.getInputBatchingDims());
+  add("scatter_indices_batching_dims", dims.getScatterIndicesBatchingDims());
+  add("scatter_dims_to_operand_dims", dims.getScatterDimsToOperandDims());
+  attrs += ", index_vector_dim=" + std::to_string(dims.getIndexVectorDim());
+  if (scatter.getIndicesAreSorted()) attrs += ", indices_are_sorted=true";
+  if (scatter.getUniqueIndices()) attrs += ", unique_indices=true";
+  return emitWithRegions(ex, comp, op, "scatter", attrs, {"to_apply"});
+}
+
+mlir::LogicalResult exportSort(Exporter& ex, CompText& comp, mlir::Operation* op) {
+  auto sort = mlir::cast<hlo::SortOp>(op);
+  std::string attrs = ", dimensions={" + std::to_string(sort.getDimension()) + "}";
+  if (sort.getIsStable()) attrs += ", is_stable=true";
+  return emitWithRegions(ex, comp, op, "sort", attrs, {"to_apply"});
+}
+
+// The state travels as one tuple; the body returns a tuple even for one value.
+mlir::LogicalResult exportWhile(Exporter& ex, CompText& comp, mlir::Operation* op) {
+  mlir::FailureOr<std::string> operands = ex.operandList(comp, op->getOperands(), op);
+  if (failed(operands)) return mlir::failure();
+  mlir::Region& cond = op->getRegion(0);
+  mlir::Region& body = op->getRegion(1);
+  mlir::FailureOr<std::string> condName = ex.tupleParamComputation(
+      cond, cond.front().getArguments(), op, "while_condition", false);
+  if (failed(condName)) return mlir::failure();
+  mlir::FailureOr<std::string> bodyName =
+      ex.tupleParamComputation(body, body.front().getArguments(), op, "while_body", true);
+  if (failed(bodyName)) return mlir::failure();
+  std::string state = ex.addLine(comp, "tuple", Exporter::tupleShapeOf(op->getOperandTypes()),
+                                 "tuple(" + *operands + ")");
+  ex.define(comp, op, "while",
+            "while(" + state + "), condition=%" + *condName + ", body=%" + *bodyName,
+            /*forceTuple=*/true);
+  return mlir::success();
+}
+
+// Branches use values from above; every branch gets all of them as one tuple parameter.
+mlir::LogicalResult exportCase(Exporter& ex, CompText& comp, mlir::Operation* op) {
+  llvm::SetVector<mlir::Value> captured;
+  for (mlir::Region& region : op->getRegions()) {
+    mlir::getUsedValuesDefinedAbove(region, captured);
+  }
+  mlir::FailureOr<std::string> index = ex.operandList(comp, op->getOperand(0), op);
+  mlir::FailureOr<std::string> values = ex.operandList(comp, captured.getArrayRef(), op);
+  if (failed(index) || failed(values)) return mlir::failure();
+  std::vector<std::string> branches;
+  for (mlir::Region& region : op->getRegions()) {
+    mlir::FailureOr<std::string> name = ex.tupleParamComputation(
+        region, captured.getArrayRef(), op, "branch", false);
+    if (failed(name)) return mlir::failure();
+    branches.push_back("%" + *name);
+  }
+  std::string tuple =
+      ex.addLine(comp, "tuple", Exporter::tupleShapeOf(mlir::ValueRange(captured.getArrayRef()).getTypes()),
+                 "tuple(" + *values + ")");
+  std::string operands = *index;
+  for (size_t i = 0; i < branches.size(); ++i) operands += ", " + tuple;
+  ex.define(comp, op, "conditional",
+            "conditional(" + operands + "), branch_computations={" +
+                llvm::join(branches, ", ") + "}");
+  return mlir::success();
+}
+
+mlir::LogicalResult exportCustomCall(Exporter& ex, CompText& comp, mlir::Operation* op) {
+  auto call = mlir::cast<hlo::CustomCallOp>(op);
+  mlir::FailureOr<std::string> operands = ex.operandList(comp, op->getOperands(), op);
+  if (failed(operands)) return mlir::failure();
+  std::string rest = "custom-call(" + *operands + "), custom_call_target=" +
+                     Exporter::quoted(call.getCallTargetName());
+  if (std::optional<llvm::StringRef> config = call.getBackendConfig()) {
+    rest += ", backend_config=" + Exporter::quoted(*config);
+  }
+  if (call.getHasSideEffect()) rest += ", custom_call_has_side_effect=true";
+  ex.define(comp, op, "custom-call", rest);
+  return mlir::success();
+}
+
+mlir::LogicalResult exportCall(Exporter& ex, CompText& comp, mlir::Operation* op) {
+  auto call = mlir::cast<mlir::func::CallOp>(op);
+  auto callee = ex.module().lookupSymbol<mlir::func::FuncOp>(call.getCallee());
+  if (!callee) return op->emitError() << "callee @" << call.getCallee() << " is not in the module";
+  mlir::FailureOr<std::string> name = ex.functionComputation(callee);
+  mlir::FailureOr<std::string> operands = ex.operandList(comp, op->getOperands(), op);
+  if (failed(name) || failed(operands)) return mlir::failure();
+  ex.define(comp, op, "call", "call(" + *operands + "), to_apply=%" + *name);
+  return mlir::success();
+}
+
+}  // namespace
+
+void RegisterControlExporters(ExporterTable& table) {
+  table["hlo.reduce"] = exportReduce;
+  table["hlo.reduce_window"] = exportReduceWindow;
+  table["hlo.select_and_scatter"] = exportSelectAndScatter;
+  table["hlo.scatter"] = exportScatter;
+  table["hlo.sort"] = exportSort;
+  table["hlo.while"] = exportWhile;
+  table["hlo.case"] = exportCase;
+  table["hlo.custom_call"] = exportCustomCall;
+  table["func.call"] = exportCall;
+}
+
+}  // namespace tessel::hlo_text

@@ -1,0 +1,265 @@
+// Parsers of attribute values that describe device groups and pass-through metadata:
+// replica groups (explicit, iota and mesh forms), frontend attributes, tuple shardings.
+#include <map>
+#include <numeric>
+
+#include "llvm/ADT/STLExtras.h"
+#include "partitioner/hlo_text/hlo_attr_lexing.h"
+#include "partitioner/hlo_text/hlo_attr_parsers.h"
+
+namespace tessel::hlo_text {
+namespace {
+using namespace attr_lexing;
+
+// Groups are expanded to device lists; larger meshes than this are not real systems.
+constexpr int64_t kMaxGroupDevices = 1 << 16;
+
+// `[g,k]<=[dims]T(perm)`: rows of arange(N) reshaped to dims and transposed by perm.
+mlir::FailureOr<std::vector<IntList>> parseIotaGroups(Lexer& lex, const AttrText& attr) {
+  mlir::FailureOr<IntList> shape = lexBracketList(lex, attr);
+  if (failed(shape)) return mlir::failure();
+  lex.skipSpace();
+  if (!lex.consume("<=")) return lex.error() << "expected '<=' in iota replica groups";
+  lex.skipSpace();
+  mlir::FailureOr<IntList> dims = lexBracketList(lex, attr);
+  if (failed(dims)) return mlir::failure();
+  IntList perm(dims->size());
+  std::iota(perm.begin(), perm.end(), 0);
+  lex.skipSpace();
+  if (lex.consume('T')) {
+    if (failed(lex.expect('(', "after 'T' in iota replica groups"))) return mlir::failure();
+    perm.clear();
+    while (true) {
+      mlir::FailureOr<int64_t> p = lexIntOrError(lex, attr);
+      if (failed(p)) return mlir::failure();
+      perm.push_back(*p);
+      lex.skipSpace();
+      if (lex.consume(')')) break;
+      if (failed(lex.expect(',', "or ')' in iota transpose"))) return mlir::failure();
+    }
+  }
+  if (failed(expectEnd(lex, attr))) return mlir::failure();
+  int64_t total = 1;
+  for (int64_t d : *dims) {
+    if (d <= 0 || d > kMaxGroupDevices || total * d > kMaxGroupDevices) {
+      return mlir::emitError(lex.toLoc(attr.pos))
+             << "iota replica groups '" << attr.value << "' span too many devices";
+    }
+    total *= d;
+  }
+  IntList sortedPerm = perm;
+  llvm::sort(sortedPerm);
+  bool permOk = perm.size() == dims->size();
+  for (size_t i = 0; permOk && i < sortedPerm.size(); ++i) permOk = sortedPerm[i] == int64_t(i);
+  if (shape->size() != 2 || (*shape)[0] * (*shape)[1] != total || !permOk || total <= 0) {
+    return mlir::emitError(lex.toLoc(attr.pos))
+           << "iota replica groups '" << attr.value << "' are inconsistent";
+  }
+  // Element k of the transposed array sits at source index sum(coord[i] * stride[perm[i]]).
+  IntList strides(dims->size(), 1);
+  for (int64_t i = dims->size() - 2; i >= 0; --i) strides[i] = strides[i + 1] * (*dims)[i + 1];
+  IntList flat;
+  IntList coord(dims->size(), 0);
+  for (int64_t k = 0; k < total; ++k) {
+    int64_t rem = k, src = 0;
+    for (int64_t i = perm.size() - 1; i >= 0; --i) {
+      int64_t extent = (*dims)[perm[i]];
+      src += (rem % extent) * strides[perm[i]];
+      rem /= extent;
+    }
+    flat.push_back(src);
+  }
+  std::vector<IntList> groups((*shape)[0]);
+  for (int64_t k = 0; k < total; ++k) groups[k / (*shape)[1]].push_back(flat[k]);
+  return groups;
+}
+
+struct MeshAxisRef {
+  std::string name;
+  int64_t pre = 1, size = 0;  // size 0: the whole axis
+};
+
+mlir::FailureOr<std::string> lexQuotedName(Lexer& lex, const AttrText& attr) {
+  lex.skipSpace();
+  if (!lex.consume('\'')) return lex.error() << "expected a quoted axis name";
+  std::string name;
+  while (!lex.atEnd() && lex.peek() != '\'') {
+    name += lex.peek();
+    lex.advance();
+  }
+  if (!lex.consume('\'')) return lex.error() << "unterminated axis name";
+  return name;
+}
+
+// `mesh['a'=4,'b'=2] {'b'}` (sub-axes `'a':(1)2`): groups over the named axes of an iota
+// mesh, ordered by those axes (the first most major).
+mlir::FailureOr<std::vector<IntList>> parseMeshGroups(Lexer& lex, const AttrText& attr) {
+  lex.consume("mesh");
+  if (failed(lex.expect('[', "after 'mesh' in replica groups"))) return mlir::failure();
+  std::vector<std::pair<std::string, int64_t>> axes;
+  while (true) {
+    mlir::FailureOr<std::string> name = lexQuotedName(lex, attr);
+    if (failed(name)) return mlir::failure();
+    lex.skipSpace();
+    if (failed(lex.expect('=', "after mesh axis name"))) return mlir::failure();
+    mlir::FailureOr<int64_t> size = lexIntOrError(lex, attr);
+    if (failed(size)) return mlir::failure();
+    if (*size <= 0) return lex.error() << "mesh axis '" << *name << "' has size " << *size;
+    axes.emplace_back(*name, *size);
+    lex.skipSpace();
+    if (lex.consume(']')) break;
+    if (failed(lex.expect(',', "or ']' in mesh axes"))) return mlir::failure();
+  }
+  lex.skipSpace();
+  if (failed(lex.expect('{', "to open the grouped axes"))) return mlir::failure();
+  std::vector<MeshAxisRef> refs;
+  lex.skipSpace();
+  while (!lex.consume('}')) {
+    SourcePos refPos = lex.pos();
+    mlir::FailureOr<std::string> name = lexQuotedName(lex, attr);
+    if (failed(name)) return mlir::failure();
+    MeshAxisRef ref{*name};
+    if (lex.consume(':')) {
+      if (failed(lex.expect('(', "in sub-axis"))) return mlir::failure();
+      mlir::FailureOr<int64_t> pre = lexIntOrError(lex, attr);
+      if (failed(pre) || failed(lex.expect(')', "in sub-axis"))) return mlir::failure();
+      mlir::FailureOr<int64_t> size = lexIntOrError(lex, attr);
+      if (failed(size)) return mlir::failure();
+      ref.pre = *pre;
+      ref.size = *size;
+    }
+    auto it = llvm::find_if(axes, [&](const auto& axis) { return axis.first == ref.name; });
+    if (it == axes.end()) {
+      return mlir::emitError(lex.toLoc(refPos)) << "axis '" << ref.name << "' is not in the mesh";
+    }
+    if (ref.size == 0) ref.size = it->second;
+    if (ref.pre <= 0 || ref.size <= 0 || it->second % (ref.pre * ref.size) != 0) {
+      return mlir::emitError(lex.toLoc(refPos)) << "sub-axis of '" << ref.name
+                                                << "' does not divide the axis";
+    }
+    refs.push_back(ref);
+    lex.skipSpace();
+    if (lex.consume('}')) break;
+    if (failed(lex.expect(',', "or '}' in grouped axes"))) return mlir::failure();
+  }
+  if (failed(expectEnd(lex, attr))) return mlir::failure();
+  int64_t total = 1;
+  for (const auto& axis : axes) {
+    if (axis.second > kMaxGroupDevices || total * axis.second > kMaxGroupDevices) {
+      return mlir::emitError(lex.toLoc(attr.pos)) << "replica group mesh spans too many devices";
+    }
+    total *= axis.second;
+  }
+  // Key of a device: its coordinates with the grouped parts removed; position: the grouped
+  // parts as a mixed-radix number.
+  std::map<IntList, IntList> byKey;
+  for (int64_t device = 0; device < total; ++device) {
+    IntList coords(axes.size());
+    int64_t rem = device;
+    for (int64_t i = axes.size() - 1; i >= 0; --i) {
+      coords[i] = rem % axes[i].second;
+      rem /= axes[i].second;
+    }
+    IntList key = coords;
+    int64_t position = 0;
+    for (const MeshAxisRef& ref : refs) {
+      size_t a = llvm::find_if(axes, [&](const auto& ax) { return ax.first == ref.name; }) -
+                 axes.begin();
+      int64_t minor = axes[a].second / (ref.pre * ref.size);
+      int64_t part = (coords[a] / minor) % ref.size;
+      position = position * ref.size + part;
+      key[a] -= part * minor;
+    }
+    IntList& group = byKey[key];
+    if (int64_t(group.size()) <= position) group.resize(position + 1, -1);
+    group[position] = device;
+  }
+  std::vector<IntList> groups;
+  for (auto& entry : byKey) groups.push_back(entry.second);
+  return groups;
+}
+
+}  // namespace
+
+mlir::FailureOr<std::vector<IntList>> ParseReplicaGroups(const AttrText& attr,
+                                                         int64_t numDevices,
+                                                         mlir::MLIRContext* context) {
+  Lexer lex = lexerFor(attr, context);
+  if (lex.peek() == '[') return parseIotaGroups(lex, attr);
+  if (lex.rest().starts_with("mesh")) return parseMeshGroups(lex, attr);
+  mlir::FailureOr<std::vector<IntList>> groups = ParseIntListList(attr, context);
+  if (failed(groups)) return mlir::failure();
+  if (groups->empty()) {
+    IntList all(numDevices);
+    std::iota(all.begin(), all.end(), 0);
+    groups->push_back(all);
+  }
+  return groups;
+}
+
+mlir::FailureOr<std::vector<std::pair<std::string, std::string>>> ParseFrontendAttributes(
+    const AttrText& attr, mlir::MLIRContext* context) {
+  Lexer lex = lexerFor(attr, context);
+  if (failed(lex.expect('{', "to open frontend_attributes"))) return mlir::failure();
+  std::vector<std::pair<std::string, std::string>> entries;
+  lex.skipSpace();
+  if (lex.consume('}')) return entries;
+  while (true) {
+    lex.skipSpace();
+    std::string key;
+    if (lex.peek() == '"') {
+      std::optional<std::string> quoted = lex.lexString();
+      if (!quoted) return mlir::failure();
+      key = *quoted;
+    } else {
+      key = lex.lexName().str();
+    }
+    if (key.empty()) return lex.error() << "expected a frontend attribute name";
+    lex.skipSpace();
+    if (failed(lex.expect('=', "after frontend attribute '" + key + "'"))) {
+      return mlir::failure();
+    }
+    lex.skipSpace();
+    std::string value;
+    if (lex.peek() == '"') {
+      std::optional<std::string> quoted = lex.lexString();
+      if (!quoted) return mlir::failure();
+      value = *quoted;
+    } else if (lex.peek() == '{') {
+      std::optional<llvm::StringRef> raw = lex.lexBalanced();
+      if (!raw) return mlir::failure();
+      value = raw->str();
+    } else {
+      value = lex.lexName().str();
+    }
+    entries.emplace_back(key, value);
+    lex.skipSpace();
+    if (lex.consume('}')) break;
+    if (failed(lex.expect(',', "or '}' in frontend_attributes"))) return mlir::failure();
+  }
+  if (failed(expectEnd(lex, attr))) return mlir::failure();
+  return entries;
+}
+
+std::optional<std::vector<std::string>> SplitTupleSharding(llvm::StringRef text) {
+  text = text.trim();
+  if (!text.starts_with("{") || !text.ends_with("}")) return std::nullopt;
+  llvm::StringRef inner = text.drop_front().drop_back().trim();
+  if (!inner.empty() && !inner.starts_with("{")) return std::nullopt;
+  std::vector<std::string> parts;
+  int depth = 0;
+  size_t begin = 0;
+  for (size_t i = 0; i < inner.size(); ++i) {
+    char c = inner[i];
+    if (c == '{' || c == '[' || c == '(') ++depth;
+    if (c == '}' || c == ']' || c == ')') --depth;
+    if (c == ',' && depth == 0) {
+      parts.push_back(inner.slice(begin, i).trim().str());
+      begin = i + 1;
+    }
+  }
+  if (!inner.empty()) parts.push_back(inner.drop_front(begin).trim().str());
+  return parts;
+}
+
+}  // namespace tessel::hlo_text

@@ -1,0 +1,52 @@
+// Entry points of HLO text import: parse, import, verify, and report.
+#include "partitioner/hlo_text/hlo_import.h"
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "partitioner/hlo_text/hlo_importer.h"
+#include "partitioner/hlo_text/hlo_parser.h"
+#include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/tessel/tessel_ops.h"
+
+namespace tessel::hlo_text {
+
+mlir::OwningOpRef<mlir::ModuleOp> ImportHloText(llvm::StringRef text, llvm::StringRef bufferName,
+                                                mlir::MLIRContext* context) {
+  context->loadDialect<mlir::func::FuncDialect, hlo::HloDialect, ir::TesselDialect>();
+  ParsedModule parsed;
+  if (failed(ParseHloText(text, bufferName, context, parsed))) return nullptr;
+  mlir::OwningOpRef<mlir::ModuleOp> module = mlir::ModuleOp::create(
+      mlir::FileLineColLoc::get(context, bufferName, parsed.pos.line, parsed.pos.col));
+  if (failed(Importer(parsed, *module).run())) return nullptr;
+  if (failed(mlir::verify(*module))) return nullptr;
+  return module;
+}
+
+absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> ImportHloTextToModule(
+    absl::string_view text, absl::string_view bufferName, mlir::MLIRContext& context) {
+  llvm::StringRef name(bufferName.data(), bufferName.size());
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(text.data(), text.size()), name),
+      llvm::SMLoc());
+  std::string diagnostics;
+  llvm::raw_string_ostream os(diagnostics);
+  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context, os);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      ImportHloText(sourceMgr.getMemoryBuffer(1)->getBuffer(), name, &context);
+  if (!module) {
+    os.flush();
+    return absl::InvalidArgumentError(
+        diagnostics.empty() ? absl::StrCat(bufferName, ": failed to import HLO text")
+                            : diagnostics);
+  }
+  return module;
+}
+
+}  // namespace tessel::hlo_text

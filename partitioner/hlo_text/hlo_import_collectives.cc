@@ -1,0 +1,341 @@
+// Importers of the collectives of partitioned HLO (all-reduce, all-gather, reduce-scatter,
+// all-to-all, collective-permute) and partition-id. Tessel collectives name mesh axes
+// rather than device lists, so the importer synthesizes one mesh for the module, one axis
+// per prime factor of the device count ("axis_0"=2, "axis_1"=2, ... smallest first), and
+// accepts a collective only if its device groups are exactly the groups of some of those
+// axes. Example with 8 devices (mesh 2x2x2): {{0,1},{2,3},{4,5},{6,7}} → ["axis_2"];
+// {{0,2,4,6},{1,3,5,7}} → ["axis_0", "axis_1"]; {{0,3},{1,2},...} → rejected.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "llvm/ADT/StringSwitch.h"
+#include "partitioner/hlo_text/hlo_importer.h"
+#include "partitioner/ir/tessel/collective_groups.h"
+#include "partitioner/ir/tessel/tessel_ops.h"
+
+namespace tessel::hlo_text {
+namespace {
+
+constexpr llvm::StringLiteral kMeshName = "mesh";
+
+IntList coordinates(ir::MeshAttr mesh, int64_t device) {
+  IntList coords(mesh.getAxes().size());
+  for (int64_t i = coords.size() - 1; i >= 0; --i) {
+    int64_t size = mesh.getAxes()[i].getSize();
+    coords[i] = device % size;
+    device /= size;
+  }
+  return coords;
+}
+
+std::string groupsText(const std::vector<IntList>& groups) {
+  std::string text = "{";
+  for (size_t g = 0; g < groups.size(); ++g) {
+    text += g ? ",{" : "{";
+    for (size_t i = 0; i < groups[g].size(); ++i) {
+      text += (i ? "," : "") + std::to_string(groups[g][i]);
+    }
+    text += "}";
+  }
+  return text + "}";
+}
+
+// The axes whose device groups are `groups`, or failure (reported at `attr`).
+mlir::FailureOr<llvm::SmallVector<ir::AxisRefAttr>> axesForGroups(
+    Importer& im, ir::MeshAttr mesh, const std::vector<IntList>& groups, const AttrText& attr) {
+  auto reject = [&]() {
+    return im.error(attr) << "replica groups " << groupsText(groups)
+                          << " are not the groups of any axes of the device mesh [" << [&] {
+                               std::string dims;
+                               for (auto axis : mesh.getAxes()) {
+                                 dims += (dims.empty() ? "" : ",") + std::to_string(axis.getSize());
+                               }
+                               return dims;
+                             }() << "]";
+  };
+  int64_t total = mesh.getTotalSize();
+  std::set<int64_t> seen;
+  for (const IntList& group : groups) {
+    if (group.empty() || group.size() != groups[0].size()) return reject();
+    for (int64_t d : group) {
+      if (d < 0 || d >= total || !seen.insert(d).second) return reject();
+    }
+  }
+  if (int64_t(seen.size()) != total) return reject();
+  // The axes along which the first group varies, ordered by where they first change (the
+  // most minor axis changes first).
+  const IntList& first = groups[0];
+  IntList origin = coordinates(mesh, first[0]);
+  std::vector<std::pair<int64_t, size_t>> varying;  // (first change, axis)
+  for (size_t a = 0; a < origin.size(); ++a) {
+    for (size_t p = 1; p < first.size(); ++p) {
+      if (coordinates(mesh, first[p])[a] != origin[a]) {
+        varying.emplace_back(p, a);
+        break;
+      }
+    }
+  }
+  std::sort(varying.rbegin(), varying.rend());
+  llvm::SmallVector<ir::AxisRefAttr> axes;
+  for (const auto& entry : varying) {
+    axes.push_back(ir::AxisRefAttr::get(im.context(), mesh.getAxes()[entry.second].getName()));
+  }
+  int64_t groupSize = 1;
+  for (const auto& entry : varying) groupSize *= mesh.getAxes()[entry.second].getSize();
+  if (groupSize != int64_t(first.size())) return reject();
+  std::vector<IntList> expected;
+  for (const auto& group : ir::getDeviceGroups(mesh, axes)) expected.emplace_back(group);
+  std::vector<IntList> actual = groups;
+  std::sort(expected.begin(), expected.end());
+  std::sort(actual.begin(), actual.end());
+  if (expected != actual) return reject();
+  return axes;
+}
+
+// Checks the module runs as partitions only and returns the groups of `inst`.
+mlir::FailureOr<std::vector<IntList>> collectiveGroups(Importer& im, Instruction& inst,
+                                                       AttrText*& groupsAttr) {
+  if (im.numReplicas() > 1) {
+    return im.error(inst) << "'" << inst.opcode << "' in a module with replica_count > 1 is "
+                             "not supported; only partitioned (SPMD) programs are";
+  }
+  if (!im.findAttr(inst, "channel_id")) {
+    return im.error(inst) << "'" << inst.opcode << "' without channel_id communicates across "
+                             "replicas, which is not supported";
+  }
+  if (AttrText* global = im.findAttr(inst, "use_global_device_ids")) {
+    if (failed(ParseBoolAttr(*global, im.context()))) return mlir::failure();
+  }
+  mlir::FailureOr<AttrText*> attr = im.requireAttr(inst, "replica_groups");
+  if (failed(attr)) return mlir::failure();
+  groupsAttr = *attr;
+  if (im.numPartitions() == 0 && (*attr)->value.trim() == "{}") {
+    return im.error(**attr) << "replica_groups={} needs num_partitions in the module header";
+  }
+  return ParseReplicaGroups(**attr, im.numPartitions(), im.context());
+}
+
+int64_t deviceCount(Importer& im, const std::vector<IntList>& groups) {
+  if (im.numPartitions() > 0) return im.numPartitions();
+  int64_t maxId = 0;
+  for (const IntList& group : groups) {
+    for (int64_t d : group) maxId = std::max(maxId, d);
+  }
+  return maxId + 1;
+}
+
+mlir::FailureOr<ir::ReductionKind> reductionKind(Importer& im, Instruction& inst) {
+  mlir::FailureOr<Computation*> comp = im.computationAttr(inst, "to_apply");
+  if (failed(comp)) return mlir::failure();
+  const Instruction& root = (*comp)->instructions[(*comp)->rootIndex];
+  std::optional<ir::ReductionKind> kind =
+      llvm::StringSwitch<std::optional<ir::ReductionKind>>(root.opcode)
+          .Case("add", ir::ReductionKind::Sum)
+          .Case("multiply", ir::ReductionKind::Prod)
+          .Case("maximum", ir::ReductionKind::Max)
+          .Case("minimum", ir::ReductionKind::Min)
+          .Default(std::nullopt);
+  bool onParams = root.operands.size() == 2;
+  for (const OperandRef& ref : root.operands) {
+    bool isParam = llvm::any_of((*comp)->instructions, [&](const Instruction& i) {
+      return i.name == ref.name && i.opcode == "parameter";
+    });
+    onParams = onParams && isParam;
+  }
+  if (!kind || !onParams || root.operands[0].name == root.operands[1].name) {
+    return im.error(inst) << "the reduction '" << (*comp)->name << "' of '" << inst.opcode
+                          << "' must be add, multiply, maximum or minimum of its two "
+                             "parameters";
+  }
+  return *kind;
+}
+
+// Builds `opName` over the axes of the instruction's groups with `extra` attributes.
+mlir::FailureOr<Imported> createCollective(Importer& im, Instruction& inst, llvm::StringRef opName,
+                                           llvm::SmallVector<mlir::NamedAttribute> extra) {
+  if (failed(im.expectOperands(inst, 1))) return mlir::failure();
+  mlir::FailureOr<mlir::Value> input = im.operand(inst, 0);
+  mlir::FailureOr<mlir::Type> type = im.arrayType(inst);
+  AttrText* groupsAttr = nullptr;
+  mlir::FailureOr<std::vector<IntList>> groups = collectiveGroups(im, inst, groupsAttr);
+  if (failed(input) || failed(type) || failed(groups)) return mlir::failure();
+  mlir::FailureOr<mlir::Attribute> mesh = im.meshFor(inst, deviceCount(im, *groups));
+  if (failed(mesh)) return mlir::failure();
+  mlir::FailureOr<llvm::SmallVector<ir::AxisRefAttr>> axes =
+      axesForGroups(im, mlir::cast<ir::MeshAttr>(*mesh), *groups, *groupsAttr);
+  if (failed(axes)) return mlir::failure();
+  llvm::SmallVector<mlir::Attribute> axisAttrs(axes->begin(), axes->end());
+  extra.push_back(im.builder().getNamedAttr(
+      "mesh_name", mlir::FlatSymbolRefAttr::get(im.context(), kMeshName)));
+  extra.push_back(im.builder().getNamedAttr("axes", im.builder().getArrayAttr(axisAttrs)));
+  return im.single(im.create(inst, opName, *input, *type, extra));
+}
+
+mlir::FailureOr<int64_t> singleDimension(Importer& im, Instruction& inst) {
+  mlir::FailureOr<IntList> dims = im.intListAttr(inst, "dimensions");
+  if (failed(dims)) return mlir::failure();
+  if (dims->size() != 1) {
+    return im.error(inst) << "'" << inst.opcode << "' needs exactly one dimension";
+  }
+  return (*dims)[0];
+}
+
+mlir::NamedAttribute i64(Importer& im, llvm::StringRef name, int64_t v) {
+  return im.builder().getNamedAttr(name, im.builder().getI64IntegerAttr(v));
+}
+
+mlir::NamedAttribute kindAttr(Importer& im, ir::ReductionKind kind) {
+  return im.builder().getNamedAttr("kind", ir::ReductionKindAttr::get(im.context(), kind));
+}
+
+mlir::FailureOr<Imported> importAllReduce(Importer& im, Instruction& inst) {
+  mlir::FailureOr<ir::ReductionKind> kind = reductionKind(im, inst);
+  if (failed(kind)) return mlir::failure();
+  return createCollective(im, inst, "tessel.all_reduce", {kindAttr(im, *kind)});
+}
+
+mlir::FailureOr<Imported> importAllGather(Importer& im, Instruction& inst) {
+  mlir::FailureOr<int64_t> dim = singleDimension(im, inst);
+  if (failed(dim)) return mlir::failure();
+  return createCollective(im, inst, "tessel.all_gather", {i64(im, "dim", *dim)});
+}
+
+mlir::FailureOr<Imported> importReduceScatter(Importer& im, Instruction& inst) {
+  mlir::FailureOr<int64_t> dim = singleDimension(im, inst);
+  mlir::FailureOr<ir::ReductionKind> kind =
+      failed(dim) ? mlir::FailureOr<ir::ReductionKind>(mlir::failure()) : reductionKind(im, inst);
+  if (failed(kind)) return mlir::failure();
+  return createCollective(im, inst, "tessel.reduce_scatter",
+                          {i64(im, "dim", *dim), kindAttr(im, *kind)});
+}
+
+// The array form of all-to-all splits and concatenates along the same dimension.
+mlir::FailureOr<Imported> importAllToAll(Importer& im, Instruction& inst) {
+  if (!im.findAttr(inst, "dimensions") && inst.operands.size() != 1) {
+    return im.error(inst) << "tuple 'all-to-all' (several operands) is not supported";
+  }
+  mlir::FailureOr<int64_t> dim = singleDimension(im, inst);
+  if (failed(dim)) return mlir::failure();
+  return createCollective(im, inst, "tessel.all_to_all",
+                          {i64(im, "split_dim", *dim), i64(im, "concat_dim", *dim)});
+}
+
+// Source-target pairs become a position rule over the axes along which any pair moves; the
+// rule must be the same in every group of those axes.
+mlir::FailureOr<Imported> importCollectivePermute(Importer& im, Instruction& inst) {
+  if (failed(im.expectOperands(inst, 1))) return mlir::failure();
+  mlir::FailureOr<mlir::Value> input = im.operand(inst, 0);
+  mlir::FailureOr<mlir::Type> type = im.arrayType(inst);
+  if (failed(input) || failed(type)) return mlir::failure();
+  if (im.numReplicas() > 1 || !im.findAttr(inst, "channel_id")) {
+    return im.error(inst) << "'collective-permute' needs channel_id and a single replica";
+  }
+  mlir::FailureOr<AttrText*> pairsAttr = im.requireAttr(inst, "source_target_pairs");
+  if (failed(pairsAttr)) return mlir::failure();
+  mlir::FailureOr<std::vector<IntList>> pairs = ParseIntListList(**pairsAttr, im.context());
+  if (failed(pairs)) return mlir::failure();
+  int64_t maxId = 0;
+  for (const IntList& pair : *pairs) {
+    if (pair.size() != 2 || pair[0] < 0 || pair[1] < 0) {
+      return im.error(**pairsAttr) << "each source-target pair needs two device ids";
+    }
+    maxId = std::max({maxId, pair[0], pair[1]});
+  }
+  int64_t devices = im.numPartitions() > 0 ? im.numPartitions() : maxId + 1;
+  if (maxId >= devices) return im.error(**pairsAttr) << "device " << maxId << " is out of range";
+  mlir::FailureOr<mlir::Attribute> meshAttr = im.meshFor(inst, devices);
+  if (failed(meshAttr)) return mlir::failure();
+  auto mesh = mlir::cast<ir::MeshAttr>(*meshAttr);
+  llvm::SmallVector<bool> moves(mesh.getAxes().size(), false);
+  for (const IntList& pair : *pairs) {
+    IntList a = coordinates(mesh, pair[0]), b = coordinates(mesh, pair[1]);
+    for (size_t i = 0; i < a.size(); ++i) moves[i] = moves[i] || a[i] != b[i];
+  }
+  llvm::SmallVector<ir::AxisRefAttr> axes;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    if (moves[i]) axes.push_back(ir::AxisRefAttr::get(im.context(), mesh.getAxes()[i].getName()));
+  }
+  auto reject = [&]() {
+    return im.error(**pairsAttr) << "source_target_pairs do not follow one rule along mesh axes";
+  };
+  if (axes.empty() || pairs->empty()) return reject();
+  // Positions of every device in its group, then the rule seen from group 0.
+  auto groups = ir::getDeviceGroups(mesh, axes);
+  std::map<int64_t, std::pair<int64_t, int64_t>> where;  // device → (group, position)
+  for (size_t g = 0; g < groups.size(); ++g) {
+    for (size_t p = 0; p < groups[g].size(); ++p) where[groups[g][p]] = {g, p};
+  }
+  std::set<std::pair<int64_t, int64_t>> rule;
+  for (const IntList& pair : *pairs) rule.insert({where[pair[0]].second, where[pair[1]].second});
+  std::set<std::pair<int64_t, int64_t>> expected, actual;
+  for (const auto& group : groups) {
+    for (const auto& [s, t] : rule) expected.insert({group[s], group[t]});
+  }
+  for (const IntList& pair : *pairs) actual.insert({pair[0], pair[1]});
+  if (expected != actual) return reject();
+  llvm::SmallVector<int64_t> flat;
+  for (const auto& [s, t] : rule) {
+    flat.push_back(s);
+    flat.push_back(t);
+  }
+  llvm::SmallVector<mlir::Attribute> axisAttrs(axes.begin(), axes.end());
+  return im.single(im.create(
+      inst, "tessel.collective_permute", *input, *type,
+      {im.builder().getNamedAttr("mesh_name", mlir::FlatSymbolRefAttr::get(im.context(), kMeshName)),
+       im.builder().getNamedAttr("axes", im.builder().getArrayAttr(axisAttrs)),
+       im.builder().getNamedAttr("pairs", im.builder().getDenseI64ArrayAttr(flat))}));
+}
+
+mlir::FailureOr<Imported> importPartitionId(Importer& im, Instruction& inst) {
+  if (failed(im.expectOperands(inst, 0))) return mlir::failure();
+  mlir::FailureOr<mlir::Type> type = im.arrayType(inst);
+  if (failed(type)) return mlir::failure();
+  return im.single(im.create(inst, "tessel.partition_id", {}, *type));
+}
+
+}  // namespace
+
+// Defined here because only collectives need a mesh.
+mlir::FailureOr<mlir::Attribute> Importer::meshFor(const Instruction& inst, int64_t numDevices) {
+  if (mesh_) {
+    auto mesh = mlir::cast<ir::MeshAttr>(mesh_);
+    if (mesh.getTotalSize() != numDevices) {
+      return error(inst) << "'" << inst.opcode << "' spans " << numDevices
+                         << " devices but an earlier collective spans " << mesh.getTotalSize()
+                         << "; set num_partitions in the module header";
+    }
+    return mesh_;
+  }
+  // Device groups are materialized below, so keep the count to what real systems have.
+  constexpr int64_t kMaxDevices = 1 << 16;
+  if (numDevices < 1 || numDevices > kMaxDevices) {
+    return error(inst) << "device count " << numDevices << " is outside [1, " << kMaxDevices
+                       << "]";
+  }
+  llvm::SmallVector<ir::MeshAxisAttr> axes;
+  int64_t rest = numDevices;
+  for (int64_t factor = 2; rest > 1; ++factor) {
+    while (rest % factor == 0) {
+      axes.push_back(ir::MeshAxisAttr::get(context(), "axis_" + std::to_string(axes.size()), factor));
+      rest /= factor;
+    }
+  }
+  auto mesh = ir::MeshAttr::get(context(), axes, {});
+  mlir::OpBuilder::InsertionGuard guard(builder_);
+  builder_.setInsertionPointToStart(module_.getBody());
+  builder_.create<ir::MeshOp>(loc(parsed_.pos), kMeshName, mesh);
+  mesh_ = mesh;
+  return mesh_;
+}
+
+void RegisterCollectiveImporters(ImporterTable& table) {
+  table["all-reduce"] = importAllReduce;
+  table["all-gather"] = importAllGather;
+  table["reduce-scatter"] = importReduceScatter;
+  table["all-to-all"] = importAllToAll;
+  table["collective-permute"] = importCollectivePermute;
+  table["partition-id"] = importPartitionId;
+}
+
+}  // namespace tessel::hlo_text

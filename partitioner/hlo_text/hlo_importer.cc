@@ -1,0 +1,417 @@
+// The import driver: module header, ENTRY → func.func @main, called computations →
+// private functions or regions, and the per-instruction bookkeeping (operand lookup, tuple
+// flattening, declared-shape checks, pass-through shardings, unknown attributes).
+#include "partitioner/hlo_text/hlo_importer.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringSet.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "partitioner/ir/hlo/hlo_ops.h"
+
+namespace tessel::hlo_text {
+namespace {
+
+// Attributes that say how XLA should compile or describe an instruction, not what it
+// computes; the importer drops them.
+bool isIgnoredAttribute(llvm::StringRef name) {
+  static const llvm::StringSet<> kIgnored = {
+      "metadata", "backend_config", "operand_precision", "precision_config", "algorithm",
+      "control-predecessors", "statistics", "origin", "result_accuracy", "api_version",
+      "schedule", "custom_call_schedule", "operand_layout_constraints",
+      "output_to_operand_aliasing", "kind", "padding_type", "sharding", "frontend_attributes"};
+  return kIgnored.contains(name);
+}
+
+// Keeps the frontend attributes Shardy needs to round-trip (`xla.sdy.*`).
+mlir::DictionaryAttr shardyFrontendAttrs(const AttrText* attr, mlir::MLIRContext* context) {
+  if (!attr) return {};
+  auto entries = ParseFrontendAttributes(*attr, context);
+  if (failed(entries)) return {};
+  llvm::SmallVector<mlir::NamedAttribute> kept;
+  for (const auto& [key, value] : *entries) {
+    if (!llvm::StringRef(key).starts_with("xla.sdy.")) continue;
+    kept.emplace_back(mlir::StringAttr::get(context, key), mlir::StringAttr::get(context, value));
+  }
+  if (kept.empty()) return {};
+  return mlir::DictionaryAttr::get(context, kept);
+}
+
+const AttrText* peekAttr(const Instruction& inst, llvm::StringRef name) {
+  for (const AttrText& attr : inst.attrs) {
+    if (attr.name == name) return &attr;
+  }
+  return nullptr;
+}
+
+// The sharding of each leaf of `shape` given the instruction's sharding text: a tuple
+// sharding is split into its elements, any other sharding applies to every leaf.
+mlir::FailureOr<std::vector<std::string>> leafShardings(Importer& importer,
+                                                        const Instruction& inst) {
+  const AttrText* attr = peekAttr(inst, "sharding");
+  int64_t leaves = inst.shape.numLeaves();
+  if (!attr) return std::vector<std::string>(leaves);
+  std::optional<std::vector<std::string>> parts = SplitTupleSharding(attr->value);
+  if (!parts || !inst.shape.isTuple) return std::vector<std::string>(leaves, attr->value.str());
+  if (int64_t(parts->size()) != leaves) {
+    return importer.error(*attr) << "tuple sharding has " << parts->size()
+                                 << " elements but '" << inst.name << "' has " << leaves
+                                 << " arrays";
+  }
+  return *parts;
+}
+
+}  // namespace
+
+Importer::Importer(ParsedModule& parsed, mlir::ModuleOp module)
+    : parsed_(parsed), module_(module), builder_(module.getContext()) {
+  RegisterElementwiseImporters(table_);
+  RegisterShapeImporters(table_);
+  RegisterComputeImporters(table_);
+  RegisterControlImporters(table_);
+  RegisterCollectiveImporters(table_);
+}
+
+mlir::Location Importer::loc(SourcePos pos) {
+  return mlir::FileLineColLoc::get(context(), pos.file, pos.line, pos.col);
+}
+
+AttrText* Importer::findAttr(Instruction& inst, llvm::StringRef name) {
+  for (AttrText& attr : inst.attrs) {
+    if (attr.name == name) {
+      attr.used = true;
+      return &attr;
+    }
+  }
+  return nullptr;
+}
+
+mlir::FailureOr<AttrText*> Importer::requireAttr(Instruction& inst, llvm::StringRef name) {
+  if (AttrText* attr = findAttr(inst, name)) return attr;
+  return error(inst) << "'" << inst.opcode << "' needs attribute '" << name << "'";
+}
+
+mlir::FailureOr<IntList> Importer::intListAttr(Instruction& inst, llvm::StringRef name) {
+  mlir::FailureOr<AttrText*> attr = requireAttr(inst, name);
+  if (failed(attr)) return mlir::failure();
+  return ParseIntList(**attr, context());
+}
+
+mlir::FailureOr<IntList> Importer::optionalIntListAttr(Instruction& inst, llvm::StringRef name) {
+  AttrText* attr = findAttr(inst, name);
+  if (!attr) return IntList();
+  return ParseIntList(*attr, context());
+}
+
+mlir::LogicalResult Importer::expectOperands(const Instruction& inst, size_t count) {
+  if (inst.operands.size() == count) return mlir::success();
+  return error(inst) << "'" << inst.opcode << "' takes " << count << " operand"
+                     << (count == 1 ? "" : "s") << ", got " << inst.operands.size();
+}
+
+mlir::LogicalResult Importer::expectMinOperands(const Instruction& inst, size_t count) {
+  if (inst.operands.size() >= count) return mlir::success();
+  return error(inst) << "'" << inst.opcode << "' takes at least " << count << " operand"
+                     << (count == 1 ? "" : "s") << ", got " << inst.operands.size();
+}
+
+mlir::FailureOr<mlir::Value> Importer::operand(const Instruction& inst, size_t i) {
+  const auto& entry = scopes_.back()->find(inst.operands[i].name)->second;
+  if (entry.second.size() != 1 || entry.first->isTuple) {
+    return mlir::emitError(loc(inst.operands[i].pos))
+           << "operand '" << inst.operands[i].name << "' of '" << inst.opcode
+           << "' must be an array, not a tuple";
+  }
+  return entry.second.front();
+}
+
+llvm::SmallVector<mlir::Value> Importer::allOperandLeaves(const Instruction& inst) {
+  llvm::SmallVector<mlir::Value> leaves;
+  for (const OperandRef& ref : inst.operands) {
+    const auto& entry = scopes_.back()->find(ref.name)->second;
+    leaves.append(entry.second.begin(), entry.second.end());
+  }
+  return leaves;
+}
+
+const Shape& Importer::operandShape(const Instruction& inst, size_t i) {
+  return *scopes_.back()->find(inst.operands[i].name)->second.first;
+}
+
+mlir::FailureOr<mlir::Type> Importer::arrayType(const Instruction& inst) {
+  if (inst.shape.isTuple) {
+    return error(inst) << "'" << inst.opcode << "' must have an array shape, not a tuple";
+  }
+  return mlir::Type(mlir::RankedTensorType::get(inst.shape.dims, inst.shape.elementType));
+}
+
+llvm::SmallVector<mlir::Type> Importer::leafTypes(const Instruction& inst) {
+  llvm::SmallVector<mlir::Type> types;
+  inst.shape.appendLeafTypes(types);
+  return types;
+}
+
+mlir::Operation* Importer::create(const Instruction& inst, llvm::StringRef opName,
+                                  mlir::ValueRange operands, mlir::TypeRange results,
+                                  llvm::ArrayRef<mlir::NamedAttribute> attrs,
+                                  unsigned numRegions) {
+  mlir::OperationState state(loc(inst), opName);
+  state.addOperands(operands);
+  state.addTypes(results);
+  state.addAttributes(attrs);
+  for (unsigned i = 0; i < numRegions; ++i) state.addRegion();
+  return builder_.create(state);
+}
+
+Computation* Importer::findComputation(llvm::StringRef name) {
+  for (Computation& comp : parsed_.computations) {
+    if (comp.name == name) return &comp;
+  }
+  return nullptr;
+}
+
+mlir::FailureOr<Computation*> Importer::computationAttr(Instruction& inst,
+                                                        llvm::StringRef attrName) {
+  mlir::FailureOr<AttrText*> attr = requireAttr(inst, attrName);
+  if (failed(attr)) return mlir::failure();
+  mlir::FailureOr<std::string> name = ParseComputationRef(**attr, context());
+  if (failed(name)) return mlir::failure();
+  Computation* comp = findComputation(*name);
+  if (!comp) return error(**attr) << "unknown computation '" << *name << "'";
+  return comp;
+}
+
+mlir::FailureOr<std::vector<Instruction*>> Importer::parametersOf(Computation& comp) {
+  std::vector<Instruction*> params;
+  for (Instruction& inst : comp.instructions) {
+    if (inst.opcode != "parameter") continue;
+    int64_t number = -1;
+    if (inst.rawOperands.getAsInteger(10, number) || number < 0) {
+      return mlir::emitError(loc(inst.rawOperandsPos))
+             << "parameter number must be a non-negative integer, got '" << inst.rawOperands
+             << "'";
+    }
+    if (number >= int64_t(comp.instructions.size())) {
+      return error(inst) << "parameter number " << number << " exceeds the "
+                         << comp.instructions.size() << " instructions of '" << comp.name << "'";
+    }
+    if (number >= int64_t(params.size())) params.resize(number + 1, nullptr);
+    if (params[number]) return error(inst) << "parameter " << number << " is declared twice";
+    params[number] = &inst;
+  }
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (!params[i]) {
+      return mlir::emitError(loc(comp.pos))
+             << "computation '" << comp.name << "' lacks parameter " << i;
+    }
+  }
+  return params;
+}
+
+mlir::FailureOr<llvm::SmallVector<mlir::Value>> Importer::importBody(
+    Computation& comp, llvm::ArrayRef<llvm::SmallVector<mlir::Value>> params,
+    const Instruction* user) {
+  if (llvm::is_contained(inProgress_, comp.name)) {
+    return mlir::emitError(user ? loc(*user) : loc(comp.pos))
+           << "computation '" << comp.name << "' calls itself";
+  }
+  mlir::FailureOr<std::vector<Instruction*>> declared = parametersOf(comp);
+  if (failed(declared)) return mlir::failure();
+  if (declared->size() != params.size()) {
+    return mlir::emitError(user ? loc(*user) : loc(comp.pos))
+           << "computation '" << comp.name << "' takes " << declared->size()
+           << " parameters but is given " << params.size();
+  }
+  Scope scope;
+  scopes_.push_back(&scope);
+  inProgress_.push_back(comp.name);
+  auto done = llvm::make_scope_exit([&] {
+    scopes_.pop_back();
+    inProgress_.pop_back();
+  });
+  for (Instruction& inst : comp.instructions) {
+    if (inst.opcode == "parameter") {
+      int64_t number = 0;
+      inst.rawOperands.getAsInteger(10, number);
+      llvm::SmallVector<mlir::Type> expected = leafTypes(inst);
+      llvm::SmallVector<mlir::Type> given;
+      for (mlir::Value v : params[number]) given.push_back(v.getType());
+      if (expected != given) {
+        return error(inst) << "parameter " << number << " of '" << comp.name
+                           << "' does not match the shape of the value passed to it";
+      }
+      for (AttrText& attr : inst.attrs) attr.used = true;
+      scope[inst.name] = {&inst.shape, params[number]};
+      continue;
+    }
+    if (failed(importInstruction(inst))) return mlir::failure();
+  }
+  return scope[comp.instructions[comp.rootIndex].name].second;
+}
+
+mlir::LogicalResult Importer::importInstruction(Instruction& inst) {
+  Scope& scope = *scopes_.back();
+  for (const OperandRef& ref : inst.operands) {
+    if (!scope.count(ref.name)) {
+      return mlir::emitError(loc(ref.pos)) << "unknown operand '" << ref.name << "' of '"
+                                           << inst.name << "'";
+    }
+  }
+  auto it = table_.find(inst.opcode);
+  if (it == table_.end()) {
+    return mlir::emitError(loc(inst.opcodePos))
+           << "opcode '" << inst.opcode << "' is not supported";
+  }
+  mlir::FailureOr<Imported> imported = it->second(*this, inst);
+  if (failed(imported)) return mlir::failure();
+  llvm::SmallVector<mlir::Type> expected = leafTypes(inst);
+  llvm::SmallVector<mlir::Type> actual;
+  for (mlir::Value v : imported->leaves) actual.push_back(v.getType());
+  if (expected != actual) {
+    auto diag = error(inst) << "shape of '" << inst.name << "' does not match its '"
+                            << inst.opcode << "' operation: declared (";
+    llvm::interleaveComma(expected, diag);
+    diag << ") but the operation gives (";
+    llvm::interleaveComma(actual, diag);
+    return diag << ")";
+  }
+  attachPassThrough(inst, imported->op);
+  for (const AttrText& attr : inst.attrs) {
+    if (!attr.used && !isIgnoredAttribute(attr.name)) {
+      return error(attr) << "attribute '" << attr.name << "' is not supported on '"
+                         << inst.opcode << "'";
+    }
+  }
+  scope[inst.name] = {&inst.shape, imported->leaves};
+  return mlir::success();
+}
+
+void Importer::attachPassThrough(Instruction& inst, mlir::Operation* op) {
+  if (!op) return;
+  if (const AttrText* sharding = peekAttr(inst, "sharding")) {
+    op->setAttr(kHloShardingAttr, mlir::StringAttr::get(context(), sharding->value));
+  }
+  if (mlir::DictionaryAttr attrs =
+          shardyFrontendAttrs(peekAttr(inst, "frontend_attributes"), context())) {
+    op->setAttr(kFrontendAttrsAttr, attrs);
+  }
+}
+
+mlir::LogicalResult Importer::importRegion(Computation& comp, mlir::Region& region,
+                                           const Instruction& user) {
+  mlir::FailureOr<std::vector<Instruction*>> declared = parametersOf(comp);
+  if (failed(declared)) return mlir::failure();
+  mlir::OpBuilder::InsertionGuard guard(builder_);
+  mlir::Block* block = builder_.createBlock(&region);
+  std::vector<llvm::SmallVector<mlir::Value>> params;
+  for (Instruction* param : *declared) {
+    llvm::SmallVector<mlir::Value> leaves;
+    for (mlir::Type type : leafTypes(*param)) {
+      leaves.push_back(block->addArgument(type, loc(*param)));
+    }
+    params.push_back(leaves);
+  }
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>> results = importBody(comp, params, &user);
+  if (failed(results)) return mlir::failure();
+  builder_.create<hlo::ReturnOp>(loc(comp.instructions[comp.rootIndex]), *results);
+  return mlir::success();
+}
+
+mlir::FailureOr<llvm::SmallVector<mlir::Value>> Importer::inlineComputation(
+    Computation& comp, llvm::ArrayRef<llvm::SmallVector<mlir::Value>> params,
+    const Instruction& user) {
+  return importBody(comp, params, &user);
+}
+
+mlir::FailureOr<mlir::func::FuncOp> Importer::functionFor(Computation& comp,
+                                                          const Instruction& user) {
+  auto found = functions_.find(comp.name);
+  if (found != functions_.end()) return found->second;
+  mlir::FailureOr<std::vector<Instruction*>> declared = parametersOf(comp);
+  if (failed(declared)) return mlir::failure();
+  llvm::SmallVector<mlir::Type> argTypes, resultTypes;
+  for (Instruction* param : *declared) param->shape.appendLeafTypes(argTypes);
+  comp.instructions[comp.rootIndex].shape.appendLeafTypes(resultTypes);
+  mlir::OpBuilder::InsertionGuard guard(builder_);
+  builder_.setInsertionPointToEnd(module_.getBody());
+  auto func = builder_.create<mlir::func::FuncOp>(
+      loc(comp.pos), comp.name, builder_.getFunctionType(argTypes, resultTypes));
+  func.setPrivate();
+  mlir::Block* block = func.addEntryBlock();
+  std::vector<llvm::SmallVector<mlir::Value>> params;
+  unsigned next = 0;
+  for (Instruction* param : *declared) {
+    llvm::SmallVector<mlir::Value> leaves;
+    for (int64_t i = 0; i < param->shape.numLeaves(); ++i) leaves.push_back(block->getArgument(next++));
+    params.push_back(leaves);
+  }
+  builder_.setInsertionPointToEnd(block);
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>> results = importBody(comp, params, &user);
+  if (failed(results)) return mlir::failure();
+  builder_.create<mlir::func::ReturnOp>(loc(comp.instructions[comp.rootIndex]), *results);
+  functions_[comp.name] = func;
+  return func;
+}
+
+mlir::LogicalResult Importer::importEntry(Computation& comp) {
+  mlir::FailureOr<std::vector<Instruction*>> declared = parametersOf(comp);
+  if (failed(declared)) return mlir::failure();
+  Instruction& root = comp.instructions[comp.rootIndex];
+  llvm::SmallVector<mlir::Type> argTypes, resultTypes;
+  for (Instruction* param : *declared) param->shape.appendLeafTypes(argTypes);
+  root.shape.appendLeafTypes(resultTypes);
+  builder_.setInsertionPointToEnd(module_.getBody());
+  auto func = builder_.create<mlir::func::FuncOp>(
+      loc(comp.pos), "main", builder_.getFunctionType(argTypes, resultTypes));
+  mlir::Block* block = func.addEntryBlock();
+  std::vector<llvm::SmallVector<mlir::Value>> params;
+  unsigned next = 0;
+  for (Instruction* param : *declared) {
+    mlir::FailureOr<std::vector<std::string>> shardings = leafShardings(*this, *param);
+    if (failed(shardings)) return mlir::failure();
+    mlir::DictionaryAttr frontend =
+        shardyFrontendAttrs(peekAttr(*param, "frontend_attributes"), context());
+    llvm::SmallVector<mlir::Value> leaves;
+    for (const std::string& sharding : *shardings) {
+      if (!sharding.empty()) {
+        func.setArgAttr(next, kHloShardingAttr, builder_.getStringAttr(sharding));
+      }
+      if (frontend) func.setArgAttr(next, kFrontendAttrsAttr, frontend);
+      leaves.push_back(block->getArgument(next++));
+    }
+    params.push_back(leaves);
+  }
+  builder_.setInsertionPointToEnd(block);
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>> results = importBody(comp, params, nullptr);
+  if (failed(results)) return mlir::failure();
+  mlir::FailureOr<std::vector<std::string>> shardings = leafShardings(*this, root);
+  if (failed(shardings)) return mlir::failure();
+  for (size_t i = 0; i < shardings->size(); ++i) {
+    if (!(*shardings)[i].empty()) {
+      func.setResultAttr(i, kHloShardingAttr, builder_.getStringAttr((*shardings)[i]));
+    }
+  }
+  builder_.create<mlir::func::ReturnOp>(loc(root), *results);
+  return mlir::success();
+}
+
+mlir::LogicalResult Importer::run() {
+  module_.setSymName(parsed_.name);
+  for (AttrText& attr : parsed_.headerAttrs) {
+    if (attr.name == "num_partitions" || attr.name == "replica_count") {
+      mlir::FailureOr<int64_t> value = ParseIntAttr(attr, context());
+      if (failed(value)) return mlir::failure();
+      if (*value < 1) return error(attr) << attr.name << " must be at least 1";
+      (attr.name == "num_partitions" ? numPartitions_ : numReplicas_) = *value;
+    } else if (attr.name == "frontend_attributes") {
+      mlir::FailureOr<std::vector<std::pair<std::string, std::string>>> entries =
+          ParseFrontendAttributes(attr, context());
+      if (failed(entries)) return mlir::failure();
+      if (mlir::DictionaryAttr kept = shardyFrontendAttrs(&attr, context())) {
+        module_->setAttr(kFrontendAttrsAttr, kept);
+      }
+    }
+  }
+  return importEntry(parsed_.computations[parsed_.entryIndex]);
+}
+
+}  // namespace tessel::hlo_text

@@ -1,0 +1,140 @@
+// The importer's shared state and helpers, used by the per-family opcode importers
+// (hlo_import_*.cc). Each family registers a function per opcode in an ImporterTable; the
+// driver (hlo_importer.cc) walks computations, resolves operands, and after each
+// instruction attaches shardings and checks that every attribute was understood.
+#ifndef TESSEL_PARTITIONER_HLO_TEXT_HLO_IMPORTER_H_
+#define TESSEL_PARTITIONER_HLO_TEXT_HLO_IMPORTER_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "partitioner/hlo_text/hlo_attr_parsers.h"
+#include "partitioner/hlo_text/hlo_parser.h"
+
+namespace tessel::hlo_text {
+
+// What an instruction became: the values of its flattened shape, and the op that carries
+// its sharding (null for instructions that vanish: tuple, get-tuple-element, copy).
+struct Imported {
+  llvm::SmallVector<mlir::Value> leaves;
+  mlir::Operation* op = nullptr;
+};
+
+class Importer;
+using OpcodeImporter = mlir::FailureOr<Imported> (*)(Importer&, Instruction&);
+using ImporterTable = llvm::StringMap<OpcodeImporter>;
+
+// Each family adds its opcodes.
+void RegisterElementwiseImporters(ImporterTable& table);
+void RegisterShapeImporters(ImporterTable& table);
+void RegisterComputeImporters(ImporterTable& table);
+void RegisterControlImporters(ImporterTable& table);
+void RegisterCollectiveImporters(ImporterTable& table);
+
+// Attribute names under which imported pass-through data is kept.
+inline constexpr llvm::StringLiteral kHloShardingAttr = "tessel.hlo_sharding";
+inline constexpr llvm::StringLiteral kFrontendAttrsAttr = "tessel.hlo_frontend_attributes";
+
+class Importer {
+ public:
+  Importer(ParsedModule& parsed, mlir::ModuleOp module);
+
+  // Imports the whole module; emits diagnostics and fails on the first error.
+  mlir::LogicalResult run();
+
+  mlir::MLIRContext* context() { return module_.getContext(); }
+  mlir::OpBuilder& builder() { return builder_; }
+  mlir::Location loc(SourcePos pos);
+  mlir::Location loc(const Instruction& inst) { return loc(inst.pos); }
+  mlir::InFlightDiagnostic error(const Instruction& inst) {
+    return mlir::emitError(loc(inst));
+  }
+  mlir::InFlightDiagnostic error(const AttrText& attr) { return mlir::emitError(loc(attr.pos)); }
+
+  // The attribute `name` of `inst` (marked as understood), or null.
+  AttrText* findAttr(Instruction& inst, llvm::StringRef name);
+  // Like findAttr but reports "'<opcode>' needs attribute '<name>'" when it is missing.
+  mlir::FailureOr<AttrText*> requireAttr(Instruction& inst, llvm::StringRef name);
+  // A required list attribute, or an optional one (empty when absent).
+  mlir::FailureOr<IntList> intListAttr(Instruction& inst, llvm::StringRef name);
+  mlir::FailureOr<IntList> optionalIntListAttr(Instruction& inst, llvm::StringRef name);
+
+  // Fails with a located message unless `inst` has `count` operands.
+  mlir::LogicalResult expectOperands(const Instruction& inst, size_t count);
+  mlir::LogicalResult expectMinOperands(const Instruction& inst, size_t count);
+  // The single array value of operand `i` (errors on tuples).
+  mlir::FailureOr<mlir::Value> operand(const Instruction& inst, size_t i);
+  // Every leaf of every operand, flattened.
+  llvm::SmallVector<mlir::Value> allOperandLeaves(const Instruction& inst);
+  const Shape& operandShape(const Instruction& inst, size_t i);
+  // The tensor type of an array-shaped instruction (errors on tuples).
+  mlir::FailureOr<mlir::Type> arrayType(const Instruction& inst);
+  // The tensor types of the leaves of the instruction's shape.
+  llvm::SmallVector<mlir::Type> leafTypes(const Instruction& inst);
+
+  // Creates `opName` at the instruction's location.
+  mlir::Operation* create(const Instruction& inst, llvm::StringRef opName,
+                          mlir::ValueRange operands, mlir::TypeRange results,
+                          llvm::ArrayRef<mlir::NamedAttribute> attrs = {},
+                          unsigned numRegions = 0);
+  Imported single(mlir::Operation* op) { return Imported{{op->getResult(0)}, op}; }
+  Imported all(mlir::Operation* op) {
+    return Imported{llvm::SmallVector<mlir::Value>(op->getResults()), op};
+  }
+
+  // The computation named by attribute `attrName` of `inst`.
+  mlir::FailureOr<Computation*> computationAttr(Instruction& inst, llvm::StringRef attrName);
+  Computation* findComputation(llvm::StringRef name);
+  // Fills `region` with one block whose arguments are the leaves of the computation's
+  // parameters and whose terminator (`hlo.return`) returns its root's leaves.
+  mlir::LogicalResult importRegion(Computation& comp, mlir::Region& region,
+                                   const Instruction& user);
+  // Imports the computation's instructions at the builder's insertion point with its
+  // parameters bound to `params` (one leaf list per parameter); returns the root's leaves.
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>> inlineComputation(
+      Computation& comp, llvm::ArrayRef<llvm::SmallVector<mlir::Value>> params,
+      const Instruction& user);
+  // The private func.func for a `call`/`fusion` target, imported on first use.
+  mlir::FailureOr<mlir::func::FuncOp> functionFor(Computation& comp, const Instruction& user);
+
+  // The number of devices: num_partitions from the header, else 0 (unknown).
+  int64_t numPartitions() const { return numPartitions_; }
+  int64_t numReplicas() const { return numReplicas_; }
+  // The module, for collectives that need to add a mesh.
+  mlir::ModuleOp module() { return module_; }
+  // The synthesized device mesh used by imported collectives, created on first use.
+  mlir::FailureOr<mlir::Attribute> meshFor(const Instruction& inst, int64_t numDevices);
+
+ private:
+  using Scope = llvm::StringMap<std::pair<const Shape*, llvm::SmallVector<mlir::Value>>>;
+
+  mlir::LogicalResult importEntry(Computation& comp);
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>> importBody(
+      Computation& comp, llvm::ArrayRef<llvm::SmallVector<mlir::Value>> params,
+      const Instruction* user);
+  mlir::LogicalResult importInstruction(Instruction& inst);
+  // Checks the parameters of `comp` are numbered 0..n-1; returns them by number.
+  mlir::FailureOr<std::vector<Instruction*>> parametersOf(Computation& comp);
+  void attachPassThrough(Instruction& inst, mlir::Operation* op);
+
+  ParsedModule& parsed_;
+  mlir::ModuleOp module_;
+  mlir::OpBuilder builder_;
+  ImporterTable table_;
+  std::vector<Scope*> scopes_;  // innermost last
+  std::map<std::string, mlir::func::FuncOp> functions_;
+  std::vector<std::string> inProgress_;  // computations being imported (recursion check)
+  int64_t numPartitions_ = 0;
+  int64_t numReplicas_ = 1;
+  mlir::Attribute mesh_;
+};
+
+}  // namespace tessel::hlo_text
+
+#endif  // TESSEL_PARTITIONER_HLO_TEXT_HLO_IMPORTER_H_

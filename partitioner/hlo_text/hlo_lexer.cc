@@ -1,0 +1,201 @@
+// Character-level lexing of XLA HLO text with line and column tracking.
+#include "partitioner/hlo_text/hlo_lexer.h"
+
+#include <cctype>
+
+#include "mlir/IR/BuiltinAttributes.h"
+
+namespace tessel::hlo_text {
+namespace {
+
+bool isNameChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+}
+
+char closerOf(char open) {
+  switch (open) {
+    case '(': return ')';
+    case '[': return ']';
+    case '{': return '}';
+    default: return '\0';
+  }
+}
+
+}  // namespace
+
+mlir::Location Lexer::toLoc(SourcePos at) const {
+  return mlir::FileLineColLoc::get(context_, at.file, at.line, at.col);
+}
+
+void Lexer::advance(size_t n) {
+  for (size_t i = 0; i < n && offset_ < text_.size(); ++i) {
+    if (text_[offset_] == '\n') {
+      ++pos_.line;
+      pos_.col = 1;
+    } else {
+      ++pos_.col;
+    }
+    ++offset_;
+  }
+}
+
+void Lexer::skipSpace() {
+  while (!atEnd()) {
+    char c = peek();
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      advance();
+    } else if (c == '/' && peek(1) == '/') {
+      while (!atEnd() && peek() != '\n') advance();
+    } else if (c == '/' && peek(1) == '*') {
+      advance(2);
+      while (!atEnd() && !(peek() == '*' && peek(1) == '/')) advance();
+      advance(2);
+    } else {
+      return;
+    }
+  }
+}
+
+void Lexer::skipSpaceInLine() {
+  while (!atEnd()) {
+    char c = peek();
+    if (c == ' ' || c == '\t' || c == '\r') {
+      advance();
+    } else if (c == '/' && peek(1) == '*') {
+      advance(2);
+      while (!atEnd() && !(peek() == '*' && peek(1) == '/')) advance();
+      advance(2);
+    } else {
+      return;
+    }
+  }
+}
+
+bool Lexer::consume(char c) {
+  if (peek() != c || atEnd()) return false;
+  advance();
+  return true;
+}
+
+bool Lexer::consume(llvm::StringRef s) {
+  if (!rest().starts_with(s)) return false;
+  advance(s.size());
+  return true;
+}
+
+mlir::LogicalResult Lexer::expect(char c, llvm::StringRef context) {
+  if (consume(c)) return mlir::success();
+  return error() << "expected '" << c << "' " << context;
+}
+
+llvm::StringRef Lexer::lexName() {
+  size_t start = offset_;
+  if (peek() == '%') {
+    advance();
+    start = offset_;
+  }
+  while (!atEnd() && isNameChar(peek())) advance();
+  return text_.slice(start, offset_);
+}
+
+llvm::StringRef Lexer::lexIdentifier() {
+  size_t start = offset_;
+  while (!atEnd() && (std::isalnum(static_cast<unsigned char>(peek())) || peek() == '_' ||
+                      peek() == '-')) {
+    advance();
+  }
+  return text_.slice(start, offset_);
+}
+
+std::optional<int64_t> Lexer::lexInt() {
+  size_t len = 0;
+  if (peek() == '-' || peek() == '+') ++len;
+  size_t digits = 0;
+  while (std::isdigit(static_cast<unsigned char>(peek(len)))) {
+    ++len;
+    ++digits;
+  }
+  if (digits == 0) return std::nullopt;
+  int64_t value = 0;
+  llvm::StringRef token = rest().take_front(len);
+  if (token.starts_with("+")) token = token.drop_front();
+  if (token.getAsInteger(10, value)) return std::nullopt;  // out of range
+  advance(len);
+  return value;
+}
+
+std::optional<std::string> Lexer::lexString() {
+  if (peek() != '"') return std::nullopt;
+  SourcePos start = pos_;
+  advance();
+  std::string out;
+  while (!atEnd() && peek() != '"') {
+    char c = peek();
+    if (c == '\\') {
+      char e = peek(1);
+      advance(2);
+      switch (e) {
+        case 'n': out += '\n'; break;
+        case 't': out += '\t'; break;
+        case '\\': out += '\\'; break;
+        case '"': out += '"'; break;
+        case '\'': out += '\''; break;
+        default: out += e; break;
+      }
+      continue;
+    }
+    out += c;
+    advance();
+  }
+  if (!consume('"')) {
+    mlir::emitError(toLoc(start)) << "unterminated string";
+    return std::nullopt;
+  }
+  return out;
+}
+
+std::optional<llvm::StringRef> Lexer::lexBalanced() {
+  SourcePos start = pos_;
+  size_t begin = offset_;
+  std::string stack;
+  do {
+    char c = peek();
+    if (atEnd()) {
+      mlir::emitError(toLoc(start)) << "'" << text_[begin] << "' is never closed";
+      return std::nullopt;
+    }
+    if (c == '"') {
+      if (!lexString()) return std::nullopt;
+      continue;
+    }
+    if (char closer = closerOf(c)) {
+      stack.push_back(closer);
+    } else if (!stack.empty() && c == stack.back()) {
+      stack.pop_back();
+    }
+    advance();
+  } while (!stack.empty());
+  return text_.slice(begin, offset_);
+}
+
+llvm::StringRef Lexer::lexAttributeValue() {
+  size_t begin = offset_;
+  int depth = 0;
+  while (!atEnd()) {
+    char c = peek();
+    if (c == '"') {
+      if (!lexString()) break;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') {
+      if (depth == 0) break;
+      --depth;
+    }
+    if (depth == 0 && (c == ',' || c == '\n')) break;
+    advance();
+  }
+  return text_.slice(begin, offset_).rtrim();
+}
+
+}  // namespace tessel::hlo_text

@@ -1,0 +1,372 @@
+// Parser of XLA HLO text into the syntax tree of hlo_parser.h.
+#include "partitioner/hlo_text/hlo_parser.h"
+
+#include <cctype>
+
+#include "llvm/ADT/StringSwitch.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace tessel::hlo_text {
+namespace {
+
+// Sections of per-frame source information that recent XLA prints after the header.
+bool isStackFrameSection(llvm::StringRef word) {
+  return word == "FileNames" || word == "FunctionNames" || word == "FileLocations" ||
+         word == "StackFrames";
+}
+
+mlir::Type elementTypeFromName(llvm::StringRef name, mlir::MLIRContext* context) {
+  auto sint = [&](unsigned width) { return mlir::IntegerType::get(context, width); };
+  auto uint = [&](unsigned width) {
+    return mlir::IntegerType::get(context, width, mlir::IntegerType::Unsigned);
+  };
+  return llvm::StringSwitch<mlir::Type>(name)
+      .Case("pred", sint(1))
+      .Case("s8", sint(8))
+      .Case("s16", sint(16))
+      .Case("s32", sint(32))
+      .Case("s64", sint(64))
+      .Case("u8", uint(8))
+      .Case("u16", uint(16))
+      .Case("u32", uint(32))
+      .Case("u64", uint(64))
+      .Case("f16", mlir::Float16Type::get(context))
+      .Case("bf16", mlir::BFloat16Type::get(context))
+      .Case("f32", mlir::Float32Type::get(context))
+      .Case("f64", mlir::Float64Type::get(context))
+      .Default(mlir::Type());
+}
+
+class Parser {
+ public:
+  Parser(Lexer& lex, ParsedModule& module) : lex_(lex), module_(module) {}
+
+  mlir::LogicalResult parseModule() {
+    lex_.skipSpace();
+    module_.pos = lex_.pos();
+    if (lex_.lexIdentifier() != "HloModule") {
+      return mlir::emitError(lex_.toLoc(module_.pos)) << "expected 'HloModule' header";
+    }
+    lex_.skipSpaceInLine();
+    module_.name = lex_.lexName().str();
+    if (module_.name.empty()) return lex_.error() << "expected a module name after HloModule";
+    while (true) {
+      lex_.skipSpaceInLine();
+      if (!lex_.consume(',')) break;
+      if (failed(parseAttribute(module_.headerAttrs))) return mlir::failure();
+    }
+    while (true) {
+      lex_.skipSpace();
+      if (lex_.atEnd()) break;
+      if (failed(parseTopLevelItem())) return mlir::failure();
+    }
+    if (module_.computations.empty()) {
+      return mlir::emitError(lex_.toLoc(module_.pos))
+             << "module '" << module_.name << "' has no computations";
+    }
+    if (module_.entryIndex < 0) module_.entryIndex = module_.computations.size() - 1;
+    return mlir::success();
+  }
+
+ private:
+  mlir::LogicalResult parseTopLevelItem() {
+    SourcePos start = lex_.pos();
+    bool isEntry = false;
+    if (lex_.rest().starts_with("ENTRY") && !std::isalnum(lex_.peek(5))) {
+      lex_.advance(5);
+      lex_.skipSpace();
+      isEntry = true;
+    }
+    llvm::StringRef name = lex_.lexName();
+    if (name.empty()) return lex_.error() << "expected a computation";
+    lex_.skipSpace();
+    if (!isEntry && isStackFrameSection(name) && std::isdigit(lex_.peek())) {
+      return skipStackFrameSection();
+    }
+    Computation comp;
+    comp.name = name.str();
+    comp.isEntry = isEntry;
+    comp.pos = start;
+    // The signature `(p: shape, ...) -> shape` repeats what the parameters say.
+    if (lex_.peek() == '(') {
+      if (!lex_.lexBalanced()) return mlir::failure();
+      lex_.skipSpace();
+    }
+    if (lex_.consume("->")) {
+      lex_.skipSpace();
+      Shape ignored;
+      if (failed(ParseShape(lex_, ignored))) return mlir::failure();
+      lex_.skipSpace();
+    }
+    if (failed(lex_.expect('{', "to open computation '" + comp.name + "'"))) {
+      return mlir::failure();
+    }
+    while (true) {
+      lex_.skipSpace();
+      if (lex_.consume('}')) break;
+      if (lex_.atEnd()) {
+        return mlir::emitError(lex_.toLoc(start))
+               << "computation '" << comp.name << "' is never closed";
+      }
+      if (failed(parseInstruction(comp))) return mlir::failure();
+    }
+    // Attributes of the computation itself (e.g. execution_thread) do not matter here.
+    lex_.skipSpaceInLine();
+    if (lex_.peek() == ',') {
+      while (!lex_.atEnd() && lex_.peek() != '\n') lex_.advance();
+    }
+    if (comp.instructions.empty()) {
+      return mlir::emitError(lex_.toLoc(start))
+             << "computation '" << comp.name << "' has no instructions";
+    }
+    if (comp.rootIndex < 0) comp.rootIndex = comp.instructions.size() - 1;
+    if (isEntry) {
+      if (module_.entryIndex >= 0) {
+        return mlir::emitError(lex_.toLoc(start)) << "second ENTRY computation '"
+                                                  << comp.name << "'";
+      }
+      module_.entryIndex = module_.computations.size();
+    }
+    module_.computations.push_back(std::move(comp));
+    return mlir::success();
+  }
+
+  // Entries are `N "text"` or `N {fields}`; none of them affects the program.
+  mlir::LogicalResult skipStackFrameSection() {
+    while (std::isdigit(lex_.peek())) {
+      lex_.lexInt();
+      lex_.skipSpaceInLine();
+      if (lex_.peek() == '"') {
+        if (!lex_.lexString()) return mlir::failure();
+      } else if (lex_.peek() == '{') {
+        if (!lex_.lexBalanced()) return mlir::failure();
+      } else {
+        return lex_.error() << "expected a string or '{' in a stack frame entry";
+      }
+      lex_.skipSpace();
+    }
+    return mlir::success();
+  }
+
+  mlir::LogicalResult parseInstruction(Computation& comp) {
+    Instruction inst;
+    inst.pos = lex_.pos();
+    if (lex_.rest().starts_with("ROOT") && !std::isalnum(lex_.peek(4)) && lex_.peek(4) != '.') {
+      lex_.advance(4);
+      lex_.skipSpace();
+      inst.isRoot = true;
+    }
+    inst.name = lex_.lexName().str();
+    if (inst.name.empty()) return lex_.error() << "expected an instruction name";
+    lex_.skipSpace();
+    if (failed(lex_.expect('=', "after instruction name '" + inst.name + "'"))) {
+      return mlir::failure();
+    }
+    lex_.skipSpace();
+    if (failed(ParseShape(lex_, inst.shape))) return mlir::failure();
+    lex_.skipSpace();
+    inst.opcodePos = lex_.pos();
+    inst.opcode = lex_.lexIdentifier().str();
+    if (inst.opcode.empty()) {
+      return lex_.error() << "expected an opcode in instruction '" << inst.name << "'";
+    }
+    lex_.skipSpace();
+    if (lex_.peek() != '(') {
+      return lex_.error() << "expected '(' after opcode '" << inst.opcode << "'";
+    }
+    if (inst.opcode == "constant" || inst.opcode == "parameter") {
+      lex_.advance();
+      inst.rawOperandsPos = lex_.pos();
+      SourcePos open = lex_.pos();
+      llvm::StringRef rest = lex_.rest();
+      // The literal may hold nested braces but never an unbalanced ')'.
+      int depth = 0;
+      size_t len = 0;
+      for (; len < rest.size(); ++len) {
+        char c = rest[len];
+        if (c == '(') ++depth;
+        if (c == ')' && depth-- == 0) break;
+      }
+      if (len == rest.size()) {
+        return mlir::emitError(lex_.toLoc(open)) << "'(' of '" << inst.opcode
+                                                 << "' is never closed";
+      }
+      inst.rawOperands = rest.take_front(len).trim();
+      lex_.advance(len + 1);
+    } else if (failed(parseOperands(inst))) {
+      return mlir::failure();
+    }
+    while (true) {
+      lex_.skipSpaceInLine();
+      if (!lex_.consume(',')) break;
+      if (failed(parseAttribute(inst.attrs))) return mlir::failure();
+    }
+    for (const Instruction& other : comp.instructions) {
+      if (other.name == inst.name) {
+        return mlir::emitError(lex_.toLoc(inst.pos))
+               << "instruction name '" << inst.name << "' is used twice";
+      }
+    }
+    if (inst.isRoot) {
+      if (comp.rootIndex >= 0) {
+        return mlir::emitError(lex_.toLoc(inst.pos))
+               << "second ROOT in computation '" << comp.name << "'";
+      }
+      comp.rootIndex = comp.instructions.size();
+    }
+    comp.instructions.push_back(std::move(inst));
+    return mlir::success();
+  }
+
+  // `(a, b)`, `(f32[4]{0} %a, %b)`: an optional shape before each name is skipped.
+  mlir::LogicalResult parseOperands(Instruction& inst) {
+    lex_.advance();  // '('
+    lex_.skipSpace();
+    if (lex_.consume(')')) return mlir::success();
+    while (true) {
+      lex_.skipSpace();
+      OperandRef operand;
+      operand.pos = lex_.pos();
+      Lexer beforeName = lex_;
+      llvm::StringRef name = lex_.lexName();
+      if (lex_.peek() == '(' || (!name.empty() && lex_.peek() == '[')) {
+        // What came first was the operand's shape (`f32[4]{0} %x`, `(f32[], s32[]) %t`).
+        lex_ = beforeName;
+        Shape ignored;
+        if (failed(ParseShape(lex_, ignored))) return mlir::failure();
+        lex_.skipSpace();
+        operand.pos = lex_.pos();
+        name = lex_.lexName();
+      }
+      if (name.empty()) {
+        return lex_.error() << "expected an operand name in '" << inst.opcode << "'";
+      }
+      operand.name = name.str();
+      inst.operands.push_back(std::move(operand));
+      lex_.skipSpace();
+      if (lex_.consume(')')) return mlir::success();
+      if (failed(lex_.expect(',', "or ')' between operands of '" + inst.opcode + "'"))) {
+        return mlir::failure();
+      }
+    }
+  }
+
+  mlir::LogicalResult parseAttribute(std::vector<AttrText>& attrs) {
+    lex_.skipSpace();
+    AttrText attr;
+    attr.name = lex_.lexIdentifier().str();
+    if (attr.name.empty()) return lex_.error() << "expected an attribute name after ','";
+    lex_.skipSpaceInLine();
+    if (failed(lex_.expect('=', "after attribute name '" + attr.name + "'"))) {
+      return mlir::failure();
+    }
+    lex_.skipSpaceInLine();
+    attr.pos = lex_.pos();
+    attr.value = lex_.lexAttributeValue();
+    if (attr.value.empty()) {
+      return mlir::emitError(lex_.toLoc(attr.pos))
+             << "attribute '" << attr.name << "' has no value";
+    }
+    attrs.push_back(std::move(attr));
+    return mlir::success();
+  }
+
+  Lexer& lex_;
+  ParsedModule& module_;
+};
+
+}  // namespace
+
+int64_t Shape::numLeaves() const {
+  if (!isTuple) return 1;
+  int64_t n = 0;
+  for (const Shape& e : elements) n += e.numLeaves();
+  return n;
+}
+
+int64_t Shape::leafOffset(int64_t i) const {
+  int64_t n = 0;
+  for (int64_t k = 0; k < i; ++k) n += elements[k].numLeaves();
+  return n;
+}
+
+void Shape::appendLeafTypes(llvm::SmallVectorImpl<mlir::Type>& types) const {
+  if (!isTuple) {
+    types.push_back(mlir::RankedTensorType::get(dims, elementType));
+    return;
+  }
+  for (const Shape& e : elements) e.appendLeafTypes(types);
+}
+
+mlir::LogicalResult ParseShape(Lexer& lex, Shape& shape) {
+  if (lex.consume('(')) {
+    shape.isTuple = true;
+    lex.skipSpace();
+    if (lex.consume(')')) return mlir::success();
+    while (true) {
+      lex.skipSpace();
+      Shape element;
+      if (failed(ParseShape(lex, element))) return mlir::failure();
+      shape.elements.push_back(std::move(element));
+      lex.skipSpace();
+      if (lex.consume(')')) return mlir::success();
+      if (failed(lex.expect(',', "or ')' in tuple shape"))) return mlir::failure();
+    }
+  }
+  SourcePos typePos = lex.pos();
+  llvm::StringRef typeName = lex.lexIdentifier();
+  if (typeName.empty()) return lex.error() << "expected a shape";
+  shape.elementType = elementTypeFromName(typeName, lex.context());
+  if (!shape.elementType) {
+    return mlir::emitError(lex.toLoc(typePos))
+           << "element type '" << typeName << "' is not supported";
+  }
+  if (failed(lex.expect('[', "after element type '" + typeName.str() + "'"))) {
+    return mlir::failure();
+  }
+  lex.skipSpace();
+  if (!lex.consume(']')) {
+    while (true) {
+      lex.skipSpace();
+      if (lex.peek() == '<' || lex.peek() == '?') {
+        return lex.error() << "dynamic dimensions are not supported";
+      }
+      std::optional<int64_t> dim = lex.lexInt();
+      if (!dim || *dim < 0) return lex.error() << "expected a dimension size";
+      shape.dims.push_back(*dim);
+      lex.skipSpace();
+      if (lex.consume(']')) break;
+      if (failed(lex.expect(',', "or ']' in shape dimensions"))) return mlir::failure();
+    }
+  }
+  // The layout (`{1,0}`, `{1,0:T(8,128)}`) says how the array is stored, not what it holds.
+  if (lex.peek() == '{' && !lex.lexBalanced()) return mlir::failure();
+  return mlir::success();
+}
+
+llvm::StringRef XlaTypeName(mlir::Type type) {
+  if (type.isInteger(1)) return "pred";
+  if (auto intType = mlir::dyn_cast<mlir::IntegerType>(type)) {
+    bool isUnsigned = intType.isUnsigned();
+    switch (intType.getWidth()) {
+      case 8: return isUnsigned ? "u8" : "s8";
+      case 16: return isUnsigned ? "u16" : "s16";
+      case 32: return isUnsigned ? "u32" : "s32";
+      case 64: return isUnsigned ? "u64" : "s64";
+      default: return "";
+    }
+  }
+  if (type.isF16()) return "f16";
+  if (type.isBF16()) return "bf16";
+  if (type.isF32()) return "f32";
+  if (type.isF64()) return "f64";
+  return "";
+}
+
+mlir::LogicalResult ParseHloText(llvm::StringRef text, llvm::StringRef bufferName,
+                                 mlir::MLIRContext* context, ParsedModule& module) {
+  Lexer lex(text, SourcePos{bufferName, 1, 1}, context);
+  return Parser(lex, module).parseModule();
+}
+
+}  // namespace tessel::hlo_text

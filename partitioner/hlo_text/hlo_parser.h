@@ -1,0 +1,97 @@
+// Parses XLA HLO text into a light syntax tree: the module header, computations and
+// instructions with their shapes, operand names and raw attribute values. Attribute values
+// stay text (with their source position) until the importer asks for them in the form the
+// opcode needs, so unknown attributes cost nothing and errors point into the value.
+//
+//   ParsedModule module;
+//   if (failed(ParseHloText(text, "model.hlo", context, module))) return failure();
+//   // Diagnostics were emitted through `context`.
+#ifndef TESSEL_PARTITIONER_HLO_TEXT_HLO_PARSER_H_
+#define TESSEL_PARTITIONER_HLO_TEXT_HLO_PARSER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Types.h"
+#include "mlir/Support/LogicalResult.h"
+#include "partitioner/hlo_text/hlo_lexer.h"
+
+namespace tessel::hlo_text {
+
+// An array shape (element type and dimensions; layouts are dropped) or a tuple of shapes.
+struct Shape {
+  bool isTuple = false;
+  mlir::Type elementType;                 // arrays only
+  llvm::SmallVector<int64_t> dims;        // arrays only
+  std::vector<Shape> elements;            // tuples only
+
+  // The number of arrays in the flattened (pre-order) tuple tree.
+  int64_t numLeaves() const;
+  // The index of the first leaf of tuple element `i` in the flattened tree.
+  int64_t leafOffset(int64_t i) const;
+  // The tensor types of the leaves, in order.
+  void appendLeafTypes(llvm::SmallVectorImpl<mlir::Type>& types) const;
+};
+
+// `name=value` after an instruction or in the module header; the value is raw text.
+struct AttrText {
+  std::string name;
+  llvm::StringRef value;
+  SourcePos pos;        // where the value starts
+  bool used = false;    // set once an importer has read it
+};
+
+struct OperandRef {
+  std::string name;
+  SourcePos pos;
+};
+
+struct Instruction {
+  std::string name;
+  bool isRoot = false;
+  Shape shape;
+  std::string opcode;
+  std::vector<OperandRef> operands;
+  // For `constant` and `parameter`: the raw text between the parentheses.
+  llvm::StringRef rawOperands;
+  SourcePos rawOperandsPos;
+  std::vector<AttrText> attrs;
+  SourcePos pos;        // where the instruction starts
+  SourcePos opcodePos;
+};
+
+struct Computation {
+  std::string name;
+  bool isEntry = false;
+  std::vector<Instruction> instructions;
+  int rootIndex = -1;   // the ROOT instruction, or the last one
+  SourcePos pos;
+};
+
+struct ParsedModule {
+  std::string name;
+  std::vector<AttrText> headerAttrs;
+  std::vector<Computation> computations;
+  int entryIndex = -1;  // the ENTRY computation, or the last one
+  SourcePos pos;
+};
+
+// Parses `text` (named `bufferName` in diagnostics) into `module`. Element types become
+// MLIR types of `context` (pred → i1, s32 → i32, u8 → ui8, f32 → f32, bf16, ...). Emits a
+// located diagnostic and fails on malformed text or an element type Tessel lacks.
+mlir::LogicalResult ParseHloText(llvm::StringRef text, llvm::StringRef bufferName,
+                                 mlir::MLIRContext* context, ParsedModule& module);
+
+// Parses a shape (`f32[4,8]{1,0}`, `(s32[], f32[2])`, `pred[]`) at the lexer's position.
+mlir::LogicalResult ParseShape(Lexer& lex, Shape& shape);
+
+// The XLA spelling of an MLIR element type (`f32`, `s32`, `pred`, ...), or "" if none.
+llvm::StringRef XlaTypeName(mlir::Type elementType);
+
+}  // namespace tessel::hlo_text
+
+#endif  // TESSEL_PARTITIONER_HLO_TEXT_HLO_PARSER_H_

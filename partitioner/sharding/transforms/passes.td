@@ -1,0 +1,52 @@
+// Passes of the sharding layer: imports of other sharding representations into Tessel's.
+#ifndef TESSEL_PARTITIONER_SHARDING_TRANSFORMS_PASSES_TD
+#define TESSEL_PARTITIONER_SHARDING_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ImportMeshPass : Pass<"tessel-import-mesh", "mlir::ModuleOp"> {
+  let summary = "Imports upstream MLIR `mesh` dialect annotations as tessel meshes and shardings";
+  let description = [{
+    Lets IR prepared for upstream MLIR's mesh passes enter Tessel. Every
+    `mesh.mesh @m(shape = 2x4)` becomes `tessel.mesh @m = <["axis_0"=2, "axis_1"=4]>` (axis
+    `i` of the upstream mesh is named `axis_i`). Every `mesh.shard` becomes Tessel's form of
+    the same annotation, with closed dimensions:
+
+    - `split_axes` give the axes of each dimension, major to minor; dimensions past the end
+      of `split_axes` are not split;
+    - `partial = sum[...]` axes become `unreduced` axes;
+    - a `mesh.shard` of a function argument that annotates the value itself (no
+      `annotate_for_users`) becomes that argument's `tessel.sharding`, if it has none yet;
+      every other `mesh.shard` becomes a `tessel.sharding_constraint`.
+
+    Rejected with a diagnostic at the offending op: meshes with a dynamic size, partial
+    reductions other than sum (Tessel's unreduced axes are partial sums), split axes outside
+    the mesh or more split dimensions than the tensor has, and every other `mesh` op
+    (collectives and process queries belong to upstream's already-partitioned form).
+
+    Before:
+
+    ```mlir
+    mesh.mesh @mesh(shape = 2x4)
+    func.func @f(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32> {
+      %0 = mesh.shard %arg0 to <@mesh, [[0], [1]]> : tensor<8x16xf32>
+      %1 = mesh.shard %0 to <@mesh, [[1]], partial = sum[0]> annotate_for_users : tensor<8x16xf32>
+      return %1 : tensor<8x16xf32>
+    }
+    ```
+
+    After (the printer writes no space before the closing brackets):
+
+    ```mlir
+    tessel.mesh @mesh = <["axis_0"=2, "axis_1"=4]>
+    func.func @f(%arg0: tensor<8x16xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"axis_0"}, {"axis_1"} ]>})
+        -> tensor<8x16xf32> {
+      %0 = tessel.sharding_constraint %arg0 <@mesh, [{"axis_1"}, {} ], unreduced={"axis_0"}> : tensor<8x16xf32>
+      return %0 : tensor<8x16xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::tessel::ir::TesselDialect"];
+}
+
+#endif  // TESSEL_PARTITIONER_SHARDING_TRANSFORMS_PASSES_TD

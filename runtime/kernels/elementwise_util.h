@@ -1,0 +1,129 @@
+// Loops shared by the elementwise kernels: apply a functor to every element of one or two
+// tensors. A functor says which C++ element types it accepts (`kAccepts<T>`) so that the
+// generic dispatch over all element types only instantiates what makes sense, and an
+// unexpected type becomes an error instead of a crash.
+//
+//   struct Negate {
+//     template <typename T> static constexpr bool kAccepts = kIsFloat<T>;
+//     template <typename T> T operator()(T x) const { return -x; }
+//   };
+//   TESSEL_ASSIGN_OR_RETURN(Tensor y, MapUnary<Negate>(x));
+#ifndef TESSEL_RUNTIME_KERNELS_ELEMENTWISE_UTIL_H_
+#define TESSEL_RUNTIME_KERNELS_ELEMENTWISE_UTIL_H_
+
+#include <cmath>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
+#include "runtime/kernels/element_convert.h"
+#include "runtime/tensor.h"
+
+namespace tessel::runtime {
+
+// The error for an element type a kernel does not handle (the verifier normally keeps such
+// programs out).
+inline absl::Status UnsupportedElementType(ElementType type) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("element type ", ElementTypeName(type), " is not supported"));
+}
+
+// The static shape of result `index` of `op`. REQUIRES: a ranked tensor result.
+inline Shape ResultShape(mlir::Operation* op, unsigned index = 0) {
+  auto type = llvm::cast<mlir::RankedTensorType>(op->getResult(index).getType());
+  return Shape(type.getShape().begin(), type.getShape().end());
+}
+
+// Wraps a single tensor as a kernel's result list.
+inline absl::StatusOr<std::vector<Tensor>> OneResult(absl::StatusOr<Tensor> result) {
+  if (!result.ok()) return result.status();
+  std::vector<Tensor> results;
+  results.push_back(*std::move(result));
+  return results;
+}
+
+// fn(x) for every element of `x`; the result has x's type and shape.
+template <typename Fn>
+absl::StatusOr<Tensor> MapUnary(const Tensor& x, Fn fn = Fn()) {
+  return DispatchElementType(x.type(), [&](auto tag) -> absl::StatusOr<Tensor> {
+    using T = typename decltype(tag)::type;
+    if constexpr (Fn::template kAccepts<T>) {
+      Tensor result = Tensor::Zeros(x.type(), x.shape());
+      absl::Span<const T> in = x.data<T>();
+      absl::Span<T> out = result.data<T>();
+      for (size_t i = 0; i < in.size(); ++i) out[i] = fn(in[i]);
+      return result;
+    } else {
+      return UnsupportedElementType(x.type());
+    }
+  });
+}
+
+// fn(a[i], b[i]) for every element; REQUIRES: lhs and rhs have one type and shape. The
+// result has the element type `R` of fn's return (the operands' type, or pred for compare).
+template <typename Fn>
+absl::StatusOr<Tensor> MapBinary(const Tensor& lhs, const Tensor& rhs, Fn fn = Fn()) {
+  if (lhs.type() != rhs.type() || lhs.shape() != rhs.shape()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("operands ", lhs.ShapeString(), " and ", rhs.ShapeString(), " differ"));
+  }
+  return DispatchElementType(lhs.type(), [&](auto tag) -> absl::StatusOr<Tensor> {
+    using T = typename decltype(tag)::type;
+    if constexpr (Fn::template kAccepts<T>) {
+      using R = decltype(fn(T(), T()));
+      Tensor result = Tensor::Zeros(ElementTypeOf<R>(), lhs.shape());
+      absl::Span<const T> a = lhs.data<T>(), b = rhs.data<T>();
+      absl::Span<R> out = result.data<R>();
+      for (size_t i = 0; i < a.size(); ++i) out[i] = fn(a[i], b[i]);
+      return result;
+    } else {
+      return UnsupportedElementType(lhs.type());
+    }
+  });
+}
+
+// Maximum and minimum, shared by hlo.max/hlo.min and hlo.clamp. For floats they follow IEEE
+// 754-2019 maximum/minimum: a NaN operand gives NaN, and -0 counts as less than +0, so the
+// result does not depend on the operand order (a partitioned program may combine values in
+// another order than the single-device one). pred orders false < true.
+struct MaxFn {
+  template <typename T>
+  static constexpr bool kAccepts = true;
+  template <typename T>
+  T operator()(T a, T b) const {
+    if constexpr (kIsFloat<T>) {
+      using C = ComputeType<T>;
+      C x = static_cast<C>(a), y = static_cast<C>(b);
+      if (std::isnan(x)) return a;
+      if (std::isnan(y)) return b;
+      if (x == y) return std::signbit(x) ? b : a;  // equal: only the zeros' signs can differ
+      return x > y ? a : b;
+    } else {
+      return a > b ? a : b;
+    }
+  }
+};
+
+struct MinFn {
+  template <typename T>
+  static constexpr bool kAccepts = true;
+  template <typename T>
+  T operator()(T a, T b) const {
+    if constexpr (kIsFloat<T>) {
+      using C = ComputeType<T>;
+      C x = static_cast<C>(a), y = static_cast<C>(b);
+      if (std::isnan(x)) return a;
+      if (std::isnan(y)) return b;
+      if (x == y) return std::signbit(x) ? a : b;
+      return x < y ? a : b;
+    } else {
+      return a < b ? a : b;
+    }
+  }
+};
+
+}  // namespace tessel::runtime
+
+#endif  // TESSEL_RUNTIME_KERNELS_ELEMENTWISE_UTIL_H_

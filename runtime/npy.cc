@@ -1,0 +1,316 @@
+// The .npy reader and writer: the magic string, the Python-dict header and the raw
+// little-endian data.
+#include "runtime/npy.h"
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "support/status_macros.h"
+
+namespace tessel::runtime {
+namespace {
+
+// Data is copied as is, so the host must store numbers little-endian like the files do.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "npy I/O assumes a little-endian host");
+
+constexpr char kMagic[] = "\x93NUMPY";
+constexpr size_t kMagicSize = 6;
+// NumPy pads the header so that the data starts at a multiple of 64 bytes.
+constexpr size_t kAlignment = 64;
+
+struct DtypeName {
+  ElementType type;
+  absl::string_view descr;
+};
+
+// What SerializeNpy writes for each type (the one-byte types use '|', like NumPy).
+constexpr DtypeName kDtypes[] = {
+    {ElementType::kPred, "|b1"}, {ElementType::kS8, "|i1"},        {ElementType::kS16, "<i2"},
+    {ElementType::kS32, "<i4"},  {ElementType::kS64, "<i8"},       {ElementType::kU8, "|u1"},
+    {ElementType::kU16, "<u2"},  {ElementType::kU32, "<u4"},       {ElementType::kU64, "<u8"},
+    {ElementType::kF16, "<f2"},  {ElementType::kBF16, "bfloat16"}, {ElementType::kF32, "<f4"},
+    {ElementType::kF64, "<f8"},
+};
+
+absl::string_view DescrOf(ElementType type) {
+  for (const DtypeName& dtype : kDtypes) {
+    if (dtype.type == type) return dtype.descr;
+  }
+  return "";
+}
+
+std::optional<ElementType> TypeOfDescr(absl::string_view descr) {
+  for (const DtypeName& dtype : kDtypes) {
+    if (dtype.descr == descr) return dtype.type;
+    // '<' and '|' mean the same for one-byte types.
+    if (dtype.descr[0] == '|' && descr.size() == dtype.descr.size() && descr[0] == '<' &&
+        descr.substr(1) == dtype.descr.substr(1)) {
+      return dtype.type;
+    }
+  }
+  return std::nullopt;
+}
+
+// The header dictionary: {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }.
+struct Header {
+  std::string descr;
+  bool fortranOrder = false;
+  Shape shape;
+};
+
+// A recursive-descent reader for the subset of Python literals the header uses.
+class HeaderParser {
+ public:
+  explicit HeaderParser(absl::string_view text) : text_(text) {}
+
+  absl::StatusOr<Header> Parse() {
+    Header header;
+    bool seenDescr = false, seenOrder = false, seenShape = false;
+    SkipSpace();
+    if (!Consume('{')) return Error("expected '{'");
+    while (true) {
+      SkipSpace();
+      if (Consume('}')) break;
+      TESSEL_ASSIGN_OR_RETURN(std::string key, ParseString());
+      SkipSpace();
+      if (!Consume(':')) return Error(absl::StrCat("expected ':' after '", key, "'"));
+      SkipSpace();
+      if (key == "descr" && !seenDescr) {
+        TESSEL_ASSIGN_OR_RETURN(header.descr, ParseString());
+        seenDescr = true;
+      } else if (key == "fortran_order" && !seenOrder) {
+        TESSEL_ASSIGN_OR_RETURN(header.fortranOrder, ParseBool());
+        seenOrder = true;
+      } else if (key == "shape" && !seenShape) {
+        TESSEL_ASSIGN_OR_RETURN(header.shape, ParseShape());
+        seenShape = true;
+      } else {
+        return Error(absl::StrCat("unexpected or repeated key '", key, "'"));
+      }
+      SkipSpace();
+      if (Consume(',')) continue;
+      SkipSpace();
+      if (!Consume('}')) return Error("expected ',' or '}'");
+      break;
+    }
+    SkipSpace();
+    if (pos_ != text_.size()) return Error("unexpected text after '}'");
+    if (!seenDescr || !seenOrder || !seenShape) {
+      return Error("needs the keys 'descr', 'fortran_order' and 'shape'");
+    }
+    return header;
+  }
+
+ private:
+  absl::Status Error(absl::string_view message) const {
+    return absl::InvalidArgumentError(absl::StrCat("bad header at offset ", pos_, ": ", message));
+  }
+  void SkipSpace() {
+    while (pos_ < text_.size() && absl::ascii_isspace(static_cast<unsigned char>(text_[pos_]))) {
+      ++pos_;
+    }
+  }
+  bool Consume(char c) {
+    if (pos_ < text_.size() && text_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  bool ConsumeWord(absl::string_view word) {
+    if (text_.substr(pos_, word.size()) != word) return false;
+    pos_ += word.size();
+    return true;
+  }
+
+  // A quoted string without escapes (dtype names and keys have none).
+  absl::StatusOr<std::string> ParseString() {
+    if (pos_ >= text_.size() || (text_[pos_] != '\'' && text_[pos_] != '"')) {
+      return Error("expected a quoted string");
+    }
+    char quote = text_[pos_++];
+    size_t end = text_.find(quote, pos_);
+    if (end == absl::string_view::npos) return Error("unterminated string");
+    std::string value(text_.substr(pos_, end - pos_));
+    pos_ = end + 1;
+    return value;
+  }
+
+  absl::StatusOr<bool> ParseBool() {
+    if (ConsumeWord("True")) return true;
+    if (ConsumeWord("False")) return false;
+    return Error("expected True or False");
+  }
+
+  // "()", "(3,)", "(2, 3)"; Python 2 wrote longs as "3L".
+  absl::StatusOr<Shape> ParseShape() {
+    if (!Consume('(')) return Error("expected '(' to open the shape");
+    Shape shape;
+    while (true) {
+      SkipSpace();
+      if (Consume(')')) return shape;
+      size_t start = pos_;
+      int64_t dim = 0;
+      while (pos_ < text_.size() && absl::ascii_isdigit(static_cast<unsigned char>(text_[pos_]))) {
+        if (dim > (int64_t{1} << 56)) return Error("dimension too large");
+        dim = dim * 10 + (text_[pos_++] - '0');
+      }
+      if (pos_ == start) return Error("expected a non-negative dimension");
+      Consume('L');
+      shape.push_back(dim);
+      SkipSpace();
+      if (Consume(',')) continue;
+      if (Consume(')')) return shape;
+      return Error("expected ',' or ')' in the shape");
+    }
+  }
+
+  absl::string_view text_;
+  size_t pos_ = 0;
+};
+
+uint32_t ReadLittleEndian(absl::string_view bytes) {
+  uint32_t value = 0;
+  for (size_t i = bytes.size(); i > 0; --i) {
+    value = (value << 8) | static_cast<unsigned char>(bytes[i - 1]);
+  }
+  return value;
+}
+
+// Prefixes `status`'s message with the file's name.
+absl::Status InFile(absl::string_view name, const absl::Status& status) {
+  return absl::Status(status.code(), absl::StrCat(name, ": ", status.message()));
+}
+
+absl::StatusOr<Tensor> Parse(absl::string_view bytes) {
+  if (bytes.size() < kMagicSize + 2 || bytes.substr(0, kMagicSize) != kMagic) {
+    return absl::InvalidArgumentError("not a .npy file (bad magic string)");
+  }
+  int major = static_cast<unsigned char>(bytes[kMagicSize]);
+  int minor = static_cast<unsigned char>(bytes[kMagicSize + 1]);
+  // 1.0 has a 16-bit header length, 2.0 and 3.0 (which allows UTF-8 in the header) 32 bits.
+  size_t lengthSize;
+  if (major == 1 && minor == 0) {
+    lengthSize = 2;
+  } else if ((major == 2 || major == 3) && minor == 0) {
+    lengthSize = 4;
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unsupported .npy format version ", major, ".", minor));
+  }
+  size_t prefix = kMagicSize + 2 + lengthSize;
+  if (bytes.size() < prefix) return absl::DataLossError("truncated header");
+  size_t headerLength = ReadLittleEndian(bytes.substr(kMagicSize + 2, lengthSize));
+  if (bytes.size() - prefix < headerLength) return absl::DataLossError("truncated header");
+  TESSEL_ASSIGN_OR_RETURN(Header header, HeaderParser(bytes.substr(prefix, headerLength)).Parse());
+  std::optional<ElementType> type = TypeOfDescr(header.descr);
+  if (!type) {
+    return absl::UnimplementedError(absl::StrCat("unsupported dtype '", header.descr, "'"));
+  }
+  if (header.fortranOrder) {
+    return absl::UnimplementedError("Fortran-order arrays are not supported");
+  }
+  // The data size the shape implies, guarded against overflow.
+  absl::string_view data = bytes.substr(prefix + headerLength);
+  uint64_t expected = static_cast<uint64_t>(ElementTypeSize(*type));
+  bool overflow = false;
+  for (int64_t dim : header.shape) {
+    overflow |= __builtin_mul_overflow(expected, static_cast<uint64_t>(dim), &expected);
+  }
+  for (int64_t dim : header.shape) {
+    if (dim == 0) {
+      expected = 0;
+      overflow = false;
+    }
+  }
+  std::string shape = absl::StrCat("(", absl::StrJoin(header.shape, ", "), ")");
+  if (overflow || expected > data.size()) {
+    return absl::DataLossError(absl::StrCat("truncated data: shape ", shape, " needs ",
+                                            overflow ? "more than 2^64" : absl::StrCat(expected),
+                                            " bytes, found ", data.size()));
+  }
+  if (expected < data.size()) {
+    return absl::DataLossError(
+        absl::StrCat(data.size() - expected, " unexpected bytes after the data of shape ", shape));
+  }
+  Tensor tensor = Tensor::Zeros(*type, header.shape);
+  if (*type == ElementType::kPred) {
+    // Any nonzero byte is true; store the canonical 1.
+    absl::Span<std::byte> out = tensor.bytes();
+    for (size_t i = 0; i < out.size(); ++i) {
+      out[i] = std::byte{static_cast<unsigned char>(data[i] != 0)};
+    }
+  } else if (expected > 0) {
+    std::memcpy(tensor.bytes().data(), data.data(), expected);
+  }
+  return tensor;
+}
+
+}  // namespace
+
+absl::StatusOr<Tensor> ParseNpy(absl::string_view bytes, absl::string_view name) {
+  absl::StatusOr<Tensor> tensor = Parse(bytes);
+  if (!tensor.ok()) return InFile(name, tensor.status());
+  return tensor;
+}
+
+std::string SerializeNpy(const Tensor& tensor) {
+  std::string dict =
+      absl::StrCat("{'descr': '", DescrOf(tensor.type()), "', 'fortran_order': False, 'shape': (",
+                   absl::StrJoin(tensor.shape(), ", "), tensor.rank() == 1 ? ",), }" : "), }");
+  // Pad with spaces and end with a newline so the data starts on an aligned offset.
+  auto padded = [&](size_t lengthSize) {
+    size_t unpadded = kMagicSize + 2 + lengthSize + dict.size() + 1;
+    return dict.size() + 1 + (kAlignment - unpadded % kAlignment) % kAlignment;
+  };
+  bool version1 = padded(2) <= 0xFFFF;
+  size_t lengthSize = version1 ? 2 : 4;
+  size_t headerLength = padded(lengthSize);
+  std::string out(kMagic, kMagicSize);
+  out.push_back(version1 ? 1 : 2);
+  out.push_back(0);
+  for (size_t i = 0; i < lengthSize; ++i) out.push_back(static_cast<char>(headerLength >> (8 * i)));
+  out += dict;
+  out.append(headerLength - dict.size() - 1, ' ');
+  out.push_back('\n');
+  out.append(reinterpret_cast<const char*>(tensor.bytes().data()), tensor.byte_size());
+  return out;
+}
+
+absl::StatusOr<Tensor> ReadNpy(absl::string_view path) {
+  std::string file(path);
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    int error = errno;
+    return absl::Status(absl::ErrnoToStatusCode(error),
+                        absl::StrCat(path, ": cannot open: ", std::strerror(error)));
+  }
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read failed"));
+  return ParseNpy(bytes, path);
+}
+
+absl::Status WriteNpy(const Tensor& tensor, absl::string_view path) {
+  std::string file(path);
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  if (!out) {
+    int error = errno;
+    return absl::Status(absl::ErrnoToStatusCode(error),
+                        absl::StrCat(path, ": cannot open for writing: ", std::strerror(error)));
+  }
+  std::string bytes = SerializeNpy(tensor);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) return absl::UnknownError(absl::StrCat(path, ": write failed"));
+  return absl::OkStatus();
+}
+
+}  // namespace tessel::runtime

@@ -1,0 +1,68 @@
+// One interpreter thread per partition around a shared LocalCommunicator (see
+// spmd_runner.h).
+#include "runtime/spmd_runner.h"
+
+#include <mutex>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "collectives/local/local_communicator.h"
+#include "runtime/interpreter.h"
+
+namespace tessel::runtime {
+
+absl::StatusOr<std::vector<std::vector<Tensor>>> RunSpmd(
+    mlir::func::FuncOp function, absl::Span<const std::vector<Tensor>> per_partition_inputs,
+    int64_t num_partitions, const SpmdOptions& options) {
+  if (num_partitions < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the number of partitions must be at least 1, got ", num_partitions));
+  }
+  if (static_cast<int64_t>(per_partition_inputs.size()) != num_partitions) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "expected inputs for ", num_partitions, " partitions, got ", per_partition_inputs.size()));
+  }
+  if (!function) return absl::InvalidArgumentError("no function to run");
+  // The interpreters read the IR and look up types and attributes concurrently, which MLIR
+  // allows only while the context keeps its multithreading locks.
+  if (num_partitions > 1 && !function->getContext()->isMultithreadingEnabled()) {
+    return absl::InvalidArgumentError(
+        "the function's MLIR context has multithreading disabled; partitions cannot run "
+        "concurrently");
+  }
+  const KernelRegistry& registry =
+      options.registry != nullptr ? *options.registry : DefaultKernelRegistry();
+  collectives::LocalCommunicator::Options communicator_options;
+  communicator_options.timeout = options.collective_timeout;
+  collectives::LocalCommunicator communicator(num_partitions, communicator_options);
+
+  std::vector<std::vector<Tensor>> outputs(num_partitions);
+  std::mutex failure_mu;
+  absl::Status first_failure;  // guarded by failure_mu
+  std::vector<std::thread> threads;
+  for (int64_t p = 0; p < num_partitions; ++p) {
+    threads.emplace_back([&, p] {
+      Interpreter interpreter(registry, PartitionContext{p, num_partitions, &communicator});
+      absl::StatusOr<std::vector<Tensor>> results =
+          interpreter.RunFunction(function, per_partition_inputs[p]);
+      if (results.ok()) {
+        outputs[p] = *std::move(results);
+        return;
+      }
+      absl::Status failure(results.status().code(),
+                           absl::StrCat("partition ", p, ": ", results.status().message()));
+      {
+        // Recorded before aborting, so a root cause always precedes the aborts it causes.
+        std::lock_guard<std::mutex> lock(failure_mu);
+        if (first_failure.ok()) first_failure = failure;
+      }
+      communicator.Abort(failure);
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  if (!first_failure.ok()) return first_failure;
+  return outputs;
+}
+
+}  // namespace tessel::runtime

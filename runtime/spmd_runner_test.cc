@@ -1,0 +1,244 @@
+// Tests of RunSpmd: hand-written SPMD programs on 4 partitions, where each partition adds
+// something to its own shard and then calls a collective, compared with values computed by
+// hand; and how failures of one partition are reported.
+#include "runtime/spmd_runner.h"
+
+#include <vector>
+
+#include "absl/time/clock.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "partitioner/ir/parse_module.h"
+#include "support/status_matchers.h"
+
+namespace tessel::runtime {
+namespace {
+
+using ::tessel::testing::IsOk;
+using ::tessel::testing::StatusIs;
+using ::testing::ElementsAre;
+
+class SpmdRunnerTest : public ::testing::Test {
+ protected:
+  // Parses `text` and runs its @main on every partition.
+  absl::StatusOr<std::vector<std::vector<Tensor>>> Run(
+      absl::string_view text, const std::vector<std::vector<Tensor>>& inputs,
+      SpmdOptions options = SpmdOptions()) {
+    absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
+        ParseModule(text, "test.mlir", context_);
+    if (!module.ok()) return module.status();
+    module_ = *std::move(module);
+    return RunSpmd(module_->lookupSymbol<mlir::func::FuncOp>("main"), inputs,
+                   static_cast<int64_t>(inputs.size()), options);
+  }
+
+  // One input per partition: partition p gets make(p).
+  template <typename Fn>
+  static std::vector<std::vector<Tensor>> PerPartition(int64_t n, Fn make) {
+    std::vector<std::vector<Tensor>> inputs;
+    for (int64_t p = 0; p < n; ++p) inputs.push_back({make(p)});
+    return inputs;
+  }
+
+  mlir::MLIRContext context_;
+  mlir::OwningOpRef<mlir::ModuleOp> module_;
+};
+
+TEST_F(SpmdRunnerTest, AddThenAllReduce) {
+  constexpr absl::string_view kProgram = R"(
+    tessel.mesh @mesh = <["x"=4]>
+    func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+      %c = hlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+      %s = hlo.add %x, %c : tensor<2xf32>
+      %r = tessel.all_reduce %s over @mesh ["x"] kind = sum : tensor<2xf32>
+      return %r : tensor<2xf32>
+    })";
+  auto outputs = Run(kProgram, PerPartition(4, [](int64_t p) {
+                       return Tensor::FromVector<float>({2}, {float(p), float(10 * p)});
+                     }));
+  ASSERT_THAT(outputs, IsOk());
+  // (0+1+2+3) + 4*1 = 10 and (0+10+20+30) + 4*2 = 68, on every partition.
+  for (const auto& output : *outputs) {
+    EXPECT_THAT(output[0].ToVector<float>(), ElementsAre(10.0f, 68.0f));
+  }
+}
+
+TEST_F(SpmdRunnerTest, AddThenAllGatherRebuildsTheGlobalValue) {
+  constexpr absl::string_view kProgram = R"(
+    tessel.mesh @mesh = <["x"=4]>
+    func.func @main(%x: tensor<2xi32>) -> tensor<8xi32> {
+      %c = hlo.constant dense<100> : tensor<2xi32>
+      %s = hlo.add %x, %c : tensor<2xi32>
+      %g = tessel.all_gather %s over @mesh ["x"] dim = 0 : (tensor<2xi32>) -> tensor<8xi32>
+      return %g : tensor<8xi32>
+    })";
+  auto outputs =
+      Run(kProgram, PerPartition(4, [](int64_t p) {
+            // Shard p of the global [0, 1, ..., 7].
+            return Tensor::FromVector<int32_t>({2}, {int32_t(2 * p), int32_t(2 * p + 1)});
+          }));
+  ASSERT_THAT(outputs, IsOk());
+  for (const auto& output : *outputs) {
+    EXPECT_THAT(output[0].ToVector<int32_t>(), ElementsAre(100, 101, 102, 103, 104, 105, 106, 107));
+  }
+}
+
+TEST_F(SpmdRunnerTest, AddThenReduceScatter) {
+  constexpr absl::string_view kProgram = R"(
+    tessel.mesh @mesh = <["x"=4]>
+    func.func @main(%x: tensor<8xi32>) -> tensor<2xi32> {
+      %c = hlo.constant dense<[0, 1, 2, 3, 4, 5, 6, 7]> : tensor<8xi32>
+      %s = hlo.add %x, %c : tensor<8xi32>
+      %r = tessel.reduce_scatter %s over @mesh ["x"] dim = 0 kind = sum : (tensor<8xi32>) -> tensor<2xi32>
+      return %r : tensor<2xi32>
+    })";
+  auto outputs = Run(kProgram, PerPartition(4, [](int64_t p) {
+                       return Tensor::FromVector<int32_t>({8}, std::vector<int32_t>(8, 10 * p));
+                     }));
+  ASSERT_THAT(outputs, IsOk());
+  // Element i of the sum is 4*i + (0+10+20+30); partition p keeps elements 2p and 2p+1.
+  for (int64_t p = 0; p < 4; ++p) {
+    EXPECT_THAT((*outputs)[p][0].ToVector<int32_t>(),
+                ElementsAre(4 * (2 * p) + 60, 4 * (2 * p + 1) + 60));
+  }
+}
+
+TEST_F(SpmdRunnerTest, AddThenAllToAllTransposesTheSharding) {
+  // A 4x4 matrix M[i][j] = 10i + j, split by columns: partition p holds column p (as 4x1).
+  // After the all-to-all it holds row p (as 1x4).
+  constexpr absl::string_view kProgram = R"(
+    tessel.mesh @mesh = <["x"=4]>
+    func.func @main(%x: tensor<4x1xi64>) -> tensor<1x4xi64> {
+      %c = hlo.constant dense<[[0], [10], [20], [30]]> : tensor<4x1xi64>
+      %s = hlo.add %x, %c : tensor<4x1xi64>
+      %t = tessel.all_to_all %s over @mesh ["x"] split_dim = 0 concat_dim = 1 : (tensor<4x1xi64>) -> tensor<1x4xi64>
+      return %t : tensor<1x4xi64>
+    })";
+  auto outputs = Run(kProgram, PerPartition(4, [](int64_t p) {
+                       return Tensor::FromVector<int64_t>({4, 1}, std::vector<int64_t>(4, p));
+                     }));
+  ASSERT_THAT(outputs, IsOk());
+  for (int64_t p = 0; p < 4; ++p) {
+    EXPECT_THAT((*outputs)[p][0].ToVector<int64_t>(),
+                ElementsAre(10 * p, 10 * p + 1, 10 * p + 2, 10 * p + 3));
+  }
+}
+
+TEST_F(SpmdRunnerTest, AddThenCollectivePermuteRotates) {
+  constexpr absl::string_view kProgram = R"(
+    tessel.mesh @mesh = <["x"=4]>
+    func.func @main(%x: tensor<2xf64>) -> tensor<2xf64> {
+      %c = hlo.constant dense<0.5> : tensor<2xf64>
+      %s = hlo.add %x, %c : tensor<2xf64>
+      %r = tessel.collective_permute %s over @mesh ["x"] shift = 1 cyclic : tensor<2xf64>
+      return %r : tensor<2xf64>
+    })";
+  auto outputs = Run(kProgram, PerPartition(4, [](int64_t p) {
+                       return Tensor::FromVector<double>({2}, {double(p), double(-p)});
+                     }));
+  ASSERT_THAT(outputs, IsOk());
+  for (int64_t p = 0; p < 4; ++p) {
+    double from = static_cast<double>((p + 3) % 4);  // position p - 1, wrapped
+    EXPECT_THAT((*outputs)[p][0].ToVector<double>(), ElementsAre(from + 0.5, -from + 0.5));
+  }
+}
+
+TEST_F(SpmdRunnerTest, PartitionIdIsTheRunningPartition) {
+  constexpr absl::string_view kProgram = R"(
+    func.func @main(%x: tensor<ui32>) -> tensor<ui32> {
+      %id = tessel.partition_id : tensor<ui32>
+      %s = hlo.add %id, %x : tensor<ui32>
+      return %s : tensor<ui32>
+    })";
+  auto outputs =
+      Run(kProgram, PerPartition(4, [](int64_t) { return Tensor::Scalar<uint32_t>(100); }));
+  ASSERT_THAT(outputs, IsOk());
+  for (int64_t p = 0; p < 4; ++p) {
+    EXPECT_THAT((*outputs)[p][0].ToVector<uint32_t>(), ElementsAre(100 + p));
+  }
+}
+
+TEST_F(SpmdRunnerTest, ChainsCollectivesOverSeveralGroups) {
+  // 2x2 mesh: sum over "y" (rows), then gather over "x" (columns).
+  constexpr absl::string_view kProgram = R"(
+    tessel.mesh @mesh = <["x"=2, "y"=2]>
+    func.func @main(%x: tensor<1xi32>) -> tensor<2xi32> {
+      %r = tessel.all_reduce %x over @mesh ["y"] kind = sum : tensor<1xi32>
+      %g = tessel.all_gather %r over @mesh ["x"] dim = 0 : (tensor<1xi32>) -> tensor<2xi32>
+      return %g : tensor<2xi32>
+    })";
+  auto outputs = Run(kProgram, PerPartition(4, [](int64_t p) {
+                       return Tensor::FromVector<int32_t>({1}, {int32_t(p)});
+                     }));
+  ASSERT_THAT(outputs, IsOk());
+  // Row sums: devices {0, 1} give 1, devices {2, 3} give 5; every device gathers [1, 5].
+  for (const auto& output : *outputs) {
+    EXPECT_THAT(output[0].ToVector<int32_t>(), ElementsAre(1, 5));
+  }
+}
+
+TEST_F(SpmdRunnerTest, OneFailingPartitionFailsTheRunFastWithItsId) {
+  constexpr absl::string_view kProgram = R"(
+    tessel.mesh @mesh = <["x"=4]>
+    func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+      %r = tessel.all_reduce %x over @mesh ["x"] kind = sum : tensor<2xf32>
+      return %r : tensor<2xf32>
+    })";
+  auto inputs = PerPartition(4, [](int64_t p) {
+    // Partition 2's argument has the wrong shape, so it never reaches the all-reduce.
+    return p == 2 ? Tensor::FromVector<float>({3}, {1, 2, 3})
+                  : Tensor::FromVector<float>({2}, {1, 2});
+  });
+  absl::Time start = absl::Now();
+  // The other partitions are aborted; they do not wait for the (default, 60 s) timeout.
+  EXPECT_THAT(Run(kProgram, inputs),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "partition 2: argument 0: expected tensor<2xf32>, got f32[3]"));
+  EXPECT_LT(absl::Now() - start, absl::Seconds(10));
+}
+
+TEST_F(SpmdRunnerTest, ReportsPartitionsOutsideTheMesh) {
+  // The mesh has devices 0 and 1 only; partitions 2 and 3 cannot join its collectives.
+  constexpr absl::string_view kProgram = R"(
+    tessel.mesh @mesh = <["x"=2]>
+    func.func @main(%x: tensor<1xf32>) -> tensor<1xf32> {
+      %r = tessel.all_reduce %x over @mesh ["x"] kind = sum : tensor<1xf32>
+      return %r : tensor<1xf32>
+    })";
+  auto outputs =
+      Run(kProgram, PerPartition(4, [](int64_t) { return Tensor::FromVector<float>({1}, {1}); }));
+  EXPECT_THAT(outputs,
+              StatusIs(absl::StatusCode::kInvalidArgument, "is not a device of mesh @mesh"));
+}
+
+TEST_F(SpmdRunnerTest, ReportsMeshesLargerThanTheRun) {
+  // Devices 4 to 7 of the group have no partition to run them: an error, not a wait.
+  constexpr absl::string_view kProgram = R"(
+    tessel.mesh @mesh = <["x"=8]>
+    func.func @main(%x: tensor<1xf32>) -> tensor<1xf32> {
+      %r = tessel.all_reduce %x over @mesh ["x"] kind = sum : tensor<1xf32>
+      return %r : tensor<1xf32>
+    })";
+  auto outputs =
+      Run(kProgram, PerPartition(4, [](int64_t) { return Tensor::FromVector<float>({1}, {1}); }));
+  EXPECT_THAT(outputs, StatusIs(absl::StatusCode::kInvalidArgument,
+                                "mesh @mesh has device 4, but the program runs on 4 partitions"));
+}
+
+TEST_F(SpmdRunnerTest, RejectsInputsForTheWrongNumberOfPartitions) {
+  absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module = ParseModule(R"(
+    func.func @main(%x: tensor<1xf32>) -> tensor<1xf32> {
+      return %x : tensor<1xf32>
+    })",
+                                                                         "test.mlir", context_);
+  ASSERT_THAT(module, IsOk());
+  auto main = (*module)->lookupSymbol<mlir::func::FuncOp>("main");
+  std::vector<std::vector<Tensor>> inputs(3, {Tensor::FromVector<float>({1}, {1})});
+  EXPECT_THAT(RunSpmd(main, inputs, 4), StatusIs(absl::StatusCode::kInvalidArgument,
+                                                 "expected inputs for 4 partitions, got 3"));
+  EXPECT_THAT(RunSpmd(main, {}, 0),
+              StatusIs(absl::StatusCode::kInvalidArgument, "must be at least 1, got 0"));
+}
+
+}  // namespace
+}  // namespace tessel::runtime
