@@ -9,6 +9,10 @@ namespace tessel::runtime {
 
 void RegisterCreationKernels(KernelRegistry& registry);
 void RegisterElementwiseKernels(KernelRegistry& registry);
+void RegisterReductionKernels(KernelRegistry& registry);
+void RegisterLinalgKernels(KernelRegistry& registry);
+void RegisterIndexingKernels(KernelRegistry& registry);
+void RegisterControlKernels(KernelRegistry& registry);
 
 }  // namespace tessel::runtime
 

@@ -9,6 +9,10 @@ const KernelRegistry& DefaultKernelRegistry() {
     auto* registry = new KernelRegistry();
     RegisterCreationKernels(*registry);
     RegisterElementwiseKernels(*registry);
+    RegisterReductionKernels(*registry);
+    RegisterLinalgKernels(*registry);
+    RegisterIndexingKernels(*registry);
+    RegisterControlKernels(*registry);
     return registry;
   }();
   return *registry;
