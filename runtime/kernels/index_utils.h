@@ -34,16 +34,26 @@ int64_t Linearize(absl::Span<const int64_t> index, absl::Span<const int64_t> str
 template <typename Fn>
 void ForEachPermuted(absl::Span<const int64_t> shape, absl::Span<const int64_t> perm,
                      Fn&& fn) {
-  std::vector<int64_t> strides = RowMajorStrides(shape);
-  std::vector<int64_t> permShape, permStrides;
-  for (int64_t d : perm) {
-    permShape.push_back(shape[d]);
-    permStrides.push_back(strides[d]);
-  }
-  std::vector<int64_t> index(perm.size(), 0);
   int64_t count = NumElements(shape);
-  for (int64_t dst = 0; dst < count; ++dst, NextIndex(permShape, absl::MakeSpan(index))) {
-    fn(dst, Linearize(index, permStrides));
+  if (count == 0) return;
+  if (perm.empty()) {
+    fn(0, 0);
+    return;
+  }
+  std::vector<int64_t> strides = RowMajorStrides(shape);
+  std::vector<int64_t> outerShape, outerStrides;
+  for (int64_t d : perm) {
+    outerShape.push_back(shape[d]);
+    outerStrides.push_back(strides[d]);
+  }
+  // The innermost transposed dimension runs as a strided loop; the others step by index.
+  int64_t inner = outerShape.back(), innerStride = outerStrides.back();
+  outerShape.pop_back();
+  outerStrides.pop_back();
+  std::vector<int64_t> index(outerShape.size(), 0);
+  for (int64_t dst = 0; dst < count; NextIndex(outerShape, absl::MakeSpan(index))) {
+    int64_t src = Linearize(index, outerStrides);
+    for (int64_t i = 0; i < inner; ++i, ++dst, src += innerStride) fn(dst, src);
   }
 }
 

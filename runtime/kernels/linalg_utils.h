@@ -11,6 +11,7 @@
 #ifndef TESSEL_RUNTIME_KERNELS_LINALG_UTILS_H_
 #define TESSEL_RUNTIME_KERNELS_LINALG_UTILS_H_
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -78,6 +79,14 @@ To ConvertScalar(From x) {
   }
 }
 
+// Whether perm is [0, 1, ..., n - 1].
+inline bool IsIdentity(absl::Span<const int64_t> perm) {
+  for (size_t i = 0; i < perm.size(); ++i) {
+    if (perm[i] != static_cast<int64_t>(i)) return false;
+  }
+  return true;
+}
+
 // The elements of transpose(tensor, perm) (result dimension i is tensor dimension perm[i]),
 // row-major, converted to C.
 template <typename C>
@@ -86,6 +95,12 @@ std::vector<C> PermuteToCompute(const Tensor& tensor, absl::Span<const int64_t> 
   DispatchElementType(tensor.type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     absl::Span<const T> in = tensor.data<T>();
+    if constexpr (std::is_same_v<T, C>) {
+      if (IsIdentity(perm)) {
+        std::copy(in.begin(), in.end(), out.begin());
+        return;
+      }
+    }
     ForEachPermuted(tensor.shape(), perm, [&](int64_t dst, int64_t src) {
       out[dst] = ConvertScalar<C>(in[src]);
     });
@@ -103,6 +118,12 @@ Tensor PermuteFromCompute(const std::vector<C>& values, absl::Span<const int64_t
   DispatchElementType(type, [&](auto tag) {
     using T = typename decltype(tag)::type;
     absl::Span<T> out = result.data<T>();
+    if constexpr (std::is_same_v<T, C>) {
+      if (IsIdentity(perm)) {
+        std::copy(values.begin(), values.end(), out.begin());
+        return;
+      }
+    }
     ForEachPermuted(shape, perm, [&](int64_t dst, int64_t src) {
       out[dst] = ConvertScalar<T>(values[src]);
     });
