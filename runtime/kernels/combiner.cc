@@ -71,8 +71,9 @@ T Apply(T a, T b) {
     }
   } else if constexpr (std::is_integral_v<T>) {
     using U = std::make_unsigned_t<std::common_type_t<T, unsigned>>;
-    if constexpr (K == BinaryKind::kAdd) return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-    if constexpr (K == BinaryKind::kMul) return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+    U x = static_cast<U>(a), y = static_cast<U>(b);
+    if constexpr (K == BinaryKind::kAdd) return static_cast<T>(x + y);
+    if constexpr (K == BinaryKind::kMul) return static_cast<T>(x * y);
     if constexpr (K == BinaryKind::kMax) return a < b ? b : a;
     if constexpr (K == BinaryKind::kMin) return b < a ? b : a;
     if constexpr (K == BinaryKind::kAnd) return static_cast<T>(a & b);

@@ -158,7 +158,8 @@ TEST_F(IndexingKernelsTest, ScatterOfTwoInputsWithBatchingDimensions) {
   // the region adds to the first input and counts in the second.
   auto results = Run(R"(
     func.func @main(%x: tensor<2x3xf32>, %n: tensor<2x3xi32>, %idx: tensor<2x2x1xi32>,
-                    %u: tensor<2x2xf32>, %c: tensor<2x2xi32>) -> (tensor<2x3xf32>, tensor<2x3xi32>) {
+                    %u: tensor<2x2xf32>, %c: tensor<2x2xi32>)
+        -> (tensor<2x3xf32>, tensor<2x3xi32>) {
       %r:2 = hlo.scatter(%x, %n) indices(%idx) updates(%u, %c), inserted_window_dims = [1],
           input_batching_dims = [0], scatter_indices_batching_dims = [0],
           scatter_dims_to_operand_dims = [1], index_vector_dim = 2

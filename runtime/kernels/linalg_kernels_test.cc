@@ -80,9 +80,9 @@ TEST_F(LinalgKernelsTest, DotContractingLeadingLhsAndTrailingRhsDimensions) {
 }
 
 TEST_F(LinalgKernelsTest, DotWithoutContractionIsAnOuterProduct) {
-  Tensor result = RunOne(BinaryProgram("hlo.dot_general", "", {2}, "f32", {3}, "f32", {2, 3}, "f32"),
-                         {Tensor::FromVector<float>({2}, {1, 2}),
-                          Tensor::FromVector<float>({3}, {3, 4, 5})});
+  Tensor result = RunOne(
+      BinaryProgram("hlo.dot_general", "", {2}, "f32", {3}, "f32", {2, 3}, "f32"),
+      {Tensor::FromVector<float>({2}, {1, 2}), Tensor::FromVector<float>({3}, {3, 4, 5})});
   EXPECT_THAT(result.ToVector<float>(), ElementsAre(3, 4, 5, 6, 8, 10));
 }
 
