@@ -28,32 +28,45 @@ std::unique_ptr<mlir::MLIRContext> NewContext() {
   mlir::DialectRegistry registry;
   RegisterTesselDialects(registry);
   // One builder is one thread's work; MLIR's thread pool would only cost start-up time.
-  auto context = std::make_unique<mlir::MLIRContext>(registry, mlir::MLIRContext::Threading::DISABLED);
+  auto context =
+      std::make_unique<mlir::MLIRContext>(registry, mlir::MLIRContext::Threading::DISABLED);
   context->loadAllAvailableDialects();
   return context;
 }
 
 bool InClass(ElementType type, ElementClass element_class) {
   switch (element_class) {
-    case ElementClass::kAny: return true;
-    case ElementClass::kFloat: return runtime::IsFloat(type);
-    case ElementClass::kSignedOrFloat: return runtime::IsFloat(type) || runtime::IsSignedInt(type);
+    case ElementClass::kAny:
+      return true;
+    case ElementClass::kFloat:
+      return runtime::IsFloat(type);
+    case ElementClass::kSignedOrFloat:
+      return runtime::IsFloat(type) || runtime::IsSignedInt(type);
     case ElementClass::kPredOrInt:
-      return type == ElementType::kPred || runtime::IsSignedInt(type) || runtime::IsUnsignedInt(type);
-    case ElementClass::kInt: return runtime::IsSignedInt(type) || runtime::IsUnsignedInt(type);
-    case ElementClass::kIntOrFloat: return type != ElementType::kPred;
+      return type == ElementType::kPred || runtime::IsSignedInt(type) ||
+             runtime::IsUnsignedInt(type);
+    case ElementClass::kInt:
+      return runtime::IsSignedInt(type) || runtime::IsUnsignedInt(type);
+    case ElementClass::kIntOrFloat:
+      return type != ElementType::kPred;
   }
   return false;
 }
 
 absl::string_view ClassName(ElementClass element_class) {
   switch (element_class) {
-    case ElementClass::kAny: return "any";
-    case ElementClass::kFloat: return "a float";
-    case ElementClass::kSignedOrFloat: return "a signed integer or float";
-    case ElementClass::kPredOrInt: return "a pred or integer";
-    case ElementClass::kInt: return "an integer";
-    case ElementClass::kIntOrFloat: return "an integer or float";
+    case ElementClass::kAny:
+      return "any";
+    case ElementClass::kFloat:
+      return "a float";
+    case ElementClass::kSignedOrFloat:
+      return "a signed integer or float";
+    case ElementClass::kPredOrInt:
+      return "a pred or integer";
+    case ElementClass::kInt:
+      return "an integer";
+    case ElementClass::kIntOrFloat:
+      return "an integer or float";
   }
   return "";
 }
@@ -95,8 +108,9 @@ std::vector<Value> BuilderState::WrapAll(absl::string_view op, mlir::ValueRange 
 std::optional<mlir::Value> BuilderState::Unwrap(absl::string_view op, const Value& value,
                                                 absl::string_view what) {
   if (!value.valid()) {
-    Fail(op, absl::StrCat(what, " is an invalid Value (default-constructed or returned by a "
-                                "failed call)"));
+    Fail(op, absl::StrCat(what,
+                          " is an invalid Value (default-constructed or returned by a "
+                          "failed call)"));
     return std::nullopt;
   }
   if (value.owner_ != this) {
@@ -155,9 +169,8 @@ mlir::Operation* BuilderState::Finish(absl::string_view op, mlir::OperationState
   return nullptr;
 }
 
-bool BuilderState::BuildRegion(absl::string_view op, absl::string_view name,
-                               mlir::Region& region, mlir::TypeRange argument_types,
-                               const Computation& body) {
+bool BuilderState::BuildRegion(absl::string_view op, absl::string_view name, mlir::Region& region,
+                               mlir::TypeRange argument_types, const Computation& body) {
   mlir::Block* block = new mlir::Block();
   region.push_back(block);
   for (mlir::Type type : argument_types) block->addArgument(type, loc());
@@ -178,12 +191,18 @@ bool BuilderState::BuildRegion(absl::string_view op, absl::string_view name,
 Computation BuilderState::Reducer(ReduceKind kind) {
   return [kind](GraphBuilder& b, absl::Span<const Value> args) -> std::vector<Value> {
     switch (kind) {
-      case ReduceKind::kSum: return {b.Add(args[0], args[1])};
-      case ReduceKind::kProd: return {b.Mul(args[0], args[1])};
-      case ReduceKind::kMax: return {b.Max(args[0], args[1])};
-      case ReduceKind::kMin: return {b.Min(args[0], args[1])};
-      case ReduceKind::kAnd: return {b.And(args[0], args[1])};
-      case ReduceKind::kOr: return {b.Or(args[0], args[1])};
+      case ReduceKind::kSum:
+        return {b.Add(args[0], args[1])};
+      case ReduceKind::kProd:
+        return {b.Mul(args[0], args[1])};
+      case ReduceKind::kMax:
+        return {b.Max(args[0], args[1])};
+      case ReduceKind::kMin:
+        return {b.Min(args[0], args[1])};
+      case ReduceKind::kAnd:
+        return {b.And(args[0], args[1])};
+      case ReduceKind::kOr:
+        return {b.Or(args[0], args[1])};
     }
     return {};
   };
@@ -200,8 +219,12 @@ Value BuilderState::Identity(absl::string_view op, ReduceKind kind, ElementType 
     T value{};
     switch (kind) {
       case ReduceKind::kSum:
-      case ReduceKind::kOr: value = static_cast<T>(0); break;
-      case ReduceKind::kProd: value = static_cast<T>(1); break;
+      case ReduceKind::kOr:
+        value = static_cast<T>(0);
+        break;
+      case ReduceKind::kProd:
+        value = static_cast<T>(1);
+        break;
       case ReduceKind::kMax:
         if constexpr (Limits::has_infinity) {
           value = -Limits::infinity();

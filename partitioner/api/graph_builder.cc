@@ -31,10 +31,9 @@ Value GraphBuilder::ShardingConstraint(Value value, const Sharding& sharding) {
     return Value();
   }
   if (!state_->UseMesh(kOp, sharding.mesh())) return Value();
-  return state_->Result(
-      kOp, state_->CreateWithTypes<ir::ShardingConstraintOp>(
-               kOp, {input->getType()}, *input,
-               api_internal::ToShardingAttr(sharding, state_->context())));
+  return state_->Result(kOp, state_->CreateWithTypes<ir::ShardingConstraintOp>(
+                                 kOp, {input->getType()}, *input,
+                                 api_internal::ToShardingAttr(sharding, state_->context())));
 }
 
 absl::StatusOr<Program> GraphBuilder::Build(

@@ -49,10 +49,11 @@ TEST(GraphBuilderControlTest, SortRejectsADimensionOutOfRange) {
 
 TEST(GraphBuilderControlTest, AComparatorThatIsNotAPredIsReported) {
   GraphBuilder b;
-  b.Sort({b.Parameter(F32({8}))}, 0, [](GraphBuilder&, absl::Span<const Value> args) {
-    return std::vector<Value>{args[0]};
-  });
-  EXPECT_THAT(b.status(), StatusIs(kInvalid, "sort: comparator"));
+  b.Sort({b.Parameter(F32({8}))}, 0,
+         [](GraphBuilder&, absl::Span<const Value> args) { return std::vector<Value>{args[0]}; });
+  EXPECT_THAT(
+      b.status(),
+      StatusIs(kInvalid, "sort: comparator result 0 must be 'tensor<i1>', got 'tensor<f32>'"));
 }
 
 TEST(GraphBuilderControlTest, WhileCountsToTen) {
@@ -92,8 +93,9 @@ TEST(GraphBuilderControlTest, CaseReturnsWhatTheBranchesReturn) {
   GraphBuilder b;
   Value index = b.Parameter(S32({}));
   Value x = b.Parameter(F32({4}));
-  std::vector<Value> result = b.Case(index, {[&](GraphBuilder& c) { return std::vector<Value>{c.Neg(x)}; },
-                                             [&](GraphBuilder&) { return std::vector<Value>{x}; }});
+  std::vector<Value> result =
+      b.Case(index, {[&](GraphBuilder& c) { return std::vector<Value>{c.Neg(x)}; },
+                     [&](GraphBuilder&) { return std::vector<Value>{x}; }});
   ASSERT_EQ(result.size(), 1u);
   EXPECT_EQ(result[0].type(), F32({4}));
   EXPECT_THAT(BuildText(b, result), HasSubstr("hlo.case %arg0 branches"));
@@ -111,10 +113,13 @@ TEST(GraphBuilderControlTest, CaseRejectsBadIndicesAndDisagreeingBranches) {
     Value index = b.Parameter(S32({}));
     Value x = b.Parameter(F32({4}));
     Value y = b.Parameter(F32({5}));
-    std::vector<Value> result = b.Case(index, {[&](GraphBuilder&) { return std::vector<Value>{x}; },
-                                               [&](GraphBuilder&) { return std::vector<Value>{y}; }});
+    std::vector<Value> result =
+        b.Case(index, {[&](GraphBuilder&) { return std::vector<Value>{x}; },
+                       [&](GraphBuilder&) { return std::vector<Value>{y}; }});
     EXPECT_EQ(result.size(), 1u);
-    EXPECT_THAT(b.status(), StatusIs(kInvalid, "case:"));
+    EXPECT_THAT(
+        b.status(),
+        StatusIs(kInvalid, "case: branch 1 result 0 must be 'tensor<4xf32>', got 'tensor<5xf32>'"));
   }
   {
     GraphBuilder b;

@@ -35,9 +35,9 @@ Value GraphBuilder::Iota(const TensorType& type, int64_t dimension) {
     return Value();
   }
   if (!state_->CheckDimensions(kOp, type.dimensions(), type.ToString())) return Value();
-  return state_->Result(kOp, state_->CreateWithTypes<hlo::IotaOp>(
-                                 kOp, {api_internal::ToMlirType(type, state_->context())},
-                                 dimension));
+  return state_->Result(kOp,
+                        state_->CreateWithTypes<hlo::IotaOp>(
+                            kOp, {api_internal::ToMlirType(type, state_->context())}, dimension));
 }
 
 }  // namespace tessel

@@ -43,30 +43,40 @@ Value Binary(BuilderState& state, absl::string_view op, Value lhs, Value rhs,
 
 hlo::ComparisonDirection ToHlo(ComparisonDirection direction) {
   switch (direction) {
-    case ComparisonDirection::kEq: return hlo::ComparisonDirection::EQ;
-    case ComparisonDirection::kNe: return hlo::ComparisonDirection::NE;
-    case ComparisonDirection::kGe: return hlo::ComparisonDirection::GE;
-    case ComparisonDirection::kGt: return hlo::ComparisonDirection::GT;
-    case ComparisonDirection::kLe: return hlo::ComparisonDirection::LE;
-    case ComparisonDirection::kLt: return hlo::ComparisonDirection::LT;
+    case ComparisonDirection::kEq:
+      return hlo::ComparisonDirection::EQ;
+    case ComparisonDirection::kNe:
+      return hlo::ComparisonDirection::NE;
+    case ComparisonDirection::kGe:
+      return hlo::ComparisonDirection::GE;
+    case ComparisonDirection::kGt:
+      return hlo::ComparisonDirection::GT;
+    case ComparisonDirection::kLe:
+      return hlo::ComparisonDirection::LE;
+    case ComparisonDirection::kLt:
+      return hlo::ComparisonDirection::LT;
   }
   return hlo::ComparisonDirection::EQ;
 }
 
 hlo::ComparisonType ToHlo(ComparisonType type) {
   switch (type) {
-    case ComparisonType::kFloat: return hlo::ComparisonType::FLOAT;
-    case ComparisonType::kTotalOrder: return hlo::ComparisonType::TOTALORDER;
-    case ComparisonType::kSigned: return hlo::ComparisonType::SIGNED;
-    case ComparisonType::kUnsigned: return hlo::ComparisonType::UNSIGNED;
+    case ComparisonType::kFloat:
+      return hlo::ComparisonType::FLOAT;
+    case ComparisonType::kTotalOrder:
+      return hlo::ComparisonType::TOTALORDER;
+    case ComparisonType::kSigned:
+      return hlo::ComparisonType::SIGNED;
+    case ComparisonType::kUnsigned:
+      return hlo::ComparisonType::UNSIGNED;
   }
   return hlo::ComparisonType::FLOAT;
 }
 
 }  // namespace
 
-#define TESSEL_UNARY(Method, OpTy, name, element_class)                      \
-  Value GraphBuilder::Method(Value operand) {                                \
+#define TESSEL_UNARY(Method, OpTy, name, element_class)                           \
+  Value GraphBuilder::Method(Value operand) {                                     \
     return Unary<hlo::OpTy>(*state_, name, operand, ElementClass::element_class); \
   }
 TESSEL_UNARY(Abs, AbsOp, "abs", kSignedOrFloat)
@@ -89,9 +99,9 @@ TESSEL_UNARY(Not, NotOp, "not", kPredOrInt)
 TESSEL_UNARY(IsFinite, IsFiniteOp, "is_finite", kFloat)
 #undef TESSEL_UNARY
 
-#define TESSEL_BINARY(Method, OpTy, name, element_class)                                \
-  Value GraphBuilder::Method(Value lhs, Value rhs) {                                    \
-    return Binary<hlo::OpTy>(*state_, name, lhs, rhs, ElementClass::element_class);     \
+#define TESSEL_BINARY(Method, OpTy, name, element_class)                            \
+  Value GraphBuilder::Method(Value lhs, Value rhs) {                                \
+    return Binary<hlo::OpTy>(*state_, name, lhs, rhs, ElementClass::element_class); \
   }
 TESSEL_BINARY(Add, AddOp, "add", kAny)
 TESSEL_BINARY(Sub, SubOp, "sub", kIntOrFloat)
@@ -124,10 +134,10 @@ Value GraphBuilder::Compare(Value lhs, Value rhs, ComparisonDirection direction,
   }
   mlir::MLIRContext* context = state_->context();
   return state_->Result(
-      kOp, state_->CreateInferred<hlo::CompareOp>(
-               kOp, *a, *b, hlo::ComparisonDirectionAttr::get(context, ToHlo(direction)),
-               type ? hlo::ComparisonTypeAttr::get(context, ToHlo(*type))
-                    : hlo::ComparisonTypeAttr()));
+      kOp,
+      state_->CreateInferred<hlo::CompareOp>(
+          kOp, *a, *b, hlo::ComparisonDirectionAttr::get(context, ToHlo(direction)),
+          type ? hlo::ComparisonTypeAttr::get(context, ToHlo(*type)) : hlo::ComparisonTypeAttr()));
 }
 
 Value GraphBuilder::Select(Value pred, Value on_true, Value on_false) {
@@ -151,8 +161,8 @@ Value GraphBuilder::Select(Value pred, Value on_true, Value on_false) {
                                    on_true.type().ToString()));
     return Value();
   }
-  return state_->Result(kOp, state_->CreateInferred<hlo::SelectOp>(kOp, operands[0], operands[1],
-                                                                   operands[2]));
+  return state_->Result(
+      kOp, state_->CreateInferred<hlo::SelectOp>(kOp, operands[0], operands[1], operands[2]));
 }
 
 Value GraphBuilder::Clamp(Value min, Value operand, Value max) {
@@ -170,8 +180,8 @@ Value GraphBuilder::Clamp(Value min, Value operand, Value max) {
       return Value();
     }
   }
-  return state_->Result(kOp, state_->CreateInferred<hlo::ClampOp>(kOp, operands[0], operands[1],
-                                                                  operands[2]));
+  return state_->Result(
+      kOp, state_->CreateInferred<hlo::ClampOp>(kOp, operands[0], operands[1], operands[2]));
 }
 
 Value GraphBuilder::Convert(Value operand, ElementType type) {
@@ -179,8 +189,8 @@ Value GraphBuilder::Convert(Value operand, ElementType type) {
   if (!ok()) return Value();
   std::optional<mlir::Value> input = state_->Unwrap(kOp, operand, "operand");
   if (!input) return Value();
-  mlir::Type result = api_internal::ToMlirType(operand.type().WithElementType(type),
-                                               state_->context());
+  mlir::Type result =
+      api_internal::ToMlirType(operand.type().WithElementType(type), state_->context());
   return state_->Result(kOp, state_->CreateWithTypes<hlo::ConvertOp>(kOp, {result}, *input));
 }
 

@@ -35,9 +35,9 @@ TEST(GraphBuilderElementwiseTest, EveryUnaryOpKeepsItsOperandType) {
   GraphBuilder b;
   Value x = b.Parameter(F32({2, 3}));
   Value i = b.Parameter(S32({2, 3}));
-  for (Value y : {b.Abs(x), b.Neg(x), b.Exp(x), b.Log(x), b.Log1p(x), b.Expm1(x), b.Tanh(x),
-                  b.Logistic(x), b.Sqrt(x), b.Rsqrt(x), b.Sin(x), b.Cos(x), b.Floor(x),
-                  b.Ceil(x), b.Round(x), b.Sign(x)}) {
+  for (Value y :
+       {b.Abs(x), b.Neg(x), b.Exp(x), b.Log(x), b.Log1p(x), b.Expm1(x), b.Tanh(x), b.Logistic(x),
+        b.Sqrt(x), b.Rsqrt(x), b.Sin(x), b.Cos(x), b.Floor(x), b.Ceil(x), b.Round(x), b.Sign(x)}) {
     EXPECT_EQ(y.type(), F32({2, 3}));
   }
   EXPECT_EQ(b.Not(i).type(), S32({2, 3}));
@@ -86,8 +86,9 @@ TEST(GraphBuilderElementwiseTest, OpsRejectElementTypesTheyDoNotTake) {
     GraphBuilder b;
     Value x = b.Parameter(F32({4}));
     b.ShiftLeft(x, x);
-    EXPECT_THAT(b.status(), StatusIs(kInvalid, "shift_left: operand type f32[4] must have an "
-                                               "integer element type"));
+    EXPECT_THAT(b.status(), StatusIs(kInvalid,
+                                     "shift_left: operand type f32[4] must have an "
+                                     "integer element type"));
   }
   {
     GraphBuilder b;
@@ -150,8 +151,9 @@ TEST(GraphBuilderElementwiseTest, CompareRejectsMismatchesAndUnfitComparisonType
     GraphBuilder b;
     Value x = b.Parameter(F32({4}));
     b.Compare(x, x, ComparisonDirection::kEq, ComparisonType::kSigned);
-    EXPECT_THAT(b.status(), StatusIs(kInvalid, "compare: comparison type SIGNED does not fit "
-                                               "element type 'f32'"));
+    EXPECT_THAT(b.status(), StatusIs(kInvalid,
+                                     "compare: comparison type SIGNED does not fit "
+                                     "element type 'f32'"));
   }
 }
 
@@ -170,20 +172,23 @@ TEST(GraphBuilderElementwiseTest, SelectRejectsBadPredsAndDifferentChoices) {
     GraphBuilder b;
     Value x = b.Parameter(F32({4}));
     b.Select(b.Parameter(Pred({3})), x, x);
-    EXPECT_THAT(b.status(), StatusIs(kInvalid, "select: pred pred[3] must be rank-0 or have the "
-                                               "shape of on_true f32[4]"));
+    EXPECT_THAT(b.status(), StatusIs(kInvalid,
+                                     "select: pred pred[3] must be rank-0 or have the "
+                                     "shape of on_true f32[4]"));
   }
   {
     GraphBuilder b;
     Value x = b.Parameter(F32({4}));
     b.Select(b.Parameter(S32({4})), x, x);
-    EXPECT_THAT(b.status(), StatusIs(kInvalid, "select: pred has type s32[4], must have element "
-                                               "type pred"));
+    EXPECT_THAT(b.status(), StatusIs(kInvalid,
+                                     "select: pred has type s32[4], must have element "
+                                     "type pred"));
   }
   {
     GraphBuilder b;
     b.Select(b.Parameter(Pred({})), b.Parameter(F32({4})), b.Parameter(F32({5})));
-    EXPECT_THAT(b.status(), StatusIs(kInvalid, "select: on_true f32[4] and on_false f32[5] differ"));
+    EXPECT_THAT(b.status(),
+                StatusIs(kInvalid, "select: on_true f32[4] and on_false f32[5] differ"));
   }
 }
 
@@ -193,15 +198,17 @@ TEST(GraphBuilderElementwiseTest, ClampBoundsAreScalarsOrFullShape) {
   EXPECT_EQ(b.Clamp(b.Parameter(F32({})), x, x).type(), F32({4}));
   EXPECT_THAT(b.status(), IsOk());
   b.Clamp(b.Parameter(S32({})), x, x);
-  EXPECT_THAT(b.status(), StatusIs(kInvalid, "clamp: min s32[] must be rank-0 or have the shape "
-                                             "of operand f32[4], with its element type"));
+  EXPECT_THAT(b.status(), StatusIs(kInvalid,
+                                   "clamp: min s32[] must be rank-0 or have the shape "
+                                   "of operand f32[4], with its element type"));
 }
 
 TEST(GraphBuilderElementwiseTest, ConvertChangesOnlyTheElementType) {
   GraphBuilder b;
   Value y = b.Convert(b.Parameter(F32({2, 2})), ElementType::kBF16);
   EXPECT_EQ(y.type(), TensorType(ElementType::kBF16, {2, 2}));
-  EXPECT_THAT(BuildText(b, {y}), HasSubstr("hlo.convert %arg0 : (tensor<2x2xf32>) -> tensor<2x2xbf16>"));
+  EXPECT_THAT(BuildText(b, {y}),
+              HasSubstr("hlo.convert %arg0 : (tensor<2x2xf32>) -> tensor<2x2xbf16>"));
 }
 
 TEST(GraphBuilderCreationTest, ConstantsFromTensorsAndScalars) {
@@ -229,13 +236,15 @@ TEST(GraphBuilderCreationTest, IotaRejectsBadDimensionsAndTypes) {
   {
     GraphBuilder b;
     b.Iota(S32({4}), 1);
-    EXPECT_THAT(b.status(), StatusIs(kInvalid, "iota: dimension 1 is out of range [0, 1) of s32[4]"));
+    EXPECT_THAT(b.status(),
+                StatusIs(kInvalid, "iota: dimension 1 is out of range [0, 1) of s32[4]"));
   }
   {
     GraphBuilder b;
     b.Iota(Pred({4}), 0);
-    EXPECT_THAT(b.status(), StatusIs(kInvalid, "iota: result type pred[4] must have an integer or "
-                                               "float element type"));
+    EXPECT_THAT(b.status(), StatusIs(kInvalid,
+                                     "iota: result type pred[4] must have an integer or "
+                                     "float element type"));
   }
   {
     GraphBuilder b;

@@ -42,7 +42,8 @@ bool CheckDims(BuilderState& state, absl::string_view op, const std::vector<int6
 void AppendFreeDims(const TensorType& type, const std::vector<int64_t>& a,
                     const std::vector<int64_t>& b, std::vector<int64_t>& out) {
   for (int64_t d = 0; d < type.rank(); ++d) {
-    if (std::find(a.begin(), a.end(), d) == a.end() && std::find(b.begin(), b.end(), d) == b.end()) {
+    if (std::find(a.begin(), a.end(), d) == a.end() &&
+        std::find(b.begin(), b.end(), d) == b.end()) {
       out.push_back(type.dimension(d));
     }
   }
@@ -72,16 +73,17 @@ Value GraphBuilder::DotGeneral(Value lhs, Value rhs, const DotDimensions& dimens
   }
   if (dimensions.lhs_batch.size() != dimensions.rhs_batch.size() ||
       dimensions.lhs_contracting.size() != dimensions.rhs_contracting.size()) {
-    state_->Fail(kOp, "lhs and rhs must have as many batch dimensions as each other, and as "
-                      "many contracting dimensions");
+    state_->Fail(kOp,
+                 "lhs and rhs must have as many batch dimensions as each other, and as "
+                 "many contracting dimensions");
     return Value();
   }
   for (size_t i = 0; i < dimensions.lhs_contracting.size(); ++i) {
     int64_t l = dimensions.lhs_contracting[i], r = dimensions.rhs_contracting[i];
     if (lt.dimension(l) != rt.dimension(r)) {
-      state_->Fail(kOp, absl::StrCat("contracting dimension ", l, " of lhs ", lt.ToString(),
-                                     " and dimension ", r, " of rhs ", rt.ToString(),
-                                     " differ in size"));
+      state_->Fail(
+          kOp, absl::StrCat("contracting dimension ", l, " of lhs ", lt.ToString(),
+                            " and dimension ", r, " of rhs ", rt.ToString(), " differ in size"));
       return Value();
     }
   }
@@ -95,9 +97,9 @@ Value GraphBuilder::DotGeneral(Value lhs, Value rhs, const DotDimensions& dimens
       llvm::ArrayRef<int64_t>(dimensions.rhs_batch),
       llvm::ArrayRef<int64_t>(dimensions.lhs_contracting),
       llvm::ArrayRef<int64_t>(dimensions.rhs_contracting));
-  return state_->Result(kOp, state_->CreateWithTypes<hlo::DotGeneralOp>(
-                                 kOp, {api_internal::ToMlirType(result, state_->context())}, *a,
-                                 *b, attr));
+  return state_->Result(
+      kOp, state_->CreateWithTypes<hlo::DotGeneralOp>(
+               kOp, {api_internal::ToMlirType(result, state_->context())}, *a, *b, attr));
 }
 
 Value GraphBuilder::MatMul(Value lhs, Value rhs) {
@@ -141,9 +143,10 @@ Value GraphBuilder::Convolution(Value lhs, Value rhs, const ConvDimensions& dime
     return Value();
   }
   if (options.feature_group_count < 1 || options.batch_group_count < 1) {
-    state_->Fail(kOp, absl::StrCat("feature_group_count and batch_group_count must be at least "
-                                   "1, got ", options.feature_group_count, " and ",
-                                   options.batch_group_count));
+    state_->Fail(kOp,
+                 absl::StrCat("feature_group_count and batch_group_count must be at least "
+                              "1, got ",
+                              options.feature_group_count, " and ", options.batch_group_count));
     return Value();
   }
   mlir::MLIRContext* context = state_->context();

@@ -47,8 +47,9 @@ TEST(GraphBuilderLinalgTest, DotGeneralRejectsBadDimensionNumbers) {
     dims.lhs_contracting = {2};
     dims.rhs_contracting = {0};
     b.DotGeneral(b.Parameter(F32({4, 8})), b.Parameter(F32({8, 2})), dims);
-    EXPECT_THAT(b.status(), StatusIs(kInvalid, "dot_general: lhs_contracting: dimension 2 is out "
-                                               "of range [0, 2)"));
+    EXPECT_THAT(b.status(), StatusIs(kInvalid,
+                                     "dot_general: lhs_contracting: dimension 2 is out "
+                                     "of range [0, 2)"));
   }
   {
     GraphBuilder b;
@@ -56,16 +57,18 @@ TEST(GraphBuilderLinalgTest, DotGeneralRejectsBadDimensionNumbers) {
     dims.lhs_contracting = {1};
     dims.rhs_contracting = {0};
     b.DotGeneral(b.Parameter(F32({4, 8})), b.Parameter(F32({6, 2})), dims);
-    EXPECT_THAT(b.status(), StatusIs(kInvalid, "dot_general: contracting dimension 1 of lhs f32[4,8] "
-                                               "and dimension 0 of rhs f32[6,2] differ in size"));
+    EXPECT_THAT(b.status(), StatusIs(kInvalid,
+                                     "dot_general: contracting dimension 1 of lhs f32[4,8] "
+                                     "and dimension 0 of rhs f32[6,2] differ in size"));
   }
   {
     GraphBuilder b;
     DotDimensions dims;
     dims.lhs_batch = {0};
     b.DotGeneral(b.Parameter(F32({4, 8})), b.Parameter(F32({4, 8})), dims);
-    EXPECT_THAT(b.status(), StatusIs(kInvalid, "dot_general: lhs and rhs must have as many batch "
-                                               "dimensions"));
+    EXPECT_THAT(b.status(), StatusIs(kInvalid,
+                                     "dot_general: lhs and rhs must have as many batch "
+                                     "dimensions"));
   }
   {
     // Batch sizes are checked by the hlo verifier.
@@ -86,8 +89,9 @@ TEST(GraphBuilderLinalgTest, MatMulContractsTheInnerDimensions) {
             F32({3, 16, 8}));
   EXPECT_THAT(b.status(), IsOk());
   b.MatMul(b.Parameter(F32({16})), b.Parameter(F32({16, 4})));
-  EXPECT_THAT(b.status(), StatusIs(kInvalid, "matmul: operands must have one rank of at least 2, "
-                                             "got f32[16] and f32[16,4]"));
+  EXPECT_THAT(b.status(), StatusIs(kInvalid,
+                                   "matmul: operands must have one rank of at least 2, "
+                                   "got f32[16] and f32[16,4]"));
 }
 
 TEST(GraphBuilderLinalgTest, ConvolutionWithStridesAndPadding) {
@@ -122,8 +126,9 @@ TEST(GraphBuilderLinalgTest, ConvolutionRejectsBadShapesAndOptions) {
     GraphBuilder b;
     b.Convolution(b.Parameter(F32({1, 8, 3})), b.Parameter(F32({3, 3, 3, 16})),
                   ConvDimensions::ChannelsLast(2));
-    EXPECT_THAT(b.status(), StatusIs(kInvalid, "convolution: lhs f32[1,8,3] and rhs f32[3,3,3,16] "
-                                               "must have rank 4 (2 + spatial dimensions)"));
+    EXPECT_THAT(b.status(), StatusIs(kInvalid,
+                                     "convolution: lhs f32[1,8,3] and rhs f32[3,3,3,16] "
+                                     "must have rank 4 (2 + spatial dimensions)"));
   }
   {
     GraphBuilder b;
@@ -138,8 +143,9 @@ TEST(GraphBuilderLinalgTest, ConvolutionRejectsBadShapesAndOptions) {
     options.batch_group_count = 0;
     b.Convolution(b.Parameter(F32({1, 8, 3})), b.Parameter(F32({3, 3, 4})),
                   ConvDimensions::ChannelsLast(1), options);
-    EXPECT_THAT(b.status(), StatusIs(kInvalid, "convolution: feature_group_count and "
-                                               "batch_group_count must be at least 1, got 1 and 0"));
+    EXPECT_THAT(b.status(), StatusIs(kInvalid,
+                                     "convolution: feature_group_count and "
+                                     "batch_group_count must be at least 1, got 1 and 0"));
   }
   {
     GraphBuilder b;

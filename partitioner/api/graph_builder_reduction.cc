@@ -39,14 +39,14 @@ mlir::DenseIntElementsAttr OptionalPadding(
     flat.push_back(low);
     flat.push_back(high);
   }
-  auto type = mlir::RankedTensorType::get({static_cast<int64_t>(padding.size()), 2},
-                                          builder.getI64Type());
+  auto type =
+      mlir::RankedTensorType::get({static_cast<int64_t>(padding.size()), 2}, builder.getI64Type());
   return mlir::DenseIntElementsAttr::get(type, llvm::ArrayRef<int64_t>(flat));
 }
 
 // Unwraps inputs and init values of reduce and reduce_window.
-bool UnwrapInputsAndInits(BuilderState& state, absl::string_view op,
-                          absl::Span<const Value> inputs, absl::Span<const Value> init_values,
+bool UnwrapInputsAndInits(BuilderState& state, absl::string_view op, absl::Span<const Value> inputs,
+                          absl::Span<const Value> init_values,
                           llvm::SmallVectorImpl<mlir::Value>& input_values,
                           llvm::SmallVectorImpl<mlir::Value>& init_mlir_values) {
   return state.UnwrapAll(op, inputs, "input", input_values) &&
@@ -75,10 +75,9 @@ std::vector<Value> GraphBuilder::Reduce(absl::Span<const Value> inputs,
   if (!ok()) return failed;
   llvm::SmallVector<mlir::Value> operands, inits;
   if (!UnwrapInputsAndInits(*state_, kOp, inputs, init_values, operands, inits)) return failed;
-  auto state = state_->NewState<hlo::ReduceOp>(operands, inits,
-                                               llvm::ArrayRef<int64_t>(dimensions));
-  if (!state_->BuildRegion(kOp, "reducer", *state->regions[0], ScalarTypes(operands, 2),
-                           reducer) ||
+  auto state =
+      state_->NewState<hlo::ReduceOp>(operands, inits, llvm::ArrayRef<int64_t>(dimensions));
+  if (!state_->BuildRegion(kOp, "reducer", *state->regions[0], ScalarTypes(operands, 2), reducer) ||
       !state_->InferTypes<hlo::ReduceOp>(kOp, *state)) {
     return failed;
   }
@@ -107,8 +106,7 @@ std::vector<Value> GraphBuilder::ReduceWindow(absl::Span<const Value> inputs,
       operands, inits, b.getDenseI64ArrayAttr(window_dimensions), OptionalList(b, window.strides),
       OptionalList(b, window.base_dilations), OptionalList(b, window.window_dilations),
       OptionalPadding(b, window.padding));
-  if (!state_->BuildRegion(kOp, "reducer", *state->regions[0], ScalarTypes(operands, 2),
-                           reducer) ||
+  if (!state_->BuildRegion(kOp, "reducer", *state->regions[0], ScalarTypes(operands, 2), reducer) ||
       !state_->InferTypes<hlo::ReduceWindowOp>(kOp, *state)) {
     return failed;
   }

@@ -24,7 +24,8 @@ TEST(GraphBuilderReductionTest, SumDropsTheReducedDimensions) {
   EXPECT_EQ(y.type(), F32({4}));
   std::string text = BuildText(b, {y});
   EXPECT_THAT(text, HasSubstr("hlo.constant dense<0.000000e+00> : tensor<f32>"));
-  EXPECT_THAT(text, HasSubstr("dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>"));
+  EXPECT_THAT(text,
+              HasSubstr("dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>"));
   EXPECT_THAT(text, HasSubstr("hlo.add"));
 }
 
@@ -33,9 +34,10 @@ TEST(GraphBuilderReductionTest, BuiltInReducersStartFromTheirIdentity) {
   Value x = b.Parameter(F32({4}));
   Value i = b.Parameter(S32({4}));
   Value p = b.Parameter(Pred({4}));
-  std::string text = BuildText(b, {b.Reduce(x, ReduceKind::kMax, {0}), b.Reduce(x, ReduceKind::kMin, {0}),
-                                   b.Reduce(x, ReduceKind::kProd, {0}), b.Reduce(i, ReduceKind::kMax, {0}),
-                                   b.Reduce(i, ReduceKind::kAnd, {0}), b.Reduce(p, ReduceKind::kOr, {0})});
+  std::string text =
+      BuildText(b, {b.Reduce(x, ReduceKind::kMax, {0}), b.Reduce(x, ReduceKind::kMin, {0}),
+                    b.Reduce(x, ReduceKind::kProd, {0}), b.Reduce(i, ReduceKind::kMax, {0}),
+                    b.Reduce(i, ReduceKind::kAnd, {0}), b.Reduce(p, ReduceKind::kOr, {0})});
   EXPECT_THAT(text, HasSubstr("dense<0xFF800000> : tensor<f32>"));  // -inf
   EXPECT_THAT(text, HasSubstr("dense<0x7F800000> : tensor<f32>"));  // +inf
   EXPECT_THAT(text, HasSubstr("dense<1.000000e+00> : tensor<f32>"));
@@ -51,8 +53,9 @@ TEST(GraphBuilderReductionTest, BuiltInReducersStartFromTheirIdentity) {
 TEST(GraphBuilderReductionTest, LogicalReducersRejectFloats) {
   GraphBuilder b;
   b.Reduce(b.Parameter(F32({4})), ReduceKind::kAnd, {0});
-  EXPECT_THAT(b.status(),
-              StatusIs(kInvalid, "reduce: reducer type f32[] must have a pred or integer element type"));
+  EXPECT_THAT(
+      b.status(),
+      StatusIs(kInvalid, "reduce: reducer type f32[] must have a pred or integer element type"));
 }
 
 TEST(GraphBuilderReductionTest, ReduceRejectsDimensionsOutOfRange) {
@@ -67,13 +70,13 @@ TEST(GraphBuilderReductionTest, ACallbackReducesSeveralInputsTogether) {
   GraphBuilder b;
   Value values = b.Parameter(F32({8}));
   Value indices = b.Iota(S32({8}), 0);
-  std::vector<Value> result = b.Reduce(
-      {values, indices},
-      {b.ScalarConstant(ElementType::kF32, -1e30), b.ScalarConstant(ElementType::kS32, 0)}, {0},
-      [](GraphBuilder& r, absl::Span<const Value> args) -> std::vector<Value> {
-        Value keep = r.Compare(args[0], args[2], ComparisonDirection::kGe);
-        return {r.Select(keep, args[0], args[2]), r.Select(keep, args[1], args[3])};
-      });
+  std::vector<Value> result =
+      b.Reduce({values, indices},
+               {b.ScalarConstant(ElementType::kF32, -1e30), b.ScalarConstant(ElementType::kS32, 0)},
+               {0}, [](GraphBuilder& r, absl::Span<const Value> args) -> std::vector<Value> {
+                 Value keep = r.Compare(args[0], args[2], ComparisonDirection::kGe);
+                 return {r.Select(keep, args[0], args[2]), r.Select(keep, args[1], args[3])};
+               });
   ASSERT_EQ(result.size(), 2u);
   EXPECT_EQ(result[0].type(), F32({}));
   EXPECT_EQ(result[1].type(), S32({}));
@@ -89,7 +92,7 @@ TEST(GraphBuilderReductionTest, AReducerOfTheWrongArityIsReported) {
                });
   ASSERT_EQ(result.size(), 1u);
   EXPECT_FALSE(result[0].valid());
-  EXPECT_THAT(b.status(), StatusIs(kInvalid, "reduce: reducer"));
+  EXPECT_THAT(b.status(), StatusIs(kInvalid, "reduce: reducer must return 1 values, returns 2"));
 }
 
 TEST(GraphBuilderReductionTest, ValuesCannotEscapeTheirRegion) {
@@ -139,7 +142,8 @@ TEST(GraphBuilderReductionTest, ReduceWindowPoolsWithStridesAndPadding) {
 TEST(GraphBuilderReductionTest, ReduceWindowRejectsAWindowOfTheWrongRank) {
   GraphBuilder b;
   b.ReduceWindow(b.Parameter(F32({4, 6})), ReduceKind::kMax, {2});
-  EXPECT_THAT(b.status(), StatusIs(kInvalid, "reduce_window: window_dimensions"));
+  EXPECT_THAT(b.status(),
+              StatusIs(kInvalid, "reduce_window: window_dimensions must have 2 entries, has 1"));
 }
 
 TEST(GraphBuilderReductionTest, SelectAndScatterRoutesGradientsToTheMaxima) {
@@ -164,8 +168,9 @@ TEST(GraphBuilderReductionTest, SelectAndScatterRejectsDilationsAndBadSources) {
     b.SelectAndScatter(b.Parameter(F32({4})), b.Parameter(F32({2})),
                        b.ScalarConstant(ElementType::kF32, 0), {2}, window,
                        ComparisonDirection::kGe, ReduceKind::kSum);
-    EXPECT_THAT(b.status(), StatusIs(kInvalid, "select_and_scatter: the window of "
-                                               "select_and_scatter takes no dilations"));
+    EXPECT_THAT(b.status(), StatusIs(kInvalid,
+                                     "select_and_scatter: the window of "
+                                     "select_and_scatter takes no dilations"));
   }
   {
     // A 2-window with stride 1 over 4 elements has 3 positions, so the source needs 3.
@@ -173,7 +178,10 @@ TEST(GraphBuilderReductionTest, SelectAndScatterRejectsDilationsAndBadSources) {
     b.SelectAndScatter(b.Parameter(F32({4})), b.Parameter(F32({2})),
                        b.ScalarConstant(ElementType::kF32, 0), {2}, Window(),
                        ComparisonDirection::kGe, ReduceKind::kSum);
-    EXPECT_THAT(b.status(), StatusIs(kInvalid, "select_and_scatter:"));
+    EXPECT_THAT(
+        b.status(),
+        StatusIs(kInvalid,
+                 "select_and_scatter: source shape must be the window output shape [3], got [2]"));
   }
 }
 

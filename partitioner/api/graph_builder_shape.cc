@@ -28,8 +28,8 @@ Value GraphBuilder::BroadcastInDim(Value operand, std::vector<int64_t> result_di
   if (!input || !state_->CheckDimensions(kOp, result_dimensions, "result")) return Value();
   TensorType result(operand.type().element_type(), std::move(result_dimensions));
   return state_->Result(kOp, state_->CreateWithTypes<hlo::BroadcastInDimOp>(
-                                 kOp, {api_internal::ToMlirType(result, state_->context())},
-                                 *input, llvm::ArrayRef<int64_t>(broadcast_dimensions)));
+                                 kOp, {api_internal::ToMlirType(result, state_->context())}, *input,
+                                 llvm::ArrayRef<int64_t>(broadcast_dimensions)));
 }
 
 Value GraphBuilder::Reshape(Value operand, std::vector<int64_t> dimensions) {
@@ -44,9 +44,9 @@ Value GraphBuilder::Reshape(Value operand, std::vector<int64_t> dimensions) {
                                    result.ToString(), " (", result.num_elements(), " elements)"));
     return Value();
   }
-  return state_->Result(kOp, state_->CreateWithTypes<hlo::ReshapeOp>(
-                                 kOp, {api_internal::ToMlirType(result, state_->context())},
-                                 *input));
+  return state_->Result(kOp,
+                        state_->CreateWithTypes<hlo::ReshapeOp>(
+                            kOp, {api_internal::ToMlirType(result, state_->context())}, *input));
 }
 
 Value GraphBuilder::Transpose(Value operand, std::vector<int64_t> permutation) {
@@ -65,10 +65,10 @@ Value GraphBuilder::Slice(Value operand, std::vector<int64_t> start_indices,
   std::optional<mlir::Value> input = state_->Unwrap(kOp, operand, "operand");
   if (!input) return Value();
   strides = OrFill(std::move(strides), operand.type().rank(), 1);
-  return state_->Result(kOp, state_->CreateInferred<hlo::SliceOp>(
-                                 kOp, *input, llvm::ArrayRef<int64_t>(start_indices),
-                                 llvm::ArrayRef<int64_t>(limit_indices),
-                                 llvm::ArrayRef<int64_t>(strides)));
+  return state_->Result(
+      kOp, state_->CreateInferred<hlo::SliceOp>(kOp, *input, llvm::ArrayRef<int64_t>(start_indices),
+                                                llvm::ArrayRef<int64_t>(limit_indices),
+                                                llvm::ArrayRef<int64_t>(strides)));
 }
 
 Value GraphBuilder::DynamicSlice(Value operand, absl::Span<const Value> start_indices,
@@ -123,8 +123,7 @@ Value GraphBuilder::Concatenate(absl::Span<const Value> inputs, int64_t dimensio
   }
   llvm::SmallVector<mlir::Value> operands;
   if (!state_->UnwrapAll(kOp, inputs, "input", operands)) return Value();
-  return state_->Result(kOp,
-                        state_->CreateInferred<hlo::ConcatenateOp>(kOp, operands, dimension));
+  return state_->Result(kOp, state_->CreateInferred<hlo::ConcatenateOp>(kOp, operands, dimension));
 }
 
 Value GraphBuilder::Reverse(Value operand, std::vector<int64_t> dimensions) {

@@ -20,15 +20,17 @@ TEST(GraphBuilderShapeTest, BroadcastInDimTakesTheResultShape) {
   GraphBuilder b;
   Value y = b.BroadcastInDim(b.Parameter(F32({4})), {2, 4}, {1});
   EXPECT_EQ(y.type(), F32({2, 4}));
-  EXPECT_THAT(BuildText(b, {y}),
-              HasSubstr("hlo.broadcast_in_dim %arg0, dims = [1] : (tensor<4xf32>) -> tensor<2x4xf32>"));
+  EXPECT_THAT(
+      BuildText(b, {y}),
+      HasSubstr("hlo.broadcast_in_dim %arg0, dims = [1] : (tensor<4xf32>) -> tensor<2x4xf32>"));
 }
 
 TEST(GraphBuilderShapeTest, BroadcastInDimRejectsSizesThatDoNotStretch) {
   GraphBuilder b;
   b.BroadcastInDim(b.Parameter(F32({4})), {2, 3}, {1});
-  EXPECT_THAT(b.status(), StatusIs(kInvalid, "broadcast_in_dim: operand dimension 0 of size 4 "
-                                             "cannot be broadcast to result dimension 1 of size 3"));
+  EXPECT_THAT(b.status(), StatusIs(kInvalid,
+                                   "broadcast_in_dim: operand dimension 0 of size 4 "
+                                   "cannot be broadcast to result dimension 1 of size 3"));
 }
 
 TEST(GraphBuilderShapeTest, ReshapeKeepsTheElementCount) {
@@ -36,8 +38,9 @@ TEST(GraphBuilderShapeTest, ReshapeKeepsTheElementCount) {
   Value x = b.Parameter(F32({2, 3}));
   EXPECT_EQ(b.Reshape(x, {6}).type(), F32({6}));
   b.Reshape(x, {4});
-  EXPECT_THAT(b.status(),
-              StatusIs(kInvalid, "reshape: cannot reshape f32[2,3] (6 elements) to f32[4] (4 elements)"));
+  EXPECT_THAT(
+      b.status(),
+      StatusIs(kInvalid, "reshape: cannot reshape f32[2,3] (6 elements) to f32[4] (4 elements)"));
 }
 
 TEST(GraphBuilderShapeTest, ReshapeRejectsNegativeSizes) {
@@ -51,7 +54,7 @@ TEST(GraphBuilderShapeTest, TransposePermutesDimensions) {
   Value x = b.Parameter(F32({2, 3, 5}));
   EXPECT_EQ(b.Transpose(x, {2, 0, 1}).type(), F32({5, 2, 3}));
   b.Transpose(x, {0, 0, 1});
-  EXPECT_THAT(b.status(), StatusIs(kInvalid, "transpose: permutation"));
+  EXPECT_THAT(b.status(), StatusIs(kInvalid, "transpose: permutation: dimension 0 appears twice"));
 }
 
 TEST(GraphBuilderShapeTest, SliceDefaultsToUnitStrides) {
@@ -60,8 +63,9 @@ TEST(GraphBuilderShapeTest, SliceDefaultsToUnitStrides) {
   EXPECT_EQ(b.Slice(x, {1, 0}, {5, 3}, {2, 1}).type(), F32({2, 3}));
   EXPECT_EQ(b.Slice(x, {1, 0}, {5, 3}).type(), F32({4, 3}));
   b.Slice(x, {0, 0}, {9, 3});
-  EXPECT_THAT(b.status(), StatusIs(kInvalid, "slice: dimension 0: limit index 9 exceeds dimension "
-                                             "size 8"));
+  EXPECT_THAT(b.status(), StatusIs(kInvalid,
+                                   "slice: dimension 0: limit index 9 exceeds dimension "
+                                   "size 8"));
 }
 
 TEST(GraphBuilderShapeTest, DynamicSliceAndUpdate) {
@@ -73,14 +77,19 @@ TEST(GraphBuilderShapeTest, DynamicSliceAndUpdate) {
   EXPECT_EQ(b.DynamicUpdateSlice(x, piece, {i, i}).type(), F32({8, 8}));
   EXPECT_THAT(b.status(), IsOk());
   b.DynamicSlice(x, {i}, {2, 3});
-  EXPECT_THAT(b.status(), StatusIs(kInvalid, "dynamic_slice:"));
+  EXPECT_THAT(
+      b.status(),
+      StatusIs(kInvalid,
+               "dynamic_slice: expects 2 start indices (one per operand dimension), got 1"));
 }
 
 TEST(GraphBuilderShapeTest, DynamicUpdateSliceRejectsALargerUpdate) {
   GraphBuilder b;
   Value i = b.Parameter(S32({}));
   b.DynamicUpdateSlice(b.Parameter(F32({2})), b.Parameter(F32({3})), {i});
-  EXPECT_THAT(b.status(), StatusIs(kInvalid, "dynamic_update_slice:"));
+  EXPECT_THAT(b.status(),
+              StatusIs(kInvalid,
+                       "dynamic_update_slice: dimension 0: update size 3 exceeds operand size 2"));
 }
 
 TEST(GraphBuilderShapeTest, PadAddsEdgesAndInteriorAndMayCrop) {
@@ -92,8 +101,9 @@ TEST(GraphBuilderShapeTest, PadAddsEdgesAndInteriorAndMayCrop) {
   EXPECT_EQ(b.Pad(x, zero, {1, 1}, {0, 0}).type(), F32({3, 4}));
   EXPECT_THAT(b.status(), IsOk());
   b.Pad(x, b.ScalarConstant(ElementType::kS32, 0), {0, 0}, {0, 0});
-  EXPECT_THAT(b.status(), StatusIs(kInvalid, "pad: padding value s32[] must be a rank-0 tensor of "
-                                             "the operand's element type (f32[2,3])"));
+  EXPECT_THAT(b.status(), StatusIs(kInvalid,
+                                   "pad: padding value s32[] must be a rank-0 tensor of "
+                                   "the operand's element type (f32[2,3])"));
 }
 
 TEST(GraphBuilderShapeTest, ConcatenateSumsOneDimension) {
@@ -102,7 +112,9 @@ TEST(GraphBuilderShapeTest, ConcatenateSumsOneDimension) {
   Value c = b.Parameter(F32({4, 3}));
   EXPECT_EQ(b.Concatenate({a, c}, 0).type(), F32({6, 3}));
   b.Concatenate({a, c}, 1);
-  EXPECT_THAT(b.status(), StatusIs(kInvalid, "concatenate:"));
+  EXPECT_THAT(b.status(),
+              StatusIs(kInvalid,
+                       "concatenate: input 1 has size 4 in dimension 0, expected 2 like input 0"));
 }
 
 TEST(GraphBuilderShapeTest, ConcatenateNeedsAnInput) {

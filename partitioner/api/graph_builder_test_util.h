@@ -11,9 +11,15 @@
 
 namespace tessel::testing {
 
-inline TensorType F32(std::vector<int64_t> dims) { return TensorType(ElementType::kF32, std::move(dims)); }
-inline TensorType S32(std::vector<int64_t> dims) { return TensorType(ElementType::kS32, std::move(dims)); }
-inline TensorType Pred(std::vector<int64_t> dims) { return TensorType(ElementType::kPred, std::move(dims)); }
+inline TensorType F32(std::vector<int64_t> dims) {
+  return TensorType(ElementType::kF32, std::move(dims));
+}
+inline TensorType S32(std::vector<int64_t> dims) {
+  return TensorType(ElementType::kS32, std::move(dims));
+}
+inline TensorType Pred(std::vector<int64_t> dims) {
+  return TensorType(ElementType::kPred, std::move(dims));
+}
 
 // The MLIR text of the program returning `results`, or the error message if Build fails.
 inline std::string BuildText(GraphBuilder& builder, std::vector<Value> results) {

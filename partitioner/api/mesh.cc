@@ -23,7 +23,8 @@ absl::StatusOr<Mesh> Mesh::CreateNamed(std::string name, std::vector<MeshAxis> a
   for (size_t i = 0; i < axes.size(); ++i) {
     const MeshAxis& axis = axes[i];
     if (axis.name.empty()) {
-      return absl::InvalidArgumentError(absl::StrCat("mesh @", name, ": axis ", i, " has an empty name"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("mesh @", name, ": axis ", i, " has an empty name"));
     }
     if (!names.insert(axis.name).second) {
       return absl::InvalidArgumentError(
@@ -57,9 +58,8 @@ absl::StatusOr<Mesh> Mesh::CreateNamed(std::string name, std::vector<MeshAxis> a
       std::vector<bool> seen(num_devices, false);
       for (int64_t id : device_ids) {
         if (id < 0 || id >= num_devices) {
-          return absl::InvalidArgumentError(absl::StrCat("mesh @", name, ": device id ", id,
-                                                         " is out of range [0, ", num_devices,
-                                                         ")"));
+          return absl::InvalidArgumentError(absl::StrCat(
+              "mesh @", name, ": device id ", id, " is out of range [0, ", num_devices, ")"));
         }
         if (seen[id]) {
           return absl::InvalidArgumentError(
@@ -80,14 +80,15 @@ std::optional<int64_t> Mesh::axis_size(absl::string_view name) const {
 }
 
 std::string Mesh::ToString() const {
-  std::string text = absl::StrCat(
-      "@", name_, " = <[",
-      absl::StrJoin(axes_, ", ",
-                    [](std::string* out, const MeshAxis& axis) {
-                      absl::StrAppend(out, "\"", axis.name, "\"=", axis.size);
-                    }),
-      "]");
-  if (!device_ids_.empty()) absl::StrAppend(&text, ", device_ids=[", absl::StrJoin(device_ids_, ", "), "]");
+  std::string text =
+      absl::StrCat("@", name_, " = <[",
+                   absl::StrJoin(axes_, ", ",
+                                 [](std::string* out, const MeshAxis& axis) {
+                                   absl::StrAppend(out, "\"", axis.name, "\"=", axis.size);
+                                 }),
+                   "]");
+  if (!device_ids_.empty())
+    absl::StrAppend(&text, ", device_ids=[", absl::StrJoin(device_ids_, ", "), "]");
   absl::StrAppend(&text, ">");
   return text;
 }

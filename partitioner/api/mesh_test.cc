@@ -55,9 +55,12 @@ TEST(MeshTest, RejectsSizesBelowOne) {
 }
 
 TEST(MeshTest, RejectsDeviceIdsThatAreNotAPermutation) {
-  EXPECT_THAT(Mesh::Create({{"x", 4}}, {0, 1, 2}), StatusIs(kInvalid, "has 4 devices but 3 device ids"));
-  EXPECT_THAT(Mesh::Create({{"x", 4}}, {0, 1, 1, 3}), StatusIs(kInvalid, "device id 1 appears twice"));
-  EXPECT_THAT(Mesh::Create({{"x", 2}}, {0, 2}), StatusIs(kInvalid, "device id 2 is out of range [0, 2)"));
+  EXPECT_THAT(Mesh::Create({{"x", 4}}, {0, 1, 2}),
+              StatusIs(kInvalid, "has 4 devices but 3 device ids"));
+  EXPECT_THAT(Mesh::Create({{"x", 4}}, {0, 1, 1, 3}),
+              StatusIs(kInvalid, "device id 1 appears twice"));
+  EXPECT_THAT(Mesh::Create({{"x", 2}}, {0, 2}),
+              StatusIs(kInvalid, "device id 2 is out of range [0, 2)"));
   EXPECT_THAT(Mesh::Create({}, {-1}), StatusIs(kInvalid, "device id -1 is negative"));
 }
 

@@ -54,8 +54,8 @@ absl::StatusOr<TensorType> FromMlirType(mlir::Type type) {
   }
   TESSEL_ASSIGN_OR_RETURN(ElementType element_type,
                           runtime::ElementTypeFromMlir(tensor.getElementType()));
-  return TensorType(element_type, std::vector<int64_t>(tensor.getShape().begin(),
-                                                       tensor.getShape().end()));
+  return TensorType(element_type,
+                    std::vector<int64_t>(tensor.getShape().begin(), tensor.getShape().end()));
 }
 
 ir::MeshAttr ToMeshAttr(const Mesh& mesh, mlir::MLIRContext* context) {
@@ -74,8 +74,9 @@ ir::ShardingAttr ToShardingAttr(const Sharding& sharding, mlir::MLIRContext* con
     dims.push_back(ir::DimShardingAttr::get(context, ToAxisRefs(dim.axes(), context),
                                             /*is_closed=*/!dim.is_open(), dim.priority()));
   }
-  return ir::ShardingAttr::get(context, mlir::FlatSymbolRefAttr::get(context, sharding.mesh().name()),
-                               dims, ToAxisRefs(sharding.spec().replicated_axes(), context),
+  return ir::ShardingAttr::get(context,
+                               mlir::FlatSymbolRefAttr::get(context, sharding.mesh().name()), dims,
+                               ToAxisRefs(sharding.spec().replicated_axes(), context),
                                ToAxisRefs(sharding.spec().unreduced_axes(), context));
 }
 
@@ -84,9 +85,9 @@ absl::StatusOr<Mesh> FromMeshAttr(absl::string_view name, ir::MeshAttr attr) {
   for (ir::MeshAxisAttr axis : attr.getAxes()) {
     axes.push_back(MeshAxis{axis.getName().str(), axis.getSize()});
   }
-  return Mesh::CreateNamed(std::string(name), std::move(axes),
-                           std::vector<int64_t>(attr.getDeviceIds().begin(),
-                                                attr.getDeviceIds().end()));
+  return Mesh::CreateNamed(
+      std::string(name), std::move(axes),
+      std::vector<int64_t>(attr.getDeviceIds().begin(), attr.getDeviceIds().end()));
 }
 
 absl::StatusOr<Sharding> FromShardingAttr(ir::ShardingAttr attr, const Mesh& mesh) {
@@ -98,8 +99,7 @@ absl::StatusOr<Sharding> FromShardingAttr(ir::ShardingAttr attr, const Mesh& mes
     if (dim.getPriority()) spec = spec.WithPriority(*dim.getPriority());
     dims.push_back(std::move(spec));
   }
-  TESSEL_ASSIGN_OR_RETURN(std::vector<std::string> replicated,
-                          AxisNames(attr.getReplicatedAxes()));
+  TESSEL_ASSIGN_OR_RETURN(std::vector<std::string> replicated, AxisNames(attr.getReplicatedAxes()));
   TESSEL_ASSIGN_OR_RETURN(std::vector<std::string> unreduced, AxisNames(attr.getUnreducedAxes()));
   return Sharding::Create(mesh, PartitionSpec(std::move(dims))
                                     .WithReplicated(std::move(replicated))

@@ -23,7 +23,8 @@ absl::StatusOr<Program> BuildMlp() {
   TESSEL_ASSIGN_OR_RETURN(Sharding columns, Sharding::Create(mesh, {Replicated(), "model"}));
   TESSEL_ASSIGN_OR_RETURN(Sharding rows, Sharding::Create(mesh, {"model", Replicated()}));
   // The hidden activations stay split over "model"; the batch dimension is left open.
-  TESSEL_ASSIGN_OR_RETURN(Sharding hidden, Sharding::Create(mesh, {DimSpec("data").Open(), "model"}));
+  TESSEL_ASSIGN_OR_RETURN(Sharding hidden,
+                          Sharding::Create(mesh, {DimSpec("data").Open(), "model"}));
 
   GraphBuilder b;
   Value x = b.Parameter(TensorType(ElementType::kF32, {16, 64}), batch);

@@ -44,8 +44,7 @@ class Program::Impl {
       }
     }
     // The verifier has checked that the mesh exists.
-    return absl::InternalError(
-        absl::StrCat("unknown mesh @", attr.getMeshName().getValue().str()));
+    return absl::InternalError(absl::StrCat("unknown mesh @", attr.getMeshName().getValue().str()));
   }
 };
 
@@ -72,7 +71,8 @@ absl::StatusOr<mlir::func::FuncOp> FindEntry(mlir::ModuleOp module) {
       "program has no function @main and not exactly one function to use instead");
 }
 
-absl::StatusOr<std::vector<TensorType>> FromMlirTypes(mlir::TypeRange types, absl::string_view what) {
+absl::StatusOr<std::vector<TensorType>> FromMlirTypes(mlir::TypeRange types,
+                                                      absl::string_view what) {
   std::vector<TensorType> result;
   for (auto [index, type] : llvm::enumerate(types)) {
     absl::StatusOr<TensorType> converted = api_internal::FromMlirType(type);

@@ -37,7 +37,8 @@ TEST_F(ProgramTest, BuiltTextParsesBackToTheSameText) {
   Value y = b.MatMul(x, w);
   Value total = b.Reduce(y, ReduceKind::kSum, {0, 1});
   std::vector<Value> loop = b.While(
-      {total}, [](GraphBuilder& c, absl::Span<const Value> s) {
+      {total},
+      [](GraphBuilder& c, absl::Span<const Value> s) {
         return std::vector<Value>{c.Compare(s[0], s[0], ComparisonDirection::kNe)};
       },
       [](GraphBuilder& c, absl::Span<const Value> s) { return std::vector<Value>{c.Neg(s[0])}; });
@@ -66,7 +67,8 @@ TEST_F(ProgramTest, SignatureAccessorsReportTypesShardingsAndMeshes) {
   EXPECT_THAT(*parameters, ElementsAre(std::optional<Sharding>(rows_), std::nullopt));
   absl::StatusOr<std::vector<std::optional<Sharding>>> results = program->result_shardings();
   ASSERT_THAT(results, IsOk());
-  EXPECT_THAT(*results, ElementsAre(std::nullopt, std::optional<Sharding>(Sharding::Replicated(mesh_, 0))));
+  EXPECT_THAT(*results,
+              ElementsAre(std::nullopt, std::optional<Sharding>(Sharding::Replicated(mesh_, 0))));
   EXPECT_THAT(program->meshes(), ElementsAre(mesh_));
 }
 
@@ -100,8 +102,9 @@ TEST_F(ProgramTest, ShardingsOfTheWrongRankAreRejectedWhereTheyAreAttached) {
   {
     GraphBuilder b;
     b.Parameter(F32({8}), rows_);
-    EXPECT_THAT(b.status(), StatusIs(kInvalid, "parameter: sharding #tessel.sharding<@mesh, "
-                                               "[{\"data\"}, {}]> has 2 dimensions but f32[8] has rank 1"));
+    EXPECT_THAT(b.status(), StatusIs(kInvalid,
+                                     "parameter: sharding #tessel.sharding<@mesh, "
+                                     "[{\"data\"}, {}]> has 2 dimensions but f32[8] has rank 1"));
   }
   {
     GraphBuilder b;
@@ -127,15 +130,17 @@ TEST_F(ProgramTest, TwoMeshesMayNotShareAName) {
   GraphBuilder b;
   b.Parameter(F32({8, 4}), rows_);
   b.Parameter(F32({8}), *Sharding::Create(other, {"data"}));
-  EXPECT_THAT(b.status(), StatusIs(kInvalid, "parameter: mesh @mesh = <[\"data\"=8]> has the name "
-                                             "of mesh @mesh = <[\"data\"=4, \"model\"=2]> used before"));
+  EXPECT_THAT(b.status(), StatusIs(kInvalid,
+                                   "parameter: mesh @mesh = <[\"data\"=8]> has the name "
+                                   "of mesh @mesh = <[\"data\"=4, \"model\"=2]> used before"));
 }
 
 TEST_F(ProgramTest, BuildEndsTheBuilder) {
   GraphBuilder b;
   Value x = b.Parameter(F32({4}));
   ASSERT_THAT(b.Build({x}), IsOk());
-  EXPECT_THAT(b.Build({x}), StatusIs(absl::StatusCode::kFailedPrecondition, "Build() was called already"));
+  EXPECT_THAT(b.Build({x}),
+              StatusIs(absl::StatusCode::kFailedPrecondition, "Build() was called already"));
   EXPECT_FALSE(b.Neg(x).valid());
 }
 
@@ -167,13 +172,16 @@ TEST(ProgramLoadTest, TheOnlyFunctionIsTheEntryWhenThereIsNoMain) {
 TEST(ProgramLoadTest, RejectsAmbiguousEntriesAndUnsupportedTypes) {
   EXPECT_THAT(Program::FromMlirText("func.func @f() { return }\nfunc.func @g() { return }"),
               StatusIs(kInvalid, "program has no function @main and not exactly one function"));
-  EXPECT_THAT(Program::FromMlirText(
-                  "func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> { return %a : tensor<?xf32> }"),
-              StatusIs(kInvalid, "parameter 0 of the entry function: type tensor<?xf32> is not a "
-                                 "statically shaped tensor"));
-  EXPECT_THAT(Program::FromMlirText("func.func @main(%a: tensor<2xcomplex<f32>>) -> "
-                                    "tensor<2xcomplex<f32>> { return %a : tensor<2xcomplex<f32>> }"),
-              StatusIs(kInvalid, "parameter 0 of the entry function: "));
+  EXPECT_THAT(
+      Program::FromMlirText(
+          "func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> { return %a : tensor<?xf32> }"),
+      StatusIs(kInvalid,
+               "parameter 0 of the entry function: type tensor<?xf32> is not a "
+               "statically shaped tensor"));
+  EXPECT_THAT(
+      Program::FromMlirText("func.func @main(%a: tensor<2xcomplex<f32>>) -> "
+                            "tensor<2xcomplex<f32>> { return %a : tensor<2xcomplex<f32>> }"),
+      StatusIs(kInvalid, "parameter 0 of the entry function: "));
 }
 
 TEST(ProgramLoadTest, AMissingFileIsNotFound) {

@@ -14,9 +14,8 @@ namespace {
 std::string Quoted(absl::string_view axis) { return absl::StrCat("\"", absl::CEscape(axis), "\""); }
 
 std::string AxisList(const std::vector<std::string>& axes) {
-  return absl::StrJoin(axes, ", ", [](std::string* out, const std::string& axis) {
-    out->append(Quoted(axis));
-  });
+  return absl::StrJoin(
+      axes, ", ", [](std::string* out, const std::string& axis) { out->append(Quoted(axis)); });
 }
 
 // Records where each axis is used so that a second use names both places:
@@ -26,7 +25,8 @@ class AxisUses {
   explicit AxisUses(const Mesh& mesh) : mesh_(mesh) {}
 
   absl::Status Add(const std::string& axis, const std::string& where) {
-    if (axis.empty()) return absl::InvalidArgumentError(absl::StrCat(where, " names an empty axis"));
+    if (axis.empty())
+      return absl::InvalidArgumentError(absl::StrCat(where, " names an empty axis"));
     if (!mesh_.has_axis(axis)) {
       std::vector<std::string> names;
       for (const MeshAxis& a : mesh_.axes()) names.push_back(a.name);
@@ -36,8 +36,8 @@ class AxisUses {
     }
     auto [it, inserted] = uses_.emplace(axis, where);
     if (!inserted) {
-      return absl::InvalidArgumentError(absl::StrCat("axis ", Quoted(axis), " is used by ",
-                                                     it->second, " and by ", where));
+      return absl::InvalidArgumentError(
+          absl::StrCat("axis ", Quoted(axis), " is used by ", it->second, " and by ", where));
     }
     return absl::OkStatus();
   }
@@ -59,8 +59,8 @@ absl::StatusOr<Sharding> Sharding::Create(Mesh mesh, PartitionSpec spec) {
       if (!status.ok()) return status;
     }
     if (dim.priority() && *dim.priority() < 0) {
-      return absl::InvalidArgumentError(absl::StrCat(where, ": priority ", *dim.priority(),
-                                                     " is negative"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": priority ", *dim.priority(), " is negative"));
     }
   }
   for (const std::string& axis : spec.replicated_axes()) {
@@ -89,8 +89,8 @@ Sharding Sharding::Replicated(Mesh mesh, int64_t rank) {
 absl::Status Sharding::CheckFits(const TensorType& type) const {
   if (type.rank() == rank()) return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrCat("sharding ", ToString(), " has ", rank(),
-                                                 " dimensions but ", type.ToString(),
-                                                 " has rank ", type.rank()));
+                                                 " dimensions but ", type.ToString(), " has rank ",
+                                                 type.rank()));
 }
 
 int64_t Sharding::num_shards(int64_t dim) const {

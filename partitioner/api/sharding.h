@@ -47,7 +47,7 @@ class DimSpec {
   // Replicated: no axes, closed.
   DimSpec() = default;
   // Split over one axis. Implicit so that a spec reads like JAX's: {"data", Replicated()}.
-  DimSpec(const char* axis) : axes_{axis} {}  // NOLINT(google-explicit-constructor)
+  DimSpec(const char* axis) : axes_{axis} {}             // NOLINT(google-explicit-constructor)
   DimSpec(std::string axis) : axes_{std::move(axis)} {}  // NOLINT(google-explicit-constructor)
 
   // The axes that split the dimension, major to minor (empty: not split).

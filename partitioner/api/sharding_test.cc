@@ -36,12 +36,12 @@ TEST_F(ShardingTest, SeveralAxesSplitOneDimensionMajorToMinor) {
 
 TEST_F(ShardingTest, OpenDimensionsAndPrioritiesPrint) {
   absl::StatusOr<Sharding> sharding = Sharding::Create(
-      mesh_, {DimSpec("data").Open().WithPriority(0), Unconstrained(), DimSpec("model").WithPriority(2)});
+      mesh_,
+      {DimSpec("data").Open().WithPriority(0), Unconstrained(), DimSpec("model").WithPriority(2)});
   ASSERT_THAT(sharding, IsOk());
   EXPECT_TRUE(sharding->spec().dims()[0].is_open());
   EXPECT_EQ(sharding->spec().dims()[2].priority(), 2);
-  EXPECT_EQ(sharding->ToString(),
-            "#tessel.sharding<@mesh, [{\"data\", ?}p0, {?}, {\"model\"}p2]>");
+  EXPECT_EQ(sharding->ToString(), "#tessel.sharding<@mesh, [{\"data\", ?}p0, {?}, {\"model\"}p2]>");
 }
 
 TEST_F(ShardingTest, ReplicatedAndUnreducedAxesPrint) {
@@ -66,8 +66,9 @@ TEST_F(ShardingTest, LocalShapeRoundsUnevenSplitsUp) {
 
 TEST_F(ShardingTest, RejectsAnAxisNotInTheMesh) {
   EXPECT_THAT(Sharding::Create(mesh_, {"modle"}),
-              StatusIs(kInvalid, "dimension 0: axis \"modle\" is not in mesh @mesh (axes: "
-                                 "\"data\", \"model\")"));
+              StatusIs(kInvalid,
+                       "dimension 0: axis \"modle\" is not in mesh @mesh (axes: "
+                       "\"data\", \"model\")"));
   EXPECT_THAT(Sharding::Create(mesh_, PartitionSpec{}.WithUnreduced({"x"})),
               StatusIs(kInvalid, "the unreduced axes: axis \"x\" is not in mesh @mesh"));
 }
@@ -77,8 +78,9 @@ TEST_F(ShardingTest, RejectsAnAxisUsedTwice) {
               StatusIs(kInvalid, "axis \"data\" is used by dimension 0 and by dimension 1"));
   EXPECT_THAT(Sharding::Create(mesh_, {Axes({"model", "model"})}),
               StatusIs(kInvalid, "axis \"model\" is used by dimension 0 and by dimension 0"));
-  EXPECT_THAT(Sharding::Create(mesh_, PartitionSpec{"data"}.WithReplicated({"data"})),
-              StatusIs(kInvalid, "axis \"data\" is used by dimension 0 and by the replicated axes"));
+  EXPECT_THAT(
+      Sharding::Create(mesh_, PartitionSpec{"data"}.WithReplicated({"data"})),
+      StatusIs(kInvalid, "axis \"data\" is used by dimension 0 and by the replicated axes"));
   EXPECT_THAT(
       Sharding::Create(mesh_, PartitionSpec{}.WithReplicated({"model"}).WithUnreduced({"model"})),
       StatusIs(kInvalid, "used by the replicated axes and by the unreduced axes"));

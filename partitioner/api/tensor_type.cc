@@ -15,12 +15,10 @@ int64_t TensorType::num_elements() const {
 }
 
 std::string TensorType::ToString() const {
-  return absl::StrCat(runtime::ElementTypeName(element_type_), "[",
-                      absl::StrJoin(dimensions_, ","), "]");
+  return absl::StrCat(runtime::ElementTypeName(element_type_), "[", absl::StrJoin(dimensions_, ","),
+                      "]");
 }
 
-std::ostream& operator<<(std::ostream& os, const TensorType& type) {
-  return os << type.ToString();
-}
+std::ostream& operator<<(std::ostream& os, const TensorType& type) { return os << type.ToString(); }
 
 }  // namespace tessel
