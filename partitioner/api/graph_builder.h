@@ -105,7 +105,9 @@ class GraphBuilder {
   // ---- Program boundary ----------------------------------------------------------------
 
   // A new parameter of the entry function, optionally with the sharding the caller will
-  // pass it in. Only outside regions.
+  // pass it in. Only outside regions. Parameters are numbered in the order they are made;
+  // C++ leaves the order of function arguments open, so make them in separate statements
+  // when the order matters.
   Value Parameter(const TensorType& type, const std::optional<Sharding>& sharding = std::nullopt);
 
   // `value`, required to have `sharding` at this point (tessel.sharding_constraint).
