@@ -171,6 +171,10 @@ mlir::Operation* BuilderState::Finish(absl::string_view op, mlir::OperationState
 
 bool BuilderState::BuildRegion(absl::string_view op, absl::string_view name, mlir::Region& region,
                                mlir::TypeRange argument_types, const Computation& body) {
+  if (!body) {
+    Fail(op, absl::StrCat("the ", name, " callback is empty"));
+    return false;
+  }
   mlir::Block* block = new mlir::Block();
   region.push_back(block);
   for (mlir::Type type : argument_types) block->addArgument(type, loc());

@@ -66,7 +66,8 @@ std::vector<Value> GraphBuilder::Case(Value index, const std::vector<Branch>& br
   if (!ok()) {
     // Still tell the caller how many results to expect: the first branch, run against the
     // failed builder (where every call is a no-op), returns that many invalid Values.
-    return branches.empty() ? std::vector<Value>() : branches.front()(*this);
+    if (branches.empty() || !branches.front()) return {};
+    return branches.front()(*this);
   }
   if (branches.empty()) {
     state_->Fail(kOp, "needs at least one branch");
@@ -82,11 +83,14 @@ std::vector<Value> GraphBuilder::Case(Value index, const std::vector<Branch>& br
   size_t count = 0;
   for (size_t i = 0; i < branches.size(); ++i) {
     const Branch& branch = branches[i];
-    Computation region = [&branch, &count](GraphBuilder& b, absl::Span<const Value>) {
-      std::vector<Value> results = branch(b);
-      count = results.size();
-      return results;
-    };
+    Computation region;
+    if (branch) {
+      region = [&branch, &count](GraphBuilder& b, absl::Span<const Value>) {
+        std::vector<Value> results = branch(b);
+        count = results.size();
+        return results;
+      };
+    }
     if (!state_->BuildRegion(kOp, absl::StrCat("branch ", i), *state->regions[i], {}, region)) {
       return std::vector<Value>(count);
     }

@@ -139,6 +139,19 @@ TEST(GraphBuilderControlTest, AFailedBuilderStillReportsHowManyResultsCaseHas) {
   EXPECT_FALSE(result[0].valid());
 }
 
+TEST(GraphBuilderControlTest, EmptyCallbacksAreErrors) {
+  {
+    GraphBuilder b;
+    b.Sort({b.Parameter(F32({8}))}, 0, Computation());
+    EXPECT_THAT(b.status(), StatusIs(kInvalid, "sort: the comparator callback is empty"));
+  }
+  {
+    GraphBuilder b;
+    b.Case(b.Parameter(S32({})), {Branch()});
+    EXPECT_THAT(b.status(), StatusIs(kInvalid, "case: the branch 0 callback is empty"));
+  }
+}
+
 TEST(GraphBuilderControlTest, CustomCallTakesResultTypesAndOptions) {
   GraphBuilder b;
   Value x = b.Parameter(F32({4}));

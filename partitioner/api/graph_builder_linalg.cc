@@ -104,6 +104,9 @@ Value GraphBuilder::DotGeneral(Value lhs, Value rhs, const DotDimensions& dimens
 
 Value GraphBuilder::MatMul(Value lhs, Value rhs) {
   if (!ok()) return Value();
+  if (!state_->Unwrap("matmul", lhs, "lhs") || !state_->Unwrap("matmul", rhs, "rhs")) {
+    return Value();
+  }
   int64_t rank = lhs.type().rank();
   if (rank < 2 || rhs.type().rank() != rank) {
     state_->Fail("matmul", absl::StrCat("operands must have one rank of at least 2, got ",

@@ -88,6 +88,12 @@ TEST(GraphBuilderLinalgTest, MatMulContractsTheInnerDimensions) {
   EXPECT_EQ(b.MatMul(b.Parameter(F32({3, 16, 64})), b.Parameter(F32({3, 64, 8}))).type(),
             F32({3, 16, 8}));
   EXPECT_THAT(b.status(), IsOk());
+  b.MatMul(Value(), b.Parameter(F32({16, 4})));
+  EXPECT_THAT(b.status(), StatusIs(kInvalid, "matmul: lhs is an invalid Value"));
+}
+
+TEST(GraphBuilderLinalgTest, MatMulRejectsVectors) {
+  GraphBuilder b;
   b.MatMul(b.Parameter(F32({16})), b.Parameter(F32({16, 4})));
   EXPECT_THAT(b.status(), StatusIs(kInvalid,
                                    "matmul: operands must have one rank of at least 2, "
