@@ -138,7 +138,7 @@ absl::Status Interpreter::RunOp(mlir::Operation& op) {
       return OpError(&op, absl::StrCat("callee @", call.getCallee().str(), " has no body"));
     }
     // The callee sees only its arguments, not the caller's values.
-    std::vector<Scope> callerScopes = std::move(scopes_);
+    std::deque<Scope> callerScopes = std::move(scopes_);
     scopes_.clear();
     absl::StatusOr<std::vector<Tensor>> callResults = RunRegion(callee.getBody(), operands);
     scopes_ = std::move(callerScopes);

@@ -15,6 +15,7 @@
 #define TESSEL_RUNTIME_INTERPRETER_H_
 
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -72,7 +73,9 @@ class Interpreter {
 
   const KernelRegistry& registry_;
   PartitionContext partition_;
-  std::vector<Scope> scopes_;
+  // A deque, so that pushing a region's scope never moves the values of the enclosing
+  // scopes: kernels hold pointers to their operands while they run regions.
+  std::deque<Scope> scopes_;
 };
 
 // An error status for `op`: "<op name> at <location>: <message>", with the code of

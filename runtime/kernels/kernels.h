@@ -14,6 +14,10 @@ void RegisterBinaryKernels(KernelRegistry& registry);       // add ... shift_rig
 void RegisterShapeKernels(KernelRegistry& registry);  // broadcast_in_dim, reshape, transpose, ...
 void RegisterSliceKernels(KernelRegistry& registry);  // slice, dynamic slices, pad
 void RegisterCollectiveKernels(KernelRegistry& registry);  // partition_id, collectives
+void RegisterReductionKernels(KernelRegistry& registry);   // reduce, reduce_window, select_and_scatter
+void RegisterLinalgKernels(KernelRegistry& registry);      // dot_general, convolution
+void RegisterIndexingKernels(KernelRegistry& registry);    // gather, scatter
+void RegisterControlKernels(KernelRegistry& registry);     // sort, while, case, custom_call
 
 }  // namespace tessel::runtime
 

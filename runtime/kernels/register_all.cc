@@ -14,6 +14,10 @@ const KernelRegistry& DefaultKernelRegistry() {
     RegisterShapeKernels(*registry);
     RegisterSliceKernels(*registry);
     RegisterCollectiveKernels(*registry);
+    RegisterReductionKernels(*registry);
+    RegisterLinalgKernels(*registry);
+    RegisterIndexingKernels(*registry);
+    RegisterControlKernels(*registry);
     return registry;
   }();
   return *registry;

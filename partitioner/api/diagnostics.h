@@ -1,0 +1,35 @@
+// Collects the MLIR diagnostics emitted while it lives, so that library boundaries can turn
+// them into an absl::Status instead of printing them. Internal to partitioner/api.
+#ifndef TESSEL_PARTITIONER_API_DIAGNOSTICS_H_
+#define TESSEL_PARTITIONER_API_DIAGNOSTICS_H_
+
+#include <string>
+#include <vector>
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+
+namespace tessel::api_internal {
+
+class DiagnosticCollector {
+ public:
+  explicit DiagnosticCollector(mlir::MLIRContext* context);
+
+  // The error messages so far, each prefixed by its location unless that is unknown, one per
+  // line; notes and warnings are left out.
+  std::string Errors() const;
+  // The first error message without its location, or "" if there is none.
+  const std::string& FirstError() const;
+
+ private:
+  struct Message {
+    std::string location;
+    std::string text;
+  };
+  std::vector<Message> errors_;
+  mlir::ScopedDiagnosticHandler handler_;
+};
+
+}  // namespace tessel::api_internal
+
+#endif  // TESSEL_PARTITIONER_API_DIAGNOSTICS_H_

@@ -1,0 +1,176 @@
+// Program: ownership of the MLIR context and module, loading, printing and the signature.
+#include "partitioner/api/program.h"
+
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "llvm/Support/raw_ostream.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/Verifier.h"
+#include "partitioner/api/diagnostics.h"
+#include "partitioner/api/mlir_conversion.h"
+#include "partitioner/api/program_mlir.h"
+#include "partitioner/ir/parse_module.h"
+#include "support/status_macros.h"
+
+namespace tessel {
+
+class Program::Impl {
+ public:
+  // The context is declared first so that it outlives the module.
+  std::unique_ptr<mlir::MLIRContext> context;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::string entry_function;
+  std::vector<TensorType> parameter_types;
+  std::vector<TensorType> result_types;
+  std::vector<Mesh> meshes;
+
+  mlir::func::FuncOp Entry() const {
+    mlir::ModuleOp owned = module.get();
+    return owned.lookupSymbol<mlir::func::FuncOp>(entry_function);
+  }
+
+  // The sharding under `tessel.sharding` of `attrs` (an argument's or a result's), if any.
+  absl::StatusOr<std::optional<Sharding>> ShardingOf(mlir::DictionaryAttr attrs) const {
+    if (!attrs) return std::nullopt;
+    auto attr = attrs.getAs<ir::ShardingAttr>(ir::TesselDialect::kShardingAttrName);
+    if (!attr) return std::nullopt;
+    for (const Mesh& mesh : meshes) {
+      if (mesh.name() == attr.getMeshName().getValue()) {
+        TESSEL_ASSIGN_OR_RETURN(Sharding sharding, api_internal::FromShardingAttr(attr, mesh));
+        return sharding;
+      }
+    }
+    // The verifier has checked that the mesh exists.
+    return absl::InternalError(absl::StrCat("unknown mesh @", attr.getMeshName().getValue().str()));
+  }
+};
+
+// Friend of Program: the seam through which program_mlir.h reaches the Impl.
+class ProgramAccess {
+ public:
+  static mlir::ModuleOp Module(const Program& program) { return *program.impl_->module; }
+  static absl::StatusOr<Program> FromMlir(std::unique_ptr<mlir::MLIRContext> context,
+                                          mlir::OwningOpRef<mlir::ModuleOp> module);
+};
+
+namespace {
+
+absl::StatusOr<mlir::func::FuncOp> FindEntry(mlir::ModuleOp module) {
+  if (auto main = module.lookupSymbol<mlir::func::FuncOp>(
+          api_internal::ToStringRef(Program::kEntryFunctionName))) {
+    return main;
+  }
+  auto functions = module.getOps<mlir::func::FuncOp>();
+  if (!functions.empty() && std::next(functions.begin()) == functions.end()) {
+    return *functions.begin();
+  }
+  return absl::InvalidArgumentError(
+      "program has no function @main and not exactly one function to use instead");
+}
+
+absl::StatusOr<std::vector<TensorType>> FromMlirTypes(mlir::TypeRange types,
+                                                      absl::string_view what) {
+  std::vector<TensorType> result;
+  for (auto [index, type] : llvm::enumerate(types)) {
+    absl::StatusOr<TensorType> converted = api_internal::FromMlirType(type);
+    if (!converted.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, " ", index, " of the entry function: ", converted.status().message()));
+    }
+    result.push_back(*std::move(converted));
+  }
+  return result;
+}
+
+}  // namespace
+
+Program::Program(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Program::Program(Program&&) noexcept = default;
+Program& Program::operator=(Program&&) noexcept = default;
+Program::~Program() = default;
+
+absl::StatusOr<Program> Program::FromMlirText(absl::string_view text) {
+  auto context = std::make_unique<mlir::MLIRContext>();
+  TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
+                          ParseModule(text, "program.mlir", *context));
+  return ProgramFromMlir(std::move(context), std::move(module));
+}
+
+absl::StatusOr<Program> Program::FromMlirFile(absl::string_view path) {
+  auto context = std::make_unique<mlir::MLIRContext>();
+  TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
+                          ParseModuleFile(path, *context));
+  return ProgramFromMlir(std::move(context), std::move(module));
+}
+
+std::string Program::ToMlirText() const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  impl_->module->print(os, mlir::OpPrintingFlags());
+  return os.str();
+}
+
+const std::string& Program::entry_function() const { return impl_->entry_function; }
+const std::vector<TensorType>& Program::parameter_types() const { return impl_->parameter_types; }
+const std::vector<TensorType>& Program::result_types() const { return impl_->result_types; }
+const std::vector<Mesh>& Program::meshes() const { return impl_->meshes; }
+
+absl::StatusOr<std::vector<std::optional<Sharding>>> Program::parameter_shardings() const {
+  mlir::func::FuncOp entry = impl_->Entry();
+  std::vector<std::optional<Sharding>> shardings;
+  for (unsigned i = 0; i < entry.getNumArguments(); ++i) {
+    TESSEL_ASSIGN_OR_RETURN(std::optional<Sharding> sharding,
+                            impl_->ShardingOf(entry.getArgAttrDict(i)));
+    shardings.push_back(std::move(sharding));
+  }
+  return shardings;
+}
+
+absl::StatusOr<std::vector<std::optional<Sharding>>> Program::result_shardings() const {
+  mlir::func::FuncOp entry = impl_->Entry();
+  std::vector<std::optional<Sharding>> shardings;
+  for (unsigned i = 0; i < entry.getNumResults(); ++i) {
+    TESSEL_ASSIGN_OR_RETURN(std::optional<Sharding> sharding,
+                            impl_->ShardingOf(entry.getResultAttrDict(i)));
+    shardings.push_back(std::move(sharding));
+  }
+  return shardings;
+}
+
+mlir::ModuleOp GetMlirModule(const Program& program) { return ProgramAccess::Module(program); }
+
+absl::StatusOr<Program> ProgramFromMlir(std::unique_ptr<mlir::MLIRContext> context,
+                                        mlir::OwningOpRef<mlir::ModuleOp> module) {
+  return ProgramAccess::FromMlir(std::move(context), std::move(module));
+}
+
+absl::StatusOr<Program> ProgramAccess::FromMlir(std::unique_ptr<mlir::MLIRContext> context,
+                                                mlir::OwningOpRef<mlir::ModuleOp> module) {
+  // The Impl owns both from here on, so every return destroys the module before its context.
+  auto impl = std::make_unique<Program::Impl>();
+  impl->context = std::move(context);
+  impl->module = std::move(module);
+  {
+    api_internal::DiagnosticCollector diagnostics(impl->context.get());
+    if (mlir::failed(mlir::verify(*impl->module))) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("program does not verify: ", diagnostics.Errors()));
+    }
+  }
+  TESSEL_ASSIGN_OR_RETURN(mlir::func::FuncOp entry, FindEntry(*impl->module));
+  impl->entry_function = entry.getSymName().str();
+  TESSEL_ASSIGN_OR_RETURN(impl->parameter_types,
+                          FromMlirTypes(entry.getArgumentTypes(), "parameter"));
+  TESSEL_ASSIGN_OR_RETURN(impl->result_types, FromMlirTypes(entry.getResultTypes(), "result"));
+  for (ir::MeshOp mesh : impl->module->getOps<ir::MeshOp>()) {
+    TESSEL_ASSIGN_OR_RETURN(Mesh converted,
+                            api_internal::FromMeshAttr(mesh.getSymName().str(), mesh.getMesh()));
+    impl->meshes.push_back(std::move(converted));
+  }
+  return Program(std::move(impl));
+}
+
+}  // namespace tessel

@@ -1,0 +1,74 @@
+// A Tessel program: one module of `hlo` and `tessel` ops whose entry function (`@main`)
+// takes and returns tensors, some of them with shardings. GraphBuilder::Build makes one;
+// FromMlirText and FromMlirFile load one. The partitioner and the runtime take programs.
+//
+//   TESSEL_ASSIGN_OR_RETURN(Program program, Program::FromMlirFile("examples/mlp/mlp.mlir"));
+//   for (const TensorType& type : program.parameter_types()) std::cout << type << "\n";
+//   TESSEL_ASSIGN_OR_RETURN(std::vector<std::optional<Sharding>> shardings,
+//                           program.parameter_shardings());
+//   std::cout << program.ToMlirText();
+//
+// A Program owns its MLIR context and module and is move-only. No MLIR type appears here;
+// compilers that embed Tessel reach the module through program_mlir.h.
+#ifndef TESSEL_PARTITIONER_API_PROGRAM_H_
+#define TESSEL_PARTITIONER_API_PROGRAM_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "partitioner/api/sharding.h"
+#include "partitioner/api/tensor_type.h"
+
+namespace tessel {
+
+class Program {
+ public:
+  // The name of the entry function of every program the API builds.
+  static constexpr absl::string_view kEntryFunctionName = "main";
+
+  // Parses and verifies MLIR text. The entry function is `@main`, or the only function of
+  // the module; its parameters and results must be statically shaped tensors of the
+  // element types in ElementType. Fails with InvalidArgument carrying the diagnostics with
+  // their line and column ("program.mlir:3:14: error: ...").
+  static absl::StatusOr<Program> FromMlirText(absl::string_view text);
+  // Reads `path` and parses it as above; NotFound if the file cannot be read.
+  static absl::StatusOr<Program> FromMlirFile(absl::string_view path);
+
+  Program(Program&&) noexcept;
+  Program& operator=(Program&&) noexcept;
+  ~Program();
+
+  // The module in MLIR's textual form, without locations. Parsing it with FromMlirText gives
+  // a program that prints the same text.
+  std::string ToMlirText() const;
+
+  // The name of the entry function.
+  const std::string& entry_function() const;
+
+  // The entry function's signature.
+  const std::vector<TensorType>& parameter_types() const;
+  const std::vector<TensorType>& result_types() const;
+
+  // The sharding of each parameter (result), nullopt where none is given. Fails with
+  // Unimplemented if a sharding uses a sub-axis, which PartitionSpec cannot express yet.
+  absl::StatusOr<std::vector<std::optional<Sharding>>> parameter_shardings() const;
+  absl::StatusOr<std::vector<std::optional<Sharding>>> result_shardings() const;
+
+  // Every mesh the module declares, in order.
+  const std::vector<Mesh>& meshes() const;
+
+ private:
+  friend class ProgramAccess;  // program_mlir.h
+  class Impl;
+  explicit Program(std::unique_ptr<Impl> impl);
+
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tessel
+
+#endif  // TESSEL_PARTITIONER_API_PROGRAM_H_

@@ -1,0 +1,54 @@
+// Applies a reducer region — (acc_0..acc_{N-1}, x_0..x_{N-1}) -> (acc'_0..acc'_{N-1}) on
+// rank-0 tensors — element by element, as hlo.reduce, hlo.reduce_window, the scatter
+// region of hlo.select_and_scatter and the update region of hlo.scatter need.
+//
+// A region whose body is a single hlo.add, mul, max, min, and or or of its two arguments
+// (in either order) runs natively on the tensors' buffers; any other region runs through
+// Interpreter::RunRegion on rank-0 tensors. Both paths fold in the same order, so they give
+// bitwise-equal results.
+//
+//   Combiner combiner(op.getBody(), {ElementType::kF32}, args.interpreter);
+//   Tensor* accs[] = {&result};
+//   const Tensor* elems[] = {&input};
+//   TESSEL_RETURN_IF_ERROR(combiner.Combine(accs, out_index, elems, in_index));
+#ifndef TESSEL_RUNTIME_KERNELS_COMBINER_H_
+#define TESSEL_RUNTIME_KERNELS_COMBINER_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+#include "mlir/IR/Region.h"
+#include "runtime/interpreter.h"
+#include "runtime/tensor.h"
+
+namespace tessel::runtime {
+
+class Combiner {
+ public:
+  // `region` takes 2N rank-0 tensors of `types` (twice) and returns N of them.
+  Combiner(mlir::Region& region, std::vector<ElementType> types, Interpreter& interpreter);
+
+  // True when the region was recognised as one native binary op.
+  bool is_native() const { return native_ != nullptr; }
+
+  // For each i: accs[i][acc_index] = region(accs[*][acc_index], elems[*][elem_index])[i].
+  // Fails when the region fails or returns values of the wrong count, shape or type.
+  // REQUIRES: N tensors in each span, of the types given at construction.
+  absl::Status Combine(absl::Span<Tensor* const> accs, int64_t acc_index,
+                       absl::Span<const Tensor* const> elems, int64_t elem_index);
+
+ private:
+  using NativeFn = void (*)(Tensor& acc, int64_t acc_index, const Tensor& elem,
+                            int64_t elem_index);
+
+  mlir::Region& region_;
+  std::vector<ElementType> types_;
+  Interpreter& interpreter_;
+  NativeFn native_ = nullptr;
+};
+
+}  // namespace tessel::runtime
+
+#endif  // TESSEL_RUNTIME_KERNELS_COMBINER_H_
