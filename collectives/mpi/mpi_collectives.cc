@@ -1,0 +1,259 @@
+// The MPI backend's collectives: argument checks, then one nonblocking MPI call (or a set of
+// point-to-point messages for collective_permute) polled to completion by Finish. Group
+// position i is rank i of the group's communicator, so MPI's rank order is group order.
+#include <climits>
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "collectives/mpi/mpi_communicator.h"
+#include "support/status_macros.h"
+
+namespace tessel::collectives {
+namespace {
+
+// Tag of collective_permute's messages on a group's communicator (MPI keeps collectives'
+// own traffic apart from point-to-point, so any tag works).
+constexpr int kPermuteTag = 7;
+
+bool Overlaps(ConstBuffer a, Buffer b) {
+  if (a.byte_size() == 0 || b.byte_size() == 0) return false;
+  auto a_begin = reinterpret_cast<uintptr_t>(a.data);
+  auto b_begin = reinterpret_cast<uintptr_t>(b.data);
+  return a_begin < b_begin + static_cast<uintptr_t>(b.byte_size()) &&
+         b_begin < a_begin + static_cast<uintptr_t>(a.byte_size());
+}
+
+// MPI counts are ints.
+absl::Status FitsMpiCount(int64_t count) {
+  if (count <= INT_MAX) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("count ", count, " exceeds MPI's limit of ", INT_MAX, " elements per call"));
+}
+
+// A private copy of `input`, for calls whose output overlaps their input: MPI forbids
+// aliasing except through MPI_IN_PLACE.
+std::unique_ptr<std::vector<unsigned char>> CopyOf(ConstBuffer input) {
+  auto copy = std::make_unique<std::vector<unsigned char>>(input.byte_size());
+  if (!copy->empty()) std::memcpy(copy->data(), input.data, copy->size());
+  return copy;
+}
+
+int64_t PositionOf(absl::Span<const int64_t> group, int64_t id) {
+  for (size_t i = 0; i < group.size(); ++i) {
+    if (group[i] == id) return static_cast<int64_t>(i);
+  }
+  return -1;
+}
+
+int64_t HashPairs(absl::Span<const SourceTarget> pairs) {
+  uint64_t hash = 14695981039346656037ull;  // FNV-1a over (source, target) in order
+  for (const SourceTarget& pair : pairs) {
+    for (int64_t id : {pair.source, pair.target}) {
+      hash ^= static_cast<uint64_t>(id);
+      hash *= 1099511628211ull;
+    }
+  }
+  return static_cast<int64_t>(hash);
+}
+
+}  // namespace
+
+absl::Status MpiCommunicator::Finish(const Call& call, absl::string_view function, int code,
+                                     std::vector<MPI_Request>& requests,
+                                     std::unique_ptr<std::vector<unsigned char>>& scratch) {
+  if (code != MPI_SUCCESS) {
+    Orphan(std::move(scratch));
+    return Fail(MpiError(call, function, code));
+  }
+  absl::Status done = Wait(call, requests, "waiting for the data");
+  if (!done.ok()) {
+    Orphan(std::move(scratch));
+    return Fail(done);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status MpiCommunicator::AllReduce(int64_t self, absl::Span<const int64_t> group,
+                                        ReductionKind kind, ConstBuffer input, Buffer output) {
+  Call call = MakeCall("all_reduce", group);
+  absl::Status own = ValidateOutput(input, output, input.num_elements);
+  if (own.ok()) own = FitsMpiCount(input.num_elements);
+  Signature signature{kAllReduceCode, static_cast<int64_t>(input.type), input.num_elements,
+                      output.num_elements, static_cast<int64_t>(kind)};
+  TESSEL_ASSIGN_OR_RETURN(MPI_Comm comm, Begin(call, self, signature, own));
+  if (input.num_elements == 0) return absl::OkStatus();
+  std::unique_ptr<std::vector<unsigned char>> scratch;
+  const void* send = input.data;
+  if (input.data == output.data) {
+    send = MPI_IN_PLACE;
+  } else if (Overlaps(input, output)) {
+    scratch = CopyOf(input);
+    send = scratch->data();
+  }
+  const mpi::MpiTypeTable::Reduction reduction = types_.ReductionFor(input.type, kind);
+  std::vector<MPI_Request> requests(1);
+  int code = MPI_Iallreduce(send, output.data, static_cast<int>(input.num_elements),
+                            reduction.type, reduction.op, comm, &requests[0]);
+  return Finish(call, "MPI_Iallreduce", code, requests, scratch);
+}
+
+absl::Status MpiCommunicator::AllGather(int64_t self, absl::Span<const int64_t> group,
+                                        ConstBuffer input, Buffer output) {
+  Call call = MakeCall("all_gather", group);
+  const int64_t size = static_cast<int64_t>(group.size());
+  absl::Status own = ValidateOutput(input, output, size * input.num_elements);
+  if (own.ok()) own = FitsMpiCount(input.num_elements);
+  Signature signature{kAllGatherCode, static_cast<int64_t>(input.type), input.num_elements,
+                      output.num_elements};
+  TESSEL_ASSIGN_OR_RETURN(MPI_Comm comm, Begin(call, self, signature, own));
+  if (input.num_elements == 0) return absl::OkStatus();
+  std::unique_ptr<std::vector<unsigned char>> scratch;
+  const void* send = input.data;
+  if (Overlaps(input, output)) {
+    scratch = CopyOf(input);
+    send = scratch->data();
+  }
+  const MPI_Datatype type = types_.MoveType(input.type);
+  const int count = static_cast<int>(input.num_elements);
+  std::vector<MPI_Request> requests(1);
+  int code = MPI_Iallgather(send, count, type, output.data, count, type, comm, &requests[0]);
+  return Finish(call, "MPI_Iallgather", code, requests, scratch);
+}
+
+absl::Status MpiCommunicator::ReduceScatter(int64_t self, absl::Span<const int64_t> group,
+                                            ReductionKind kind, ConstBuffer input,
+                                            Buffer output) {
+  Call call = MakeCall("reduce_scatter", group);
+  const int64_t size = static_cast<int64_t>(group.size());
+  absl::Status own = ValidateDivisible("input", input.num_elements, size);
+  if (own.ok()) own = ValidateOutput(input, output, input.num_elements / size);
+  if (own.ok()) own = FitsMpiCount(output.num_elements);
+  Signature signature{kReduceScatterCode, static_cast<int64_t>(input.type), input.num_elements,
+                      output.num_elements, static_cast<int64_t>(kind)};
+  TESSEL_ASSIGN_OR_RETURN(MPI_Comm comm, Begin(call, self, signature, own));
+  if (output.num_elements == 0) return absl::OkStatus();
+  std::unique_ptr<std::vector<unsigned char>> scratch;
+  const void* send = input.data;
+  if (Overlaps(input, output)) {
+    scratch = CopyOf(input);
+    send = scratch->data();
+  }
+  const mpi::MpiTypeTable::Reduction reduction = types_.ReductionFor(input.type, kind);
+  std::vector<MPI_Request> requests(1);
+  int code = MPI_Ireduce_scatter_block(send, output.data, static_cast<int>(output.num_elements),
+                                       reduction.type, reduction.op, comm, &requests[0]);
+  return Finish(call, "MPI_Ireduce_scatter_block", code, requests, scratch);
+}
+
+absl::Status MpiCommunicator::AllToAll(int64_t self, absl::Span<const int64_t> group,
+                                       ConstBuffer input, Buffer output) {
+  Call call = MakeCall("all_to_all", group);
+  const int64_t size = static_cast<int64_t>(group.size());
+  absl::Status own = ValidateOutput(input, output, input.num_elements);
+  if (own.ok()) own = ValidateDivisible("input", input.num_elements, size);
+  if (own.ok()) own = FitsMpiCount(input.num_elements / size);
+  Signature signature{kAllToAllCode, static_cast<int64_t>(input.type), input.num_elements,
+                      output.num_elements};
+  TESSEL_ASSIGN_OR_RETURN(MPI_Comm comm, Begin(call, self, signature, own));
+  if (input.num_elements == 0) return absl::OkStatus();
+  std::unique_ptr<std::vector<unsigned char>> scratch;
+  const void* send = input.data;
+  if (Overlaps(input, output)) {
+    scratch = CopyOf(input);
+    send = scratch->data();
+  }
+  const MPI_Datatype type = types_.MoveType(input.type);
+  const int block = static_cast<int>(input.num_elements / size);
+  std::vector<MPI_Request> requests(1);
+  int code = MPI_Ialltoall(send, block, type, output.data, block, type, comm, &requests[0]);
+  return Finish(call, "MPI_Ialltoall", code, requests, scratch);
+}
+
+absl::Status MpiCommunicator::CollectivePermute(int64_t self, absl::Span<const int64_t> group,
+                                                absl::Span<const SourceTarget> pairs,
+                                                ConstBuffer input, Buffer output) {
+  Call call = MakeCall("collective_permute", group);
+  absl::Status own = ValidateOutput(input, output, input.num_elements);
+  if (own.ok()) own = ValidatePairs(group, pairs);
+  if (own.ok()) own = FitsMpiCount(input.num_elements);
+  Signature signature{kCollectivePermuteCode, static_cast<int64_t>(input.type),
+                      input.num_elements,     output.num_elements,
+                      /*kind=*/0,             /*root=*/0,
+                      HashPairs(pairs)};
+  TESSEL_ASSIGN_OR_RETURN(MPI_Comm comm, Begin(call, self, signature, own));
+  const MPI_Datatype type = types_.MoveType(input.type);
+  const int count = static_cast<int>(input.num_elements);
+  // Received data waits in scratch when the output overlaps the input, because this member
+  // may still be sending its input from there.
+  std::unique_ptr<std::vector<unsigned char>> scratch;
+  void* receive_into = output.data;
+  if (Overlaps(input, output)) {
+    scratch = std::make_unique<std::vector<unsigned char>>(output.byte_size());
+    receive_into = scratch->data();
+  }
+  bool is_target = false;
+  std::vector<MPI_Request> requests;
+  absl::string_view function = "MPI_Irecv";
+  int code = MPI_SUCCESS;
+  for (const SourceTarget& pair : pairs) {
+    if (pair.target == self) {
+      is_target = true;
+      requests.emplace_back();
+      code = MPI_Irecv(receive_into, count, type, static_cast<int>(PositionOf(group, pair.source)),
+                       kPermuteTag, comm, &requests.back());
+    }
+  }
+  for (const SourceTarget& pair : pairs) {
+    if (pair.source == self && code == MPI_SUCCESS) {
+      function = "MPI_Isend";
+      requests.emplace_back();
+      code = MPI_Isend(input.data, count, type, static_cast<int>(PositionOf(group, pair.target)),
+                       kPermuteTag, comm, &requests.back());
+    }
+  }
+  TESSEL_RETURN_IF_ERROR(Finish(call, function, code, requests, scratch));
+  // Only now, with this member's send complete, may its output (possibly its input) change.
+  if (!is_target) {
+    if (output.byte_size() > 0) std::memset(output.data, 0, output.byte_size());
+  } else if (scratch != nullptr && !scratch->empty()) {
+    std::memcpy(output.data, scratch->data(), scratch->size());
+  }
+  return absl::OkStatus();
+}
+
+absl::Status MpiCommunicator::Broadcast(int64_t self, absl::Span<const int64_t> group,
+                                        int64_t root, Buffer buffer) {
+  Call call = MakeCall("broadcast", group);
+  absl::Status own = absl::OkStatus();
+  const int64_t root_position = PositionOf(group, root);
+  if (root_position < 0) {
+    own = absl::InvalidArgumentError(
+        absl::StrCat("root ", root, " is not in the group ", GroupString(group)));
+  }
+  if (own.ok()) own = FitsMpiCount(buffer.num_elements);
+  Signature signature{kBroadcastCode, static_cast<int64_t>(buffer.type), buffer.num_elements,
+                      buffer.num_elements, /*kind=*/0, root};
+  TESSEL_ASSIGN_OR_RETURN(MPI_Comm comm, Begin(call, self, signature, own));
+  if (buffer.num_elements == 0) return absl::OkStatus();
+  std::vector<MPI_Request> requests(1);
+  int code = MPI_Ibcast(buffer.data, static_cast<int>(buffer.num_elements),
+                        types_.MoveType(buffer.type), static_cast<int>(root_position), comm,
+                        &requests[0]);
+  std::unique_ptr<std::vector<unsigned char>> no_scratch;
+  return Finish(call, "MPI_Ibcast", code, requests, no_scratch);
+}
+
+absl::Status MpiCommunicator::Barrier(int64_t self, absl::Span<const int64_t> group) {
+  Call call = MakeCall("barrier", group);
+  Signature signature{kBarrierCode};
+  TESSEL_ASSIGN_OR_RETURN(MPI_Comm comm, Begin(call, self, signature, absl::OkStatus()));
+  // With verify_calls the signature exchange already synchronized the group; the barrier
+  // itself is still made so that it also holds without it.
+  std::vector<MPI_Request> requests(1);
+  int code = MPI_Ibarrier(comm, &requests[0]);
+  std::unique_ptr<std::vector<unsigned char>> no_scratch;
+  return Finish(call, "MPI_Ibarrier", code, requests, no_scratch);
+}
+
+}  // namespace tessel::collectives

@@ -1,0 +1,304 @@
+// The MPI backend's machinery shared by every collective: creation, the per-group
+// communicators, call verification, polling with a deadline, and failure handling. The
+// collectives themselves are in mpi_collectives.cc.
+#include "collectives/mpi/mpi_communicator.h"
+
+#include <cstdio>
+#include <cstring>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "support/status_macros.h"
+
+namespace tessel::collectives {
+namespace {
+
+// Point-to-point tag of the group handshake on the base communicator. Group creation uses
+// tags from kFirstGroupTag up, so the two never meet.
+constexpr int kHandshakeTag = 1;
+constexpr int kFirstGroupTag = 100;
+constexpr int kGroupTags = 30000;  // MPI guarantees tags up to 32767
+
+uint64_t HashIds(absl::Span<const int64_t> ids) {
+  uint64_t hash = 14695981039346656037ull;  // FNV-1a
+  for (int64_t id : ids) {
+    hash ^= static_cast<uint64_t>(id);
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<MpiCommunicator>> MpiCommunicator::Create(
+    DeviceAssignment assignment) {
+  return Create(std::move(assignment), Options());
+}
+
+absl::StatusOr<std::unique_ptr<MpiCommunicator>> MpiCommunicator::Create(
+    DeviceAssignment assignment, Options options) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (!initialized || finalized) {
+    return absl::FailedPreconditionError(
+        "the MPI communicator needs MPI to be initialized and not finalized");
+  }
+  int world_size = 0, rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  // Checked here, before any collective: with too few ranks some partitions would wait for
+  // partners that do not exist.
+  TESSEL_RETURN_IF_ERROR(assignment.ValidateWorldSize(world_size));
+  if (options.timeout <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "collective timeout ", absl::FormatDuration(options.timeout), " is not positive"));
+  }
+  MPI_Comm base = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &base);
+  MPI_Comm_set_errhandler(base, MPI_ERRORS_RETURN);
+  return std::unique_ptr<MpiCommunicator>(
+      new MpiCommunicator(std::move(assignment), options, rank, base));
+}
+
+MpiCommunicator::MpiCommunicator(DeviceAssignment assignment, Options options, int64_t rank,
+                                 MPI_Comm base)
+    : assignment_(std::move(assignment)),
+      options_(options),
+      rank_(rank),
+      partition_id_(assignment_.PartitionOf(rank)),
+      base_(base) {}
+
+MpiCommunicator::~MpiCommunicator() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized) return;
+  for (auto& [group, comm] : group_comms_) MPI_Comm_free(&comm);
+  MPI_Comm_free(&base_);
+}
+
+MpiCommunicator::Call MpiCommunicator::MakeCall(absl::string_view name,
+                                                absl::Span<const int64_t> group) const {
+  return Call{name, group, absl::Now() + options_.timeout};
+}
+
+absl::Status MpiCommunicator::Fail(absl::Status status) {
+  failed_ = absl::AbortedError(
+      absl::StrCat("the MPI communicator is unusable after an earlier failure: ",
+                   status.message()));
+  if (options_.abort_job) {
+    std::fprintf(stderr, "tessel mpi: rank %lld: %s; aborting the MPI job\n",
+                 static_cast<long long>(rank_), status.ToString().c_str());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  return status;
+}
+
+void MpiCommunicator::Abort(const absl::Status& reason) {
+  Fail(absl::AbortedError(absl::StrCat("collectives aborted: ", reason.message())))
+      .IgnoreError();  // the status is recorded in failed_; Abort has no result
+}
+
+absl::Status MpiCommunicator::MpiError(const Call& call, absl::string_view function, int code) {
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  return absl::InternalError(absl::StrCat(call.name, " over group ", GroupString(call.group),
+                                          ": ", function, " failed: ",
+                                          absl::string_view(text, length)));
+}
+
+void MpiCommunicator::Orphan(std::unique_ptr<std::vector<unsigned char>> buffer) {
+  if (buffer) orphans_.push_back(std::move(buffer));
+}
+
+absl::Status MpiCommunicator::Wait(const Call& call, std::vector<MPI_Request>& requests,
+                                   absl::string_view stage, std::vector<size_t>* missing) {
+  // Polling keeps MPI's progress engine running; after a short spin the loop sleeps
+  // between polls so that oversubscribed ranks leave the cores to the ones with work.
+  for (int64_t polls = 0;; ++polls) {
+    int done = 0;
+    int code = MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done,
+                           MPI_STATUSES_IGNORE);
+    if (code != MPI_SUCCESS) return MpiError(call, "MPI_Testall", code);
+    if (done) return absl::OkStatus();
+    if (absl::Now() > call.deadline) break;
+    if (polls < 1000) {
+      std::this_thread::yield();
+    } else {
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+  }
+  if (missing != nullptr) {
+    for (size_t i = 0; i < requests.size(); ++i) {
+      int done = 1;
+      if (requests[i] != MPI_REQUEST_NULL) MPI_Test(&requests[i], &done, MPI_STATUS_IGNORE);
+      if (!done) missing->push_back(i);
+    }
+  }
+  return absl::DeadlineExceededError(absl::StrCat(
+      call.name, " over group ", GroupString(call.group), " timed out after ",
+      absl::FormatDuration(options_.timeout), " ", stage));
+}
+
+absl::StatusOr<MPI_Comm> MpiCommunicator::GroupComm(const Call& call) {
+  std::vector<int64_t> key(call.group.begin(), call.group.end());
+  auto it = group_comms_.find(key);
+  if (it != group_comms_.end()) return it->second;
+
+  const int64_t size = static_cast<int64_t>(key.size());
+  int64_t position = 0;
+  std::vector<int> ranks(size);
+  for (int64_t i = 0; i < size; ++i) {
+    ranks[i] = static_cast<int>(assignment_.RankOf(key[i]));
+    if (key[i] == partition_id_) position = i;
+  }
+  // Handshake: every member tells every other that it has reached this group's setup, so a
+  // member that never comes costs a timeout naming it rather than a hang in
+  // MPI_Comm_create_group, which has no nonblocking form.
+  const uint64_t hash = HashIds(key);
+  auto slots = std::make_unique<std::vector<unsigned char>>(size * sizeof(uint64_t));
+  auto* values = reinterpret_cast<uint64_t*>(slots->data());
+  values[position] = hash;
+  std::vector<MPI_Request> requests;
+  std::vector<int64_t> peer_of_request;
+  for (int64_t i = 0; i < size; ++i) {
+    if (i == position) continue;
+    requests.emplace_back();
+    peer_of_request.push_back(key[i]);
+    MPI_Irecv(&values[i], 1, MPI_UINT64_T, ranks[i], kHandshakeTag, base_, &requests.back());
+  }
+  for (int64_t i = 0; i < size; ++i) {
+    if (i == position) continue;
+    requests.emplace_back();
+    peer_of_request.push_back(-1);  // sends complete on their own; no peer to blame
+    MPI_Isend(&values[position], 1, MPI_UINT64_T, ranks[i], kHandshakeTag, base_,
+              &requests.back());
+  }
+  std::vector<size_t> missing;
+  absl::Status arrived = Wait(call, requests, "while setting up the group", &missing);
+  if (!arrived.ok()) {
+    Orphan(std::move(slots));
+    std::vector<int64_t> absent;
+    for (size_t i : missing) {
+      if (peer_of_request[i] >= 0) absent.push_back(peer_of_request[i]);
+    }
+    if (arrived.code() == absl::StatusCode::kDeadlineExceeded && !absent.empty()) {
+      arrived = absl::DeadlineExceededError(
+          absl::StrCat(arrived.message(), ": ", absent.size() == 1 ? "partition " : "partitions ",
+                       absl::StrJoin(absent, ", "), " did not join"));
+    }
+    return Fail(arrived);
+  }
+  for (int64_t i = 0; i < size; ++i) {
+    if (values[i] != hash) {
+      return Fail(absl::InvalidArgumentError(
+          absl::StrCat(call.name, " over group ", GroupString(call.group), ": partition ", key[i],
+                       " was setting up a different group at the same time")));
+    }
+  }
+  MPI_Group world_group = MPI_GROUP_NULL, group = MPI_GROUP_NULL;
+  MPI_Comm_group(base_, &world_group);
+  MPI_Group_incl(world_group, static_cast<int>(size), ranks.data(), &group);
+  MPI_Comm comm = MPI_COMM_NULL;
+  int code = MPI_Comm_create_group(base_, group, kFirstGroupTag + hash % kGroupTags, &comm);
+  MPI_Group_free(&group);
+  MPI_Group_free(&world_group);
+  if (code != MPI_SUCCESS) return Fail(MpiError(call, "MPI_Comm_create_group", code));
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  group_comms_.emplace(std::move(key), comm);
+  return comm;
+}
+
+absl::Status MpiCommunicator::ExchangeSignatures(const Call& call, MPI_Comm comm,
+                                                 const Signature& mine,
+                                                 const absl::Status& own_status) {
+  static_assert(sizeof(Signature) % sizeof(int64_t) == 0);
+  constexpr int kWords = sizeof(Signature) / sizeof(int64_t);
+  const int64_t size = static_cast<int64_t>(call.group.size());
+  auto buffer = std::make_unique<std::vector<unsigned char>>((size + 1) * sizeof(Signature));
+  auto* signatures = reinterpret_cast<Signature*>(buffer->data());
+  signatures[size] = mine;
+  std::vector<MPI_Request> requests(1);
+  int code = MPI_Iallgather(&signatures[size], kWords, MPI_INT64_T, signatures, kWords,
+                            MPI_INT64_T, comm, &requests[0]);
+  if (code != MPI_SUCCESS) return Fail(MpiError(call, "MPI_Iallgather", code));
+  absl::Status joined = Wait(call, requests, "waiting for every member to join");
+  if (!joined.ok()) {
+    Orphan(std::move(buffer));
+    return Fail(joined);
+  }
+  if (!own_status.ok()) {
+    return absl::Status(own_status.code(), absl::StrCat(call.name, " over group ",
+                                                        GroupString(call.group), ": ",
+                                                        own_status.message()));
+  }
+  for (int64_t i = 0; i < size; ++i) {
+    const Signature& theirs = signatures[i];
+    if (!theirs.own_ok) {
+      return absl::InvalidArgumentError(absl::StrCat(call.name, " over group ",
+                                                     GroupString(call.group), ": partition ",
+                                                     call.group[i], " made an invalid call"));
+    }
+    if (std::memcmp(&theirs, &mine, sizeof(Signature)) != 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          call.name, " over group ", GroupString(call.group), ": partition ", call.group[i],
+          " called ", Describe(theirs), " but partition ", partition_id_, " called ",
+          Describe(mine)));
+    }
+  }
+  return absl::OkStatus();
+}
+
+std::string MpiCommunicator::Describe(const Signature& signature) {
+  static constexpr absl::string_view kNames[] = {"all_reduce", "all_gather", "reduce_scatter",
+                                                 "all_to_all", "collective_permute",
+                                                 "broadcast", "barrier"};
+  std::string text(signature.collective >= 0 && signature.collective <= kBarrierCode
+                       ? kNames[signature.collective]
+                       : absl::string_view("an unknown collective"));
+  if (signature.collective == kBarrierCode) return text;
+  const auto type = static_cast<DataType>(signature.type);
+  if (signature.collective == kAllReduceCode || signature.collective == kReduceScatterCode) {
+    absl::StrAppend(&text, "(", ReductionKindName(static_cast<ReductionKind>(signature.kind)),
+                    ")");
+  }
+  absl::StrAppend(&text, " of ", signature.input_count, " x ", DataTypeName(type));
+  if (signature.output_count != signature.input_count) {
+    absl::StrAppend(&text, " into ", signature.output_count);
+  }
+  if (signature.collective == kBroadcastCode) absl::StrAppend(&text, " from partition ", signature.root);
+  if (signature.collective == kCollectivePermuteCode) {
+    absl::StrAppend(&text, " with pairs hashed to ", static_cast<uint64_t>(signature.pairs_hash));
+  }
+  return text;
+}
+
+absl::StatusOr<MPI_Comm> MpiCommunicator::Begin(const Call& call, int64_t self,
+                                                Signature signature, absl::Status own_status) {
+  if (!failed_.ok()) return failed_;
+  absl::Status group_status = ValidateGroup(self, call.group, num_partitions());
+  if (!group_status.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(call.name, ": ", group_status.message()));
+  }
+  if (self != partition_id_) {
+    return absl::InvalidArgumentError(absl::StrCat(call.name, ": rank ", rank_,
+                                                   " runs partition ", partition_id_,
+                                                   ", not partition ", self));
+  }
+  TESSEL_ASSIGN_OR_RETURN(MPI_Comm comm, GroupComm(call));
+  signature.own_ok = own_status.ok() ? 1 : 0;
+  if (options_.verify_calls) {
+    TESSEL_RETURN_IF_ERROR(ExchangeSignatures(call, comm, signature, own_status));
+  } else if (!own_status.ok()) {
+    return absl::Status(own_status.code(), absl::StrCat(call.name, " over group ",
+                                                        GroupString(call.group), ": ",
+                                                        own_status.message()));
+  }
+  return comm;
+}
+
+}  // namespace tessel::collectives

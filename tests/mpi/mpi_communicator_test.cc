@@ -1,0 +1,336 @@
+// Tests of the MPI collectives backend, run under mpirun with 2, 3, 4 and 8 ranks: every
+// collective, contiguous and strided subgroups, uneven counts, every data type and
+// reduction of all_reduce, in-place forms, a permuted device assignment, and calls that must
+// fail on every member (mismatched sizes, one member's invalid call).
+#include <mpi.h>
+
+#include <climits>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "collectives/mpi/mpi_communicator.h"
+#include "collectives/reduction.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "support/status_matchers.h"
+
+namespace tessel::collectives {
+namespace {
+
+using ::tessel::testing::IsOk;
+using ::tessel::testing::StatusIs;
+using ::testing::ElementsAreArray;
+
+int64_t WorldSize() {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+std::vector<int64_t> Iota(int64_t begin, int64_t end, int64_t step = 1) {
+  std::vector<int64_t> ids;
+  for (int64_t i = begin; i < end; i += step) ids.push_back(i);
+  return ids;
+}
+
+template <typename T>
+ConstBuffer In(const std::vector<T>& values) {
+  return MakeConstBuffer(absl::MakeConstSpan(values));
+}
+template <typename T>
+Buffer Out(std::vector<T>& values) {
+  return MakeBuffer(absl::MakeSpan(values));
+}
+
+// Partition p's input in most tests: {100p, 100p + 1, ...}.
+std::vector<int32_t> InputOf(int64_t p, int64_t count) {
+  std::vector<int32_t> values(count);
+  for (int64_t i = 0; i < count; ++i) values[i] = static_cast<int32_t>(100 * p + i);
+  return values;
+}
+
+class MpiCommunicatorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    MpiCommunicator::Options options;
+    options.timeout = absl::Seconds(60);
+    auto created = MpiCommunicator::Create(DeviceAssignment::Identity(n_), options);
+    ASSERT_THAT(created.status(), IsOk());
+    communicator_ = *std::move(created);
+    self_ = communicator_->partition_id();
+  }
+
+  const int64_t n_ = WorldSize();
+  int64_t self_ = 0;
+  std::unique_ptr<MpiCommunicator> communicator_;
+};
+
+TEST_F(MpiCommunicatorTest, AllReduceSumsUnevenCount) {
+  const int64_t count = 7;  // not a multiple of any group size above 1
+  std::vector<int32_t> input = InputOf(self_, count), output(count);
+  ASSERT_THAT(communicator_->AllReduce(self_, Iota(0, n_), ReductionKind::kSum, In(input),
+                                       Out(output)),
+              IsOk());
+  std::vector<int32_t> expected(count, 0);
+  for (int64_t p = 0; p < n_; ++p) {
+    for (int64_t i = 0; i < count; ++i) expected[i] += InputOf(p, count)[i];
+  }
+  EXPECT_THAT(output, ElementsAreArray(expected));
+}
+
+TEST_F(MpiCommunicatorTest, AllReduceInPlaceAndSignedSumsWrap) {
+  std::vector<int32_t> buffer = {INT32_MAX, INT32_MIN, static_cast<int32_t>(self_)};
+  ASSERT_THAT(communicator_->AllReduceInPlace(self_, Iota(0, n_), ReductionKind::kSum,
+                                              Out(buffer)),
+              IsOk());
+  const auto wrap = [](uint64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); };
+  EXPECT_EQ(buffer[0], wrap(static_cast<uint64_t>(INT32_MAX) * n_));
+  EXPECT_EQ(buffer[1], wrap(static_cast<uint64_t>(static_cast<uint32_t>(INT32_MIN)) * n_));
+  EXPECT_EQ(buffer[2], n_ * (n_ - 1) / 2);
+}
+
+// Raw bytes of partition p's `count` elements of `type`: small values, exactly
+// representable in every type (so floating sums are exact in any order), with integers that
+// wrap in s8/u8.
+std::vector<unsigned char> TypedInput(DataType type, int64_t p, int64_t count) {
+  std::vector<unsigned char> bytes(count * DataTypeSize(type));
+  DispatchDataType(type, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* values = reinterpret_cast<T*>(bytes.data());
+    for (int64_t i = 0; i < count; ++i) {
+      if constexpr (std::is_same_v<T, bool>) {
+        values[i] = (p + i) % 3 != 0;
+      } else if constexpr (std::is_integral_v<T>) {
+        values[i] = static_cast<T>(static_cast<uint64_t>(70 * p + 13 * i + 120));
+      } else {
+        values[i] = static_cast<T>(0.5f * static_cast<float>((p + 2 * i) % 7) - 1.0f);
+      }
+    }
+  });
+  return bytes;
+}
+
+TEST_F(MpiCommunicatorTest, AllReduceEveryDataTypeAndReduction) {
+  const int64_t count = 5;
+  for (DataType type : kAllDataTypes) {
+    for (ReductionKind kind : {ReductionKind::kSum, ReductionKind::kProd, ReductionKind::kMax,
+                               ReductionKind::kMin}) {
+      std::vector<unsigned char> input = TypedInput(type, self_, count);
+      std::vector<unsigned char> output(input.size());
+      ASSERT_THAT(communicator_->AllReduce(self_, Iota(0, n_), kind,
+                                           ConstBuffer{type, input.data(), count},
+                                           Buffer{type, output.data(), count}),
+                  IsOk())
+          << DataTypeName(type) << " " << ReductionKindName(kind);
+      // The reference: reduction.h's Accumulate over the members in group order.
+      std::vector<unsigned char> expected = TypedInput(type, 0, count);
+      for (int64_t p = 1; p < n_; ++p) {
+        std::vector<unsigned char> other = TypedInput(type, p, count);
+        Accumulate(type, kind, expected.data(), other.data(), count);
+      }
+      EXPECT_EQ(output, expected) << DataTypeName(type) << " " << ReductionKindName(kind);
+    }
+  }
+}
+
+TEST_F(MpiCommunicatorTest, FloatAllReduceIsBitIdenticalOnEveryMember) {
+  // Values whose sum depends on the order: every member must still get the same bits.
+  std::vector<float> input = {1e8f * (self_ % 2 == 0 ? 1 : -1) + 0.1f * self_, 1.0f / (1 + self_)};
+  std::vector<float> sum(2);
+  ASSERT_THAT(communicator_->AllReduce(self_, Iota(0, n_), ReductionKind::kSum, In(input),
+                                       Out(sum)),
+              IsOk());
+  std::vector<float> everyone(2 * n_);
+  ASSERT_THAT(communicator_->AllGather(self_, Iota(0, n_), In(sum), Out(everyone)), IsOk());
+  for (int64_t p = 0; p < n_; ++p) {
+    EXPECT_EQ(std::memcmp(&everyone[2 * p], sum.data(), sizeof(float) * 2), 0)
+        << "partition " << p;
+  }
+}
+
+TEST_F(MpiCommunicatorTest, AllGatherConcatenatesInGroupOrder) {
+  const int64_t count = 3;
+  // Reversed group: position i is partition n - 1 - i.
+  std::vector<int64_t> group;
+  for (int64_t p = n_ - 1; p >= 0; --p) group.push_back(p);
+  std::vector<int32_t> input = InputOf(self_, count), output(n_ * count);
+  ASSERT_THAT(communicator_->AllGather(self_, group, In(input), Out(output)), IsOk());
+  std::vector<int32_t> expected;
+  for (int64_t p : group) {
+    for (int32_t v : InputOf(p, count)) expected.push_back(v);
+  }
+  EXPECT_THAT(output, ElementsAreArray(expected));
+}
+
+TEST_F(MpiCommunicatorTest, ReduceScatterLeavesBlockIOnPositionI) {
+  const int64_t block = 3;
+  std::vector<int64_t> input(n_ * block), output(block);
+  for (int64_t i = 0; i < n_ * block; ++i) input[i] = 1000 * self_ + i;
+  ASSERT_THAT(communicator_->ReduceScatter(self_, Iota(0, n_), ReductionKind::kMax, In(input),
+                                           Out(output)),
+              IsOk());
+  for (int64_t j = 0; j < block; ++j) {
+    EXPECT_EQ(output[j], 1000 * (n_ - 1) + self_ * block + j);
+  }
+}
+
+TEST_F(MpiCommunicatorTest, AllToAllSendsBlockJToPositionJ) {
+  const int64_t block = 2;
+  std::vector<uint16_t> input(n_ * block), output(n_ * block);
+  for (int64_t i = 0; i < n_ * block; ++i) input[i] = static_cast<uint16_t>(100 * self_ + i);
+  ASSERT_THAT(communicator_->AllToAll(self_, Iota(0, n_), In(input), Out(output)), IsOk());
+  for (int64_t i = 0; i < n_; ++i) {
+    for (int64_t j = 0; j < block; ++j) {
+      EXPECT_EQ(output[i * block + j], 100 * i + self_ * block + j);
+    }
+  }
+}
+
+TEST_F(MpiCommunicatorTest, AllToAllWithOutputOverInput) {
+  std::vector<int8_t> buffer(n_);
+  for (int64_t i = 0; i < n_; ++i) buffer[i] = static_cast<int8_t>(10 * self_ + i);
+  ASSERT_THAT(communicator_->AllToAll(self_, Iota(0, n_), In(buffer), Out(buffer)), IsOk());
+  for (int64_t i = 0; i < n_; ++i) EXPECT_EQ(buffer[i], 10 * i + self_);
+}
+
+TEST_F(MpiCommunicatorTest, CollectivePermuteRingInPlace) {
+  std::vector<SourceTarget> pairs;
+  for (int64_t p = 0; p < n_; ++p) pairs.push_back({p, (p + 1) % n_});
+  std::vector<double> buffer = {static_cast<double>(self_), 0.5};
+  ASSERT_THAT(communicator_->CollectivePermuteInPlace(self_, Iota(0, n_), pairs, Out(buffer)),
+              IsOk());
+  EXPECT_EQ(buffer[0], static_cast<double>((self_ + n_ - 1) % n_));
+  EXPECT_EQ(buffer[1], 0.5);
+}
+
+TEST_F(MpiCommunicatorTest, CollectivePermuteZeroesMembersThatAreNoTarget) {
+  const std::vector<SourceTarget> pairs = {{n_ - 1, 0}};
+  std::vector<int32_t> input = InputOf(self_ + 1, 4), output(4, -1);
+  ASSERT_THAT(
+      communicator_->CollectivePermute(self_, Iota(0, n_), pairs, In(input), Out(output)),
+      IsOk());
+  if (self_ == 0) {
+    EXPECT_THAT(output, ElementsAreArray(InputOf(n_, 4)));
+  } else {
+    EXPECT_THAT(output, ElementsAreArray(std::vector<int32_t>(4, 0)));
+  }
+}
+
+TEST_F(MpiCommunicatorTest, BroadcastCopiesTheRoot) {
+  std::vector<Eigen::bfloat16> buffer(3, Eigen::bfloat16(static_cast<float>(self_)));
+  ASSERT_THAT(communicator_->Broadcast(self_, Iota(0, n_), n_ - 1, Out(buffer)), IsOk());
+  for (Eigen::bfloat16 v : buffer) EXPECT_EQ(static_cast<float>(v), static_cast<float>(n_ - 1));
+}
+
+TEST_F(MpiCommunicatorTest, BarrierCompletes) {
+  EXPECT_THAT(communicator_->Barrier(self_, Iota(0, n_)), IsOk());
+  EXPECT_THAT(communicator_->Barrier(self_, {self_}), IsOk());
+}
+
+TEST_F(MpiCommunicatorTest, ContiguousSubgroups) {
+  // [0, half) and [half, n): each all-reduces and all-gathers within itself, twice, so the
+  // cached communicators are reused.
+  const int64_t half = n_ / 2;
+  std::vector<int64_t> group = self_ < half ? Iota(0, half) : Iota(half, n_);
+  for (int round = 0; round < 2; ++round) {
+    std::vector<int64_t> input = {self_ + round}, sum(1);
+    ASSERT_THAT(communicator_->AllReduce(self_, group, ReductionKind::kSum, In(input), Out(sum)),
+                IsOk());
+    int64_t expected = 0;
+    for (int64_t p : group) expected += p + round;
+    EXPECT_EQ(sum[0], expected);
+  }
+  std::vector<int32_t> input = InputOf(self_, 2), gathered(2 * group.size());
+  ASSERT_THAT(communicator_->AllGather(self_, group, In(input), Out(gathered)), IsOk());
+  std::vector<int32_t> expected;
+  for (int64_t p : group) {
+    for (int32_t v : InputOf(p, 2)) expected.push_back(v);
+  }
+  EXPECT_THAT(gathered, ElementsAreArray(expected));
+}
+
+TEST_F(MpiCommunicatorTest, StridedSubgroups) {
+  // Even and odd partitions; reduce_scatter and a ring permute within each.
+  std::vector<int64_t> group = Iota(self_ % 2, n_, 2);
+  const int64_t size = static_cast<int64_t>(group.size());
+  std::vector<int32_t> input(size, static_cast<int32_t>(self_)), output(1);
+  ASSERT_THAT(communicator_->ReduceScatter(self_, group, ReductionKind::kSum, In(input),
+                                           Out(output)),
+              IsOk());
+  int32_t expected = 0;
+  for (int64_t p : group) expected += static_cast<int32_t>(p);
+  EXPECT_EQ(output[0], expected);
+
+  std::vector<SourceTarget> pairs;
+  for (int64_t i = 0; i < size; ++i) pairs.push_back({group[i], group[(i + 1) % size]});
+  std::vector<int64_t> value = {self_}, received(1);
+  ASSERT_THAT(communicator_->CollectivePermute(self_, group, pairs, In(value), Out(received)),
+              IsOk());
+  int64_t position = 0;
+  while (group[position] != self_) ++position;
+  EXPECT_EQ(received[0], group[(position + size - 1) % size]);
+}
+
+TEST_F(MpiCommunicatorTest, MismatchedSizesFailOnEveryMember) {
+  // Partition 0 sends 4 elements, the others 5: every member fails, none hangs, and the
+  // communicator stays usable.
+  const int64_t count = self_ == 0 ? 4 : 5;
+  std::vector<int32_t> input(count, 1), output(count);
+  EXPECT_THAT(communicator_->AllReduce(self_, Iota(0, n_), ReductionKind::kSum, In(input),
+                                       Out(output)),
+              StatusIs(absl::StatusCode::kInvalidArgument, "all_reduce over group"));
+  std::vector<int32_t> one = {1}, sum(1);
+  ASSERT_THAT(communicator_->AllReduce(self_, Iota(0, n_), ReductionKind::kSum, In(one),
+                                       Out(sum)),
+              IsOk());
+  EXPECT_EQ(sum[0], n_);
+}
+
+TEST_F(MpiCommunicatorTest, OneMembersInvalidCallFailsEveryMember) {
+  // The last partition's output is too short for an all_gather.
+  std::vector<int32_t> input = {1}, output(self_ == n_ - 1 ? n_ - 1 : n_);
+  absl::Status status = communicator_->AllGather(self_, Iota(0, n_), In(input), Out(output));
+  if (self_ == n_ - 1) {
+    EXPECT_THAT(status, StatusIs(absl::StatusCode::kInvalidArgument, "output has"));
+  } else {
+    EXPECT_THAT(status, StatusIs(absl::StatusCode::kInvalidArgument,
+                                 absl::StrCat("partition ", n_ - 1, " made an invalid call")));
+  }
+}
+
+TEST_F(MpiCommunicatorTest, CallerMustBeThisRanksPartition) {
+  EXPECT_THAT(communicator_->Barrier((self_ + 1) % n_, Iota(0, n_)),
+              StatusIs(absl::StatusCode::kInvalidArgument, "runs partition"));
+  EXPECT_THAT(communicator_->Barrier(self_, {n_}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "out of range"));
+}
+
+TEST(MpiDeviceAssignmentTest, MismatchWithWorldSizeIsRejectedBeforeAnyCollective) {
+  EXPECT_THAT(MpiCommunicator::Create(DeviceAssignment::Identity(WorldSize() + 1)).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       absl::StrCat("device assignment has ", WorldSize() + 1,
+                                    " partitions but the MPI job has ", WorldSize(), " ranks")));
+}
+
+TEST(MpiDeviceAssignmentTest, PermutedAssignmentOrdersByPartition) {
+  // Partition p runs on rank n - 1 - p: all_gather follows partition order, not rank order.
+  const int64_t n = WorldSize();
+  std::vector<int64_t> ranks;
+  for (int64_t p = 0; p < n; ++p) ranks.push_back(n - 1 - p);
+  auto assignment = DeviceAssignment::FromRanks(ranks);
+  ASSERT_THAT(assignment.status(), IsOk());
+  auto communicator = MpiCommunicator::Create(*assignment);
+  ASSERT_THAT(communicator.status(), IsOk());
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const int64_t self = (*communicator)->partition_id();
+  EXPECT_EQ(self, n - 1 - rank);
+  std::vector<int64_t> input = {self}, output(n);
+  ASSERT_THAT((*communicator)->AllGather(self, Iota(0, n), In(input), Out(output)), IsOk());
+  EXPECT_THAT(output, ElementsAreArray(Iota(0, n)));
+}
+
+}  // namespace
+}  // namespace tessel::collectives

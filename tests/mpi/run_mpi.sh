@@ -1,0 +1,20 @@
+#!/bin/bash
+# Runs a test binary under mpirun on this host: run_mpi.sh NP BINARY [ARGS...]. Prints the
+# closing "N passed, N failed" line CI reads.
+set -u
+np="$1"
+binary="$2"
+shift 2
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export TMPDIR="${TEST_TMPDIR:-${TMPDIR:-/tmp}}"
+# Shared memory between ranks and loopback TCP; no network interfaces beyond lo are needed.
+timeout 300 mpirun --oversubscribe -np "$np" --mca btl self,vader,tcp \
+  --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo "$binary" "$@"
+rc=$?
+if [[ $rc -eq 0 ]]; then
+  echo "1 passed, 0 failed"
+else
+  echo "mpirun -np $np $(basename "$binary") exited with $rc"
+  echo "0 passed, 1 failed"
+fi
+exit $rc
