@@ -6,6 +6,8 @@ np="$1"
 binary="$2"
 shift 2
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Bazel's gtest hooks name one file for the whole test; every rank would race on it.
+unset TEST_PREMATURE_EXIT_FILE XML_OUTPUT_FILE
 export TMPDIR="${TEST_TMPDIR:-${TMPDIR:-/tmp}}"
 # Shared memory between ranks and loopback TCP; no network interfaces beyond lo are needed.
 timeout 300 mpirun --oversubscribe -np "$np" --mca btl self,vader,tcp \
