@@ -4,7 +4,9 @@
 // fail on every member (mismatched sizes, one member's invalid call).
 #include <mpi.h>
 
+#include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -147,6 +149,22 @@ TEST_F(MpiCommunicatorTest, FloatAllReduceIsBitIdenticalOnEveryMember) {
   for (int64_t p = 0; p < n_; ++p) {
     EXPECT_EQ(std::memcmp(&everyone[2 * p], sum.data(), sizeof(float) * 2), 0)
         << "partition " << p;
+  }
+}
+
+TEST_F(MpiCommunicatorTest, FloatMaxCombinesInGroupOrder) {
+  // max keeps the right operand on ties, so over +0 and -0 the result's sign is the last
+  // member's in group order, whatever the association: a check that MPI applies the
+  // non-commutative operation in rank (= group) order. Only the last member contributes
+  // -0, in the group and in its reverse.
+  for (bool reversed : {false, true}) {
+    std::vector<int64_t> group = Iota(0, n_);
+    if (reversed) std::reverse(group.begin(), group.end());
+    std::vector<float> input = {self_ == group.back() ? -0.0f : 0.0f}, output(1);
+    ASSERT_THAT(communicator_->AllReduce(self_, group, ReductionKind::kMax, In(input),
+                                         Out(output)),
+                IsOk());
+    EXPECT_TRUE(std::signbit(output[0])) << "reversed " << reversed;
   }
 }
 
