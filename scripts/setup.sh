@@ -12,6 +12,7 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin
   libeigen3-dev
   python3
+  iproute2                  # ip netns for the multi-host MPI test
 )
 
 missing=()

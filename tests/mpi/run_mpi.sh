@@ -1,6 +1,6 @@
 #!/bin/bash
-# Runs a test binary under mpirun on this host: run_mpi.sh NP BINARY [ARGS...]. Prints the
-# closing "N passed, N failed" line CI reads.
+# Runs a test binary under mpirun on this host: run_mpi.sh NP BINARY [ARGS...]. Fails when
+# any rank fails.
 set -u
 np="$1"
 binary="$2"
@@ -13,10 +13,5 @@ export TMPDIR="${TEST_TMPDIR:-${TMPDIR:-/tmp}}"
 timeout 300 mpirun --oversubscribe -np "$np" --mca btl self,vader,tcp \
   --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo "$binary" "$@"
 rc=$?
-if [[ $rc -eq 0 ]]; then
-  echo "1 passed, 0 failed"
-else
-  echo "mpirun -np $np $(basename "$binary") exited with $rc"
-  echo "0 passed, 1 failed"
-fi
+[[ $rc -eq 0 ]] || echo "mpirun -np $np $(basename "$binary") exited with $rc"
 exit $rc
