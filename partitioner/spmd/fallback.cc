@@ -20,7 +20,6 @@ int64_t byteSize(mlir::Type type) {
 
 mlir::LogicalResult partitionByReplication(mlir::Operation* op, PartitionState& state,
                                            bool remark) {
-  state.spmd().setInsertionPoint(op);
   mlir::IRMapping mapping;
   int64_t replicatedBytes = 0;
   for (mlir::Value operand : op->getOperands()) {

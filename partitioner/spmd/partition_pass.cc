@@ -60,7 +60,6 @@ mlir::LogicalResult partitionOp(mlir::Operation* op, PartitionState& state) {
     Layout to = op->getAttr(ir::TesselDialect::kShardingAttrName)
                     ? state.annotatedLayout(result)
                     : state.layoutOf(attr, shapeOf(result.getType()).size());
-    state.spmd().setInsertionPoint(op);
     mlir::FailureOr<mlir::Value> local = state.localAs(op->getOperand(0), to, op->getLoc());
     if (mlir::failed(local)) return mlir::failure();
     state.define(result, *local, to, shapeOf(result.getType()));
@@ -82,13 +81,18 @@ mlir::LogicalResult partitionFunction(mlir::func::FuncOp func,
   if (!func.getBody().hasOneBlock()) {
     return func.emitError() << "cannot partition a function of several blocks";
   }
-  PartitionState state(func, symbols);
   mlir::Block& block = func.getBody().front();
   mlir::MLIRContext* context = func.getContext();
+  // The local body is built in a new block beside the global one, which stays intact (so
+  // sharding rules still see global types) until it is dropped at the end.
+  auto* localBlock = new mlir::Block();
+  func.getBody().push_back(localBlock);
+  PartitionState state(func, localBlock, symbols);
   llvm::SmallVector<mlir::Type> argTypes;
   for (mlir::BlockArgument arg : block.getArguments()) {
     auto type = llvm::dyn_cast<mlir::RankedTensorType>(arg.getType());
     if (!type || !type.hasStaticShape()) {
+      localBlock->erase();
       return func.emitError() << "cannot partition argument " << arg.getArgNumber()
                               << " of type " << arg.getType();
     }
@@ -96,38 +100,39 @@ mlir::LogicalResult partitionFunction(mlir::func::FuncOp func,
         func.getArgAttrOfType<ir::ShardingAttr>(arg.getArgNumber(),
                                                 ir::TesselDialect::kShardingAttrName),
         type.getRank());
-    state.define(arg, arg, layout, type.getShape());
-    arg.setType(mlir::RankedTensorType::get(layout.localShape(type.getShape()),
-                                            type.getElementType()));
-    argTypes.push_back(arg.getType());
+    auto localType =
+        mlir::RankedTensorType::get(layout.localShape(type.getShape()), type.getElementType());
+    mlir::Value local = localBlock->addArgument(localType, arg.getLoc());
+    state.define(arg, local, layout, type.getShape());
+    argTypes.push_back(localType);
   }
-  llvm::SmallVector<mlir::Operation*> globalOps;
-  for (mlir::Operation& op : llvm::make_early_inc_range(block.without_terminator())) {
-    if (mlir::failed(partitionOp(&op, state))) return mlir::failure();
-    globalOps.push_back(&op);
+  auto fail = [&] {
+    localBlock->dropAllDefinedValueUses();
+    localBlock->erase();
+    return mlir::failure();
+  };
+  for (mlir::Operation& op : block.without_terminator()) {
+    if (mlir::failed(partitionOp(&op, state))) return fail();
   }
   mlir::Operation* terminator = block.getTerminator();
-  state.spmd().setInsertionPoint(terminator);
   llvm::SmallVector<mlir::Value> results;
   llvm::SmallVector<mlir::Type> resultTypes;
   for (auto [index, operand] : llvm::enumerate(terminator->getOperands())) {
     if (!state.has(operand)) {
-      return terminator->emitError() << "cannot partition result " << index;
+      terminator->emitError() << "cannot partition result " << index;
+      return fail();
     }
     Layout layout = state.layoutOf(
         func.getResultAttrOfType<ir::ShardingAttr>(index, ir::TesselDialect::kShardingAttrName),
         state.local(operand).shape.size());
     mlir::FailureOr<mlir::Value> local = state.localAs(operand, layout, terminator->getLoc());
-    if (mlir::failed(local)) return mlir::failure();
+    if (mlir::failed(local)) return fail();
     results.push_back(*local);
     resultTypes.push_back(local->getType());
   }
   state.spmd().builder().create<mlir::func::ReturnOp>(terminator->getLoc(), results);
-  terminator->erase();
-  for (mlir::Operation* op : llvm::reverse(globalOps)) {
-    op->dropAllUses();
-    op->erase();
-  }
+  block.dropAllDefinedValueUses();
+  block.erase();
   func.setFunctionType(mlir::FunctionType::get(context, argTypes, resultTypes));
   return mlir::success();
 }

@@ -1,7 +1,7 @@
 // What the op handlers of --tessel-partition share while one function is rewritten: the
 // SpmdBuilder, and for every global value already handled its local value and layout.
-// Handlers read operands with `local(v)`, build local code before the op, and record each
-// result's local value with `define`; the pass erases the global ops at the end.
+// Handlers read operands with `local(v)`, append local code to the function's new body, and
+// record each result's local value with `define`; the pass drops the global body at the end.
 #ifndef TESSEL_PARTITIONER_SPMD_PARTITION_STATE_H_
 #define TESSEL_PARTITIONER_SPMD_PARTITION_STATE_H_
 
@@ -24,8 +24,9 @@ struct LocalValue {
 
 class PartitionState {
  public:
-  PartitionState(mlir::func::FuncOp func, mlir::SymbolTableCollection& symbols)
-      : builder_(func), symbols_(symbols), func_(func) {}
+  PartitionState(mlir::func::FuncOp func, mlir::Block* localBlock,
+                 mlir::SymbolTableCollection& symbols)
+      : builder_(func, localBlock), symbols_(symbols), func_(func) {}
 
   SpmdBuilder& spmd() { return builder_; }
 

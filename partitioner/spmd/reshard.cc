@@ -34,7 +34,10 @@ mlir::ArrayAttr axesAttr(mlir::MLIRContext* context, llvm::ArrayRef<ir::AxisRefA
 
 }  // namespace
 
-SpmdBuilder::SpmdBuilder(mlir::func::FuncOp func) : func_(func), builder_(func.getContext()) {}
+SpmdBuilder::SpmdBuilder(mlir::func::FuncOp func, mlir::Block* block)
+    : func_(func), block_(block), builder_(func.getContext()) {
+  builder_.setInsertionPointToEnd(block);
+}
 
 mlir::Value SpmdBuilder::constantI32(int64_t value, mlir::Location loc) {
   auto type = mlir::RankedTensorType::get({}, builder_.getI32Type());
@@ -51,7 +54,7 @@ mlir::Value SpmdBuilder::zeroScalar(mlir::Type elementType, mlir::Location loc) 
 mlir::Value SpmdBuilder::partitionId(mlir::Location loc) {
   if (partitionId_) return partitionId_;
   mlir::OpBuilder::InsertionGuard guard(builder_);
-  builder_.setInsertionPointToStart(&func_.getBody().front());
+  builder_.setInsertionPointToStart(block_);
   auto ui32 = mlir::RankedTensorType::get(
       {}, mlir::IntegerType::get(builder_.getContext(), 32, mlir::IntegerType::Unsigned));
   mlir::Value id = builder_.create<ir::PartitionIdOp>(loc, ui32);

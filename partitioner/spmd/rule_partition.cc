@@ -22,11 +22,19 @@ bool isStaticTensor(mlir::Type type) {
 // one factor of exactly its size, every operand and result a static tensor.
 bool ruleFits(mlir::Operation* op, const rules::OpShardingRule& rule,
               const PartitionState& state) {
-  for (const rules::Factor& factor : rule.getFactors()) {
+  for (auto [index, factor] : llvm::enumerate(rule.getFactors())) {
     if (factor.kind != rules::FactorKind::kPassThrough &&
         factor.kind != rules::FactorKind::kReduction) {
       return false;
     }
+    // A pass-through factor on one side only (a reshape's rule has nothing shared) means
+    // the result is not computed shard by shard — except a broadcast's new dimensions, whose
+    // values do not depend on the position, and the size-1 dims a broadcast expands.
+    if (factor.kind != rules::FactorKind::kPassThrough || factor.size == 1) continue;
+    bool inOperands = false;
+    for (const rules::FactorUse& use : rule.getUses(index)) inOperands |= !use.isResult;
+    if (!inOperands && !llvm::isa<hlo::BroadcastInDimOp>(op)) return false;
+    if (!rule.isInResults(index)) return false;
   }
   auto fits = [&](llvm::ArrayRef<llvm::SmallVector<int64_t, 4>> shapes,
                   llvm::ArrayRef<rules::TensorFactors> tensors) {
@@ -96,7 +104,6 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
   };
 
   mlir::OpBuilder& builder = state.spmd().builder();
-  state.spmd().setInsertionPoint(op);
   mlir::IRMapping mapping;
   for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
     Layout target = layoutFor(rule.getOperand(index));

@@ -3,8 +3,7 @@
 // once and reused), and the reshard planner that turns a local value of one layout into
 // the local value of another with collectives and local slices.
 //
-//   SpmdBuilder b(func);
-//   b.setInsertionPoint(op);
+//   SpmdBuilder b(func, localBlock);   // emits at the end of localBlock
 //   FailureOr<Value> y = b.reshard(x, from, to, globalShape, op->getLoc());
 #ifndef TESSEL_PARTITIONER_SPMD_SPMD_BUILDER_H_
 #define TESSEL_PARTITIONER_SPMD_SPMD_BUILDER_H_
@@ -24,10 +23,10 @@ namespace tessel::spmd {
 
 class SpmdBuilder {
  public:
-  explicit SpmdBuilder(mlir::func::FuncOp func);
+  // Emits into `block` (the function's new, local body), appending.
+  SpmdBuilder(mlir::func::FuncOp func, mlir::Block* block);
 
   mlir::OpBuilder& builder() { return builder_; }
-  void setInsertionPoint(mlir::Operation* op) { builder_.setInsertionPoint(op); }
 
   // The local value of layout `to` for the local value `value` of layout `from`, both
   // describing a global tensor of `globalShape`. Fails (with an error at `loc`) only when
@@ -61,6 +60,7 @@ class SpmdBuilder {
                              llvm::ArrayRef<int64_t> globalShape, mlir::Location loc);
 
   mlir::func::FuncOp func_;
+  mlir::Block* block_;
   mlir::OpBuilder builder_;
   mlir::Value partitionId_;
   std::map<std::vector<int64_t>, mlir::Value> tables_;
