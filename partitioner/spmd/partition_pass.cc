@@ -42,9 +42,7 @@ mlir::FailureOr<mlir::Value> PartitionState::localAs(mlir::Value global, const L
 
 namespace {
 
-bool isSourceOp(mlir::Operation* op) {
-  return llvm::isa<hlo::ConstantOp, hlo::IotaOp, ir::PartitionIdOp>(op);
-}
+bool isSourceOp(mlir::Operation* op) { return llvm::isa<hlo::ConstantOp, hlo::IotaOp>(op); }
 
 mlir::LogicalResult partitionOp(mlir::Operation* op, PartitionState& state) {
   for (mlir::Value operand : op->getOperands()) {
@@ -52,6 +50,12 @@ mlir::LogicalResult partitionOp(mlir::Operation* op, PartitionState& state) {
   }
   if (llvm::isa<ir::ManualComputationOp, mlir::func::CallOp>(op)) {
     return op->emitError() << "'" << op->getName() << "' cannot be partitioned yet";
+  }
+  if (llvm::isa<ir::AllGatherOp, ir::AllReduceOp, ir::ReduceScatterOp, ir::AllToAllOp,
+                ir::CollectivePermuteOp, ir::PartitionIdOp>(op)) {
+    // These speak of devices; in a global program they have no single-device meaning.
+    return op->emitError() << "'" << op->getName()
+                           << "' is only meaningful in per-device code";
   }
   if (llvm::isa<ir::ShardingConstraintOp, ir::ReshardOp>(op)) {
     // The op's sharding is the layout its result must have; the reshard moves the data.
