@@ -35,7 +35,7 @@ mlir::ArrayAttr axesAttr(mlir::MLIRContext* context, llvm::ArrayRef<ir::AxisRefA
 }  // namespace
 
 SpmdBuilder::SpmdBuilder(mlir::func::FuncOp func, mlir::Block* block)
-    : func_(func), block_(block), builder_(func.getContext()) {
+    : block_(block), builder_(func.getContext()) {
   builder_.setInsertionPointToEnd(block);
 }
 

@@ -59,7 +59,6 @@ class SpmdBuilder {
   mlir::Value gatherAndSlice(mlir::Value value, Layout& current, const Layout& to,
                              llvm::ArrayRef<int64_t> globalShape, mlir::Location loc);
 
-  mlir::func::FuncOp func_;
   mlir::Block* block_;
   mlir::OpBuilder builder_;
   mlir::Value partitionId_;
