@@ -13,11 +13,13 @@
 #include "partitioner/rules/passes.h"
 #include "partitioner/rules/sharding_rule_models.h"
 #include "partitioner/sharding/transforms/passes.h"
+#include "partitioner/spmd/passes.h"
 
 int main(int argc, char** argv) {
   mlir::registerTransformsPasses();
   tessel::rules::registerRulesPasses();
   tessel::propagation::registerPropagationPasses();
+  tessel::spmd::registerSpmdPasses();
   mlir::DialectRegistry registry;
   registry.insert<mlir::func::FuncDialect, tessel::hlo::HloDialect, tessel::ir::TesselDialect>();
   // Upstream dialects whose ops have sharding rules through external models.

@@ -1,0 +1,21 @@
+// partitionModule: the work of --tessel-partition, callable from C++ (tests, the driver).
+//
+//   if (mlir::failed(propagation::propagateShardings(module, {}, nullptr)) ||
+//       mlir::failed(spmd::partitionModule(module))) ...
+#ifndef TESSEL_PARTITIONER_SPMD_PARTITION_H_
+#define TESSEL_PARTITIONER_SPMD_PARTITION_H_
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LogicalResult.h"
+
+namespace tessel::spmd {
+
+// Rewrites every function of `module` (sharded by --tessel-propagate) into the program each
+// partition runs. Ops without a handler are partitioned by replication with a remark. Fails
+// with an error on what it cannot partition at all (dynamic shapes, several blocks, calls,
+// manual computations, values moving between meshes). A module without a mesh is left as is.
+mlir::LogicalResult partitionModule(mlir::ModuleOp module);
+
+}  // namespace tessel::spmd
+
+#endif  // TESSEL_PARTITIONER_SPMD_PARTITION_H_

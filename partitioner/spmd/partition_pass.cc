@@ -1,0 +1,163 @@
+// --tessel-partition: walks each function's ops in order, hands each to the rule-driven
+// path or the fallback, gives arguments and results their local types, and erases the
+// global ops once every use has its local replacement.
+#include "mlir/IR/BuiltinTypes.h"
+#include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/rules/sharding_rule_interface.h"
+#include "partitioner/spmd/partition.h"
+#include "partitioner/spmd/partition_state.h"
+#include "partitioner/spmd/passes.h"
+
+namespace tessel::spmd {
+
+#define GEN_PASS_DEF_PARTITIONPASS
+#include "partitioner/spmd/passes.h.inc"
+
+llvm::ArrayRef<int64_t> shapeOf(mlir::Type type) {
+  return llvm::cast<mlir::RankedTensorType>(type).getShape();
+}
+
+Layout PartitionState::layoutOf(ir::ShardingAttr sharding, int64_t rank) {
+  if (!sharding) return Layout::replicated(nullptr, nullptr, rank);
+  auto mesh = symbols_.lookupNearestSymbolFrom<ir::MeshOp>(func_, sharding.getMeshName());
+  return Layout::fromSharding(sharding, mesh.getMesh(), rank);
+}
+
+Layout PartitionState::annotatedLayout(mlir::OpResult result) {
+  auto type = llvm::dyn_cast<mlir::RankedTensorType>(result.getType());
+  int64_t rank = type ? type.getRank() : 0;
+  auto shardings = result.getOwner()->getAttrOfType<ir::ShardingPerValueAttr>(
+      ir::TesselDialect::kShardingAttrName);
+  if (!shardings || shardings.getShardings().size() <= result.getResultNumber()) {
+    return Layout::replicated(nullptr, nullptr, rank);
+  }
+  return layoutOf(shardings.getShardings()[result.getResultNumber()], rank);
+}
+
+mlir::FailureOr<mlir::Value> PartitionState::localAs(mlir::Value global, const Layout& to,
+                                                     mlir::Location loc) {
+  const LocalValue& local = this->local(global);
+  return builder_.reshard(local.value, local.layout, to, local.shape, loc);
+}
+
+namespace {
+
+bool isSourceOp(mlir::Operation* op) { return llvm::isa<hlo::ConstantOp, hlo::IotaOp>(op); }
+
+mlir::LogicalResult partitionOp(mlir::Operation* op, PartitionState& state) {
+  for (mlir::Value operand : op->getOperands()) {
+    if (!state.has(operand)) return op->emitError() << "operand is not a partitioned value";
+  }
+  if (llvm::isa<ir::ManualComputationOp, mlir::func::CallOp>(op)) {
+    return op->emitError() << "'" << op->getName() << "' cannot be partitioned yet";
+  }
+  if (llvm::isa<ir::AllGatherOp, ir::AllReduceOp, ir::ReduceScatterOp, ir::AllToAllOp,
+                ir::CollectivePermuteOp, ir::PartitionIdOp>(op)) {
+    // These speak of devices; in a global program they have no single-device meaning.
+    return op->emitError() << "'" << op->getName()
+                           << "' is only meaningful in per-device code";
+  }
+  if (llvm::isa<ir::ShardingConstraintOp, ir::ReshardOp>(op)) {
+    // The op's sharding is the layout its result must have; the reshard moves the data.
+    mlir::OpResult result = op->getResult(0);
+    auto attr = op->getAttrOfType<ir::ShardingAttr>("sharding");
+    Layout to = op->getAttr(ir::TesselDialect::kShardingAttrName)
+                    ? state.annotatedLayout(result)
+                    : state.layoutOf(attr, shapeOf(result.getType()).size());
+    mlir::FailureOr<mlir::Value> local = state.localAs(op->getOperand(0), to, op->getLoc());
+    if (mlir::failed(local)) return mlir::failure();
+    state.define(result, *local, to, shapeOf(result.getType()));
+    return mlir::success();
+  }
+  if (isSourceOp(op)) return partitionByReplication(op, state, /*remark=*/false);
+  rules::ShardingRuleOrNone rule = rules::getShardingRuleOf(op, rules::ShardingRuleOptions());
+  if (const auto* factors = std::get_if<rules::OpShardingRule>(&rule)) {
+    mlir::FailureOr<bool> done = partitionByRule(op, *factors, state);
+    if (mlir::failed(done)) return mlir::failure();
+    if (*done) return mlir::success();
+  }
+  return partitionByReplication(op, state, /*remark=*/true);
+}
+
+mlir::LogicalResult partitionFunction(mlir::func::FuncOp func,
+                                      mlir::SymbolTableCollection& symbols) {
+  if (func.isExternal()) return mlir::success();
+  if (!func.getBody().hasOneBlock()) {
+    return func.emitError() << "cannot partition a function of several blocks";
+  }
+  mlir::Block& block = func.getBody().front();
+  mlir::MLIRContext* context = func.getContext();
+  // The local body is built in a new block beside the global one, which stays intact (so
+  // sharding rules still see global types) until it is dropped at the end.
+  auto* localBlock = new mlir::Block();
+  func.getBody().push_back(localBlock);
+  PartitionState state(func, localBlock, symbols);
+  llvm::SmallVector<mlir::Type> argTypes;
+  for (mlir::BlockArgument arg : block.getArguments()) {
+    auto type = llvm::dyn_cast<mlir::RankedTensorType>(arg.getType());
+    if (!type || !type.hasStaticShape()) {
+      localBlock->erase();
+      return func.emitError() << "cannot partition argument " << arg.getArgNumber()
+                              << " of type " << arg.getType();
+    }
+    Layout layout = state.layoutOf(
+        func.getArgAttrOfType<ir::ShardingAttr>(arg.getArgNumber(),
+                                                ir::TesselDialect::kShardingAttrName),
+        type.getRank());
+    auto localType =
+        mlir::RankedTensorType::get(layout.localShape(type.getShape()), type.getElementType());
+    mlir::Value local = localBlock->addArgument(localType, arg.getLoc());
+    state.define(arg, local, layout, type.getShape());
+    argTypes.push_back(localType);
+  }
+  auto fail = [&] {
+    localBlock->dropAllDefinedValueUses();
+    localBlock->erase();
+    return mlir::failure();
+  };
+  for (mlir::Operation& op : block.without_terminator()) {
+    if (mlir::failed(partitionOp(&op, state))) return fail();
+  }
+  mlir::Operation* terminator = block.getTerminator();
+  llvm::SmallVector<mlir::Value> results;
+  llvm::SmallVector<mlir::Type> resultTypes;
+  for (auto [index, operand] : llvm::enumerate(terminator->getOperands())) {
+    if (!state.has(operand)) {
+      terminator->emitError() << "cannot partition result " << index;
+      return fail();
+    }
+    Layout layout = state.layoutOf(
+        func.getResultAttrOfType<ir::ShardingAttr>(index, ir::TesselDialect::kShardingAttrName),
+        state.local(operand).shape.size());
+    mlir::FailureOr<mlir::Value> local = state.localAs(operand, layout, terminator->getLoc());
+    if (mlir::failed(local)) return fail();
+    results.push_back(*local);
+    resultTypes.push_back(local->getType());
+  }
+  state.spmd().builder().create<mlir::func::ReturnOp>(terminator->getLoc(), results);
+  block.dropAllDefinedValueUses();
+  block.erase();
+  func.setFunctionType(mlir::FunctionType::get(context, argTypes, resultTypes));
+  return mlir::success();
+}
+
+struct PartitionPass : impl::PartitionPassBase<PartitionPass> {
+  using PartitionPassBase::PartitionPassBase;
+
+  void runOnOperation() override {
+    if (mlir::failed(partitionModule(getOperation()))) signalPassFailure();
+  }
+};
+
+}  // namespace
+
+mlir::LogicalResult partitionModule(mlir::ModuleOp module) {
+  if (module.getOps<ir::MeshOp>().empty()) return mlir::success();
+  mlir::SymbolTableCollection symbols;
+  for (auto func : llvm::to_vector(module.getOps<mlir::func::FuncOp>())) {
+    if (mlir::failed(partitionFunction(func, symbols))) return mlir::failure();
+  }
+  return mlir::success();
+}
+
+}  // namespace tessel::spmd

@@ -1,0 +1,72 @@
+// What the op handlers of --tessel-partition share while one function is rewritten: the
+// SpmdBuilder, and for every global value already handled its local value and layout.
+// Handlers read operands with `local(v)`, append local code to the function's new body, and
+// record each result's local value with `define`; the pass drops the global body at the end.
+#ifndef TESSEL_PARTITIONER_SPMD_PARTITION_STATE_H_
+#define TESSEL_PARTITIONER_SPMD_PARTITION_STATE_H_
+
+#include "llvm/ADT/DenseMap.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Support/LogicalResult.h"
+#include "partitioner/rules/op_sharding_rule.h"
+#include "partitioner/spmd/layout.h"
+#include "partitioner/spmd/spmd_builder.h"
+
+namespace tessel::spmd {
+
+struct LocalValue {
+  mlir::Value value;
+  Layout layout;
+  // The global shape (function arguments already carry their local type).
+  llvm::SmallVector<int64_t, 4> shape;
+};
+
+class PartitionState {
+ public:
+  PartitionState(mlir::func::FuncOp func, mlir::Block* localBlock,
+                 mlir::SymbolTableCollection& symbols)
+      : builder_(func, localBlock), symbols_(symbols), func_(func) {}
+
+  SpmdBuilder& spmd() { return builder_; }
+
+  // The layout `sharding` describes for a value of rank `rank` (null: replicated).
+  Layout layoutOf(ir::ShardingAttr sharding, int64_t rank);
+  // The layout propagation annotated on `result` of its op (replicated when none).
+  Layout annotatedLayout(mlir::OpResult result);
+
+  void define(mlir::Value global, mlir::Value local, Layout layout,
+              llvm::ArrayRef<int64_t> shape) {
+    values_[global] = LocalValue{local, std::move(layout), llvm::to_vector<4>(shape)};
+  }
+  const LocalValue& local(mlir::Value global) const { return values_.find(global)->second; }
+  bool has(mlir::Value global) const { return values_.count(global) != 0; }
+
+  // The local value of `global` resharded to `to`.
+  mlir::FailureOr<mlir::Value> localAs(mlir::Value global, const Layout& to,
+                                       mlir::Location loc);
+
+ private:
+  SpmdBuilder builder_;
+  mlir::SymbolTableCollection& symbols_;
+  mlir::func::FuncOp func_;
+  llvm::DenseMap<mlir::Value, LocalValue> values_;
+};
+
+// The shape of a ranked tensor type.
+llvm::ArrayRef<int64_t> shapeOf(mlir::Type type);
+
+// Partitions `op` from its sharding rule when the rule allows it (only pass-through and
+// reduction factors, one factor per dimension, static shapes); returns failure() without
+// touching anything otherwise, so the caller falls back.
+mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardingRule& rule,
+                                      PartitionState& state);
+
+// Partitions `op` by replicating its operands, running it on whole tensors and cutting its
+// results to their layouts. Correct for every op; `remark` says whether to tell the user.
+mlir::LogicalResult partitionByReplication(mlir::Operation* op, PartitionState& state,
+                                           bool remark);
+
+}  // namespace tessel::spmd
+
+#endif  // TESSEL_PARTITIONER_SPMD_PARTITION_STATE_H_

@@ -1,0 +1,70 @@
+// SpmdBuilder: emits the per-partition code of one function. It owns the function's
+// partition id (created once at entry), the small offset tables indexed by it (each built
+// once and reused), and the reshard planner that turns a local value of one layout into
+// the local value of another with collectives and local slices.
+//
+//   SpmdBuilder b(func, localBlock);   // emits at the end of localBlock
+//   FailureOr<Value> y = b.reshard(x, from, to, globalShape, op->getLoc());
+#ifndef TESSEL_PARTITIONER_SPMD_SPMD_BUILDER_H_
+#define TESSEL_PARTITIONER_SPMD_SPMD_BUILDER_H_
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "llvm/ADT/ArrayRef.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Value.h"
+#include "mlir/Support/LogicalResult.h"
+#include "partitioner/spmd/layout.h"
+
+namespace tessel::spmd {
+
+class SpmdBuilder {
+ public:
+  // Emits into `block` (the function's new, local body), appending.
+  SpmdBuilder(mlir::func::FuncOp func, mlir::Block* block);
+
+  mlir::OpBuilder& builder() { return builder_; }
+
+  // The local value of layout `to` for the local value `value` of layout `from`, both
+  // describing a global tensor of `globalShape`. Fails (with an error at `loc`) only when
+  // the layouts live on different meshes.
+  mlir::FailureOr<mlir::Value> reshard(mlir::Value value, const Layout& from, const Layout& to,
+                                       llvm::ArrayRef<int64_t> globalShape, mlir::Location loc);
+
+  // Replaces the padding of `value` (local value of `layout`) along `dims` by `fill` (a
+  // rank-0 tensor of its element type), so a reduction over those dims cannot see it.
+  // Dims that are split evenly need nothing and are skipped.
+  mlir::Value maskPadding(mlir::Value value, const Layout& layout,
+                          llvm::ArrayRef<int64_t> globalShape, llvm::ArrayRef<int64_t> dims,
+                          mlir::Value fill, mlir::Location loc);
+
+  // A rank-0 constant of `elementType` holding zero (false for i1).
+  mlir::Value zeroScalar(mlir::Type elementType, mlir::Location loc);
+
+  // The scalar (tensor<i32>) that partition p reads as `perDevice(linearIndex)`, through
+  // a constant table indexed by partition_id. The table has one entry per device id.
+  mlir::Value lookupPerDevice(ir::MeshAttr mesh, llvm::function_ref<int64_t(int64_t)> perDevice,
+                              mlir::Location loc);
+
+ private:
+  mlir::Value constantI32(int64_t value, mlir::Location loc);
+  mlir::Value partitionId(mlir::Location loc);
+  mlir::Value allReduce(mlir::Value value, const Layout& layout,
+                        llvm::ArrayRef<ir::AxisRefAttr> axes, mlir::Location loc);
+  mlir::Value keepOnFirst(mlir::Value value, const Layout& layout,
+                          llvm::ArrayRef<ir::AxisRefAttr> axes, mlir::Location loc);
+  mlir::Value gatherAndSlice(mlir::Value value, Layout& current, const Layout& to,
+                             llvm::ArrayRef<int64_t> globalShape, mlir::Location loc);
+
+  mlir::Block* block_;
+  mlir::OpBuilder builder_;
+  mlir::Value partitionId_;
+  std::map<std::vector<int64_t>, mlir::Value> tables_;
+};
+
+}  // namespace tessel::spmd
+
+#endif  // TESSEL_PARTITIONER_SPMD_SPMD_BUILDER_H_

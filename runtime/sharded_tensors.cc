@@ -1,0 +1,134 @@
+// Cutting a global tensor into per-partition pieces and gluing them back (see the header).
+// Both directions walk the local piece element by element and map each local index to its
+// global index; elements past the global extent are padding.
+#include "runtime/sharded_tensors.h"
+
+#include <cstring>
+#include <optional>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "partitioner/ir/tessel/collective_groups.h"
+#include "runtime/element_type.h"
+
+namespace tessel::runtime {
+namespace {
+
+// Where one partition's piece sits: per dimension, its first global index and its length.
+struct PieceLayout {
+  std::vector<int64_t> offsets;
+  Shape local_shape;
+};
+
+absl::StatusOr<PieceLayout> LayoutOf(ir::ShardingAttr sharding, ir::MeshAttr mesh,
+                                     const Shape& global_shape, int64_t partition) {
+  PieceLayout layout;
+  layout.offsets.assign(global_shape.size(), 0);
+  layout.local_shape = global_shape;
+  if (!sharding) return layout;
+  if (!sharding.getUnreducedAxes().empty()) {
+    return absl::InvalidArgumentError("sharding has unreduced axes");
+  }
+  if (sharding.getRank() != static_cast<int64_t>(global_shape.size())) {
+    return absl::InvalidArgumentError(absl::StrCat("sharding of rank ", sharding.getRank(),
+                                                   " for a tensor of rank ",
+                                                   global_shape.size()));
+  }
+  std::optional<int64_t> linear = mesh.findLinearIndex(partition);
+  if (!linear) return absl::InvalidArgumentError(absl::StrCat("mesh has no device ", partition));
+  for (size_t d = 0; d < global_shape.size(); ++d) {
+    llvm::ArrayRef<ir::AxisRefAttr> axes = sharding.getDimShardings()[d].getAxes();
+    if (axes.empty()) continue;
+    int64_t n = ir::getGroupSize(mesh, axes);
+    int64_t length = (global_shape[d] + n - 1) / n;
+    int64_t index = ir::getGroupPosition(mesh, axes, *linear).position;
+    layout.local_shape[d] = length;
+    layout.offsets[d] = index * length;
+  }
+  return layout;
+}
+
+// Calls `fn(local_flat, global_flat)` for every element of the piece inside the global
+// extent.
+template <typename Fn>
+void ForEachValidElement(const PieceLayout& layout, const Shape& global_shape, Fn fn) {
+  const size_t rank = global_shape.size();
+  std::vector<int64_t> local_strides = RowMajorStrides(layout.local_shape);
+  std::vector<int64_t> global_strides = RowMajorStrides(global_shape);
+  int64_t count = 1;
+  for (int64_t size : layout.local_shape) count *= size;
+  std::vector<int64_t> index(rank, 0);
+  for (int64_t flat = 0; flat < count; ++flat) {
+    int64_t rest = flat;
+    bool valid = true;
+    int64_t global_flat = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      index[d] = rest / local_strides[d];
+      rest %= local_strides[d];
+      int64_t g = layout.offsets[d] + index[d];
+      if (g >= global_shape[d]) valid = false;
+      global_flat += g * global_strides[d];
+    }
+    if (valid) fn(flat, global_flat);
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Tensor> ShardTensor(const Tensor& global, ir::ShardingAttr sharding,
+                                   ir::MeshAttr mesh, int64_t partition) {
+  absl::StatusOr<PieceLayout> layout = LayoutOf(sharding, mesh, global.shape(), partition);
+  if (!layout.ok()) return layout.status();
+  Tensor local = Tensor::Zeros(global.type(), layout->local_shape);
+  const int64_t size = ElementTypeSize(global.type());
+  ForEachValidElement(*layout, global.shape(), [&](int64_t l, int64_t g) {
+    std::memcpy(local.bytes().data() + l * size, global.bytes().data() + g * size, size);
+  });
+  return local;
+}
+
+absl::StatusOr<Tensor> AssembleTensor(absl::Span<const Tensor> locals,
+                                      ir::ShardingAttr sharding, ir::MeshAttr mesh,
+                                      const Shape& global_shape) {
+  if (locals.empty()) return absl::InvalidArgumentError("no local pieces");
+  Tensor global = Tensor::Zeros(locals[0].type(), global_shape);
+  std::vector<bool> written(global.num_elements(), false);
+  const int64_t size = ElementTypeSize(global.type());
+  for (int64_t p = 0; p < static_cast<int64_t>(locals.size()); ++p) {
+    absl::StatusOr<PieceLayout> layout = LayoutOf(sharding, mesh, global_shape, p);
+    if (!layout.ok()) return layout.status();
+    const Tensor& local = locals[p];
+    if (local.type() != global.type() || local.shape() != layout->local_shape) {
+      return absl::InvalidArgumentError(absl::StrCat("partition ", p, " holds ",
+                                                     local.ShapeString(), ", expected a piece ",
+                                                     "of shape [",
+                                                     absl::StrJoin(layout->local_shape, ","),
+                                                     "]"));
+    }
+    absl::Status mismatch;
+    ForEachValidElement(*layout, global_shape, [&](int64_t l, int64_t g) {
+      const std::byte* src = local.bytes().data() + l * size;
+      std::byte* dst = global.bytes().data() + g * size;
+      if (written[g]) {
+        if (mismatch.ok() && std::memcmp(src, dst, size) != 0) {
+          mismatch = absl::FailedPreconditionError(absl::StrCat(
+              "partition ", p, " disagrees with another replica at global element ", g));
+        }
+        return;
+      }
+      std::memcpy(dst, src, size);
+      written[g] = true;
+    });
+    if (!mismatch.ok()) return mismatch;
+  }
+  for (int64_t g = 0; g < global.num_elements(); ++g) {
+    if (!written[g]) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("no partition holds global element ", g));
+    }
+  }
+  return global;
+}
+
+}  // namespace tessel::runtime
