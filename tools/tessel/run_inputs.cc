@@ -18,6 +18,11 @@ std::string FunctionName(mlir::func::FuncOp function) {
   return absl::StrCat("@", function.getSymName().str());
 }
 
+// "1 argument", "2 arguments".
+std::string Count(size_t n, absl::string_view noun) {
+  return absl::StrCat(n, " ", noun, n == 1 ? "" : "s");
+}
+
 std::string TypeString(mlir::Type type) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -32,8 +37,8 @@ absl::StatusOr<std::vector<runtime::Tensor>> ReadInputs(mlir::func::FuncOp funct
   mlir::FunctionType type = function.getFunctionType();
   if (paths.size() != type.getNumInputs()) {
     return absl::InvalidArgumentError(
-        absl::StrCat(FunctionName(function), " takes ", type.getNumInputs(),
-                     " arguments, but --inputs names ", paths.size(), " files"));
+        absl::StrCat(FunctionName(function), " takes ", Count(type.getNumInputs(), "argument"),
+                     ", but --inputs names ", Count(paths.size(), "file")));
   }
   std::vector<runtime::Tensor> inputs;
   for (size_t i = 0; i < paths.size(); ++i) {

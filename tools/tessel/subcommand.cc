@@ -49,6 +49,13 @@ void PrintWrapped(absl::string_view text, absl::string_view indent, size_t width
 
 absl::StatusOr<ParsedArgs> ParseArgs(const Subcommand& subcommand,
                                      absl::Span<const std::string> args) {
+  // Start from the defaults, so that a parse does not see values left by an earlier one in
+  // the same process (tests run several commands).
+  for (const std::string& name : subcommand.flags) {
+    absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
+    std::string ignored_error;
+    if (flag != nullptr) flag->ParseFrom(flag->DefaultValue(), &ignored_error);
+  }
   ParsedArgs parsed;
   bool flags_ended = false;
   for (size_t i = 0; i < args.size(); ++i) {

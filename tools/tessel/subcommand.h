@@ -53,7 +53,8 @@ struct Subcommand {
   std::function<int(const ParsedArgs& args, std::ostream& out, std::ostream& err)> run;
 };
 
-// Parses `args` (the words after the subcommand's name) into `subcommand`'s Abseil flags.
+// Parses `args` (the words after the subcommand's name) into `subcommand`'s Abseil flags,
+// which are first reset to their defaults.
 // Accepts --name=value, --name value (non-boolean flags), --name and --noname (boolean
 // flags), single-dash spellings of each, --help/-h, and `--` to end the flags. Fails with
 // InvalidArgument, a usage error, for an unknown flag, a missing or malformed value.
