@@ -217,7 +217,7 @@ TEST_F(InputsTest, RejectsTheWrongNumberOfFiles) {
   std::string x = Save(Tensor::FromVector<float>({2, 3}, {1, 2, 3, 4, 5, 6}), "x1.npy");
   EXPECT_THAT(ReadInputs(Function("main"), {x}),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       "@main takes 2 arguments, but --inputs names 1 file"));
+                       "p.mlir:2:7: @main takes 2 arguments, but --inputs names 1 file"));
 }
 
 TEST_F(InputsTest, RejectsAWrongShapeOrDtypeNamingTheFile) {
@@ -256,13 +256,13 @@ TEST_F(InputsTest, RandomInputsAreSeededPerArgument) {
 TEST_F(InputsTest, RandomInputsNeedStaticTensorsOfExecutableTypes) {
   EXPECT_THAT(RandomInputs(Function("dynamic"), 0),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       "argument 0 of @dynamic (tensor<?xf32>): random inputs need a tensor "
-                       "type with a static shape"));
+                       "p.mlir:5:7: @dynamic: argument 0 (tensor<?xf32>): random inputs need "
+                       "a tensor type with a static shape"));
   EXPECT_THAT(RandomInputs(Function("scalar"), 0),
-              StatusIs(absl::StatusCode::kInvalidArgument, "argument 0 of @scalar (f32)"));
+              StatusIs(absl::StatusCode::kInvalidArgument, "@scalar: argument 0 (f32)"));
   EXPECT_THAT(RandomInputs(Function("complex"), 0),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       "argument 0 of @complex (tensor<2xcomplex<f32>>): "));
+                       "@complex: argument 0 (tensor<2xcomplex<f32>>): "));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -291,7 +291,7 @@ TEST_F(CliTest, RunExitCodes) {
   EXPECT_EQ(RunSubcommand(RunCommand(), {program, "--function=nope"}, out, err), kExitBadInput);
   EXPECT_EQ(RunSubcommand(RunCommand(), {TempPath("nope.mlir")}, out, err), kExitBadInput);
   EXPECT_EQ(RunSubcommand(RunCommand(), {program, "--inputs="}, out, err), kExitBadInput);
-  EXPECT_THAT(err.str(), HasSubstr("tessel run: @main takes 1 argument, but --inputs names 0 files"));
+  EXPECT_THAT(err.str(), HasSubstr("add.mlir:1:1: @main takes 1 argument, but --inputs names 0 files"));
 }
 
 }  // namespace

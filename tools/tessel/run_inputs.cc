@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Location.h"
 #include "runtime/element_type.h"
 #include "runtime/interpreter.h"
 #include "runtime/npy.h"
@@ -14,7 +15,19 @@
 namespace tessel::cli {
 namespace {
 
+// "@main", preceded by where the function is defined ("prog.mlir:3:6: @main"), so that a
+// message about the signature names the program file.
 std::string FunctionName(mlir::func::FuncOp function) {
+  std::string name = absl::StrCat("@", function.getSymName().str());
+  if (auto loc = llvm::dyn_cast<mlir::FileLineColLoc>(function.getLoc())) {
+    return absl::StrCat(loc.getFilename().str(), ":", loc.getLine(), ":", loc.getColumn(), ": ",
+                        name);
+  }
+  return name;
+}
+
+// "@main" alone, for messages that already start with another file's name.
+std::string ShortName(mlir::func::FuncOp function) {
   return absl::StrCat("@", function.getSymName().str());
 }
 
@@ -45,7 +58,7 @@ absl::StatusOr<std::vector<runtime::Tensor>> ReadInputs(mlir::func::FuncOp funct
     TESSEL_ASSIGN_OR_RETURN(runtime::Tensor tensor, runtime::ReadNpy(paths[i]));
     TESSEL_RETURN_IF_ERROR(runtime::CheckTensorMatchesType(
         tensor, type.getInput(i),
-        absl::StrCat(paths[i], ": argument ", i, " of ", FunctionName(function))));
+        absl::StrCat(paths[i], ": argument ", i, " of ", ShortName(function))));
     inputs.push_back(std::move(tensor));
   }
   return inputs;
@@ -57,7 +70,7 @@ absl::StatusOr<std::vector<runtime::Tensor>> RandomInputs(mlir::func::FuncOp fun
   std::vector<runtime::Tensor> inputs;
   for (unsigned i = 0; i < type.getNumInputs(); ++i) {
     mlir::Type input = type.getInput(i);
-    std::string what = absl::StrCat("argument ", i, " of ", FunctionName(function), " (",
+    std::string what = absl::StrCat(FunctionName(function), ": argument ", i, " (",
                                     TypeString(input), ")");
     auto tensor_type = llvm::dyn_cast<mlir::RankedTensorType>(input);
     if (!tensor_type || !tensor_type.hasStaticShape()) {
