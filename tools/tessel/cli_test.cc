@@ -28,19 +28,17 @@ ABSL_FLAG(bool, cli_test_verbose, false, "Test-only boolean flag.");
 namespace tessel::cli {
 namespace {
 
+using runtime::Tensor;
 using ::tessel::testing::IsOk;
 using ::tessel::testing::StatusIs;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using runtime::Tensor;
 
 std::string TempPath(const std::string& name) {
   return (std::filesystem::path(::testing::TempDir()) / name).string();
 }
 
-void WriteText(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-}
+void WriteText(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
 // A subcommand with one flag of each kind the parser treats differently.
 Subcommand TestCommand() {
@@ -69,8 +67,8 @@ TEST_F(CliTest, ParsesEveryFlagSpelling) {
   EXPECT_THAT(parsed->positional, ElementsAre("x.mlir"));
   EXPECT_EQ(absl::GetFlag(FLAGS_function), "f");
   EXPECT_TRUE(absl::GetFlag(FLAGS_cli_test_verbose));
-  EXPECT_EQ(parsed->explicitly_set, (std::set<std::string>{"function", "seed",
-                                                           "cli_test_verbose"}));
+  EXPECT_EQ(parsed->explicitly_set,
+            (std::set<std::string>{"function", "seed", "cli_test_verbose"}));
   EXPECT_FALSE(parsed->help);
 
   ASSERT_THAT(ParseArgs(TestCommand(), {"--nocli_test_verbose"}), IsOk());
@@ -78,8 +76,7 @@ TEST_F(CliTest, ParsesEveryFlagSpelling) {
 }
 
 TEST_F(CliTest, DoubleDashEndsFlagsAndLoneDashIsPositional) {
-  absl::StatusOr<ParsedArgs> parsed =
-      ParseArgs(TestCommand(), {"-", "--", "--function=g", "-x"});
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(TestCommand(), {"-", "--", "--function=g", "-x"});
   ASSERT_THAT(parsed, IsOk());
   EXPECT_THAT(parsed->positional, ElementsAre("-", "--function=g", "-x"));
   EXPECT_EQ(absl::GetFlag(FLAGS_function), "main");
@@ -94,8 +91,9 @@ TEST_F(CliTest, HelpIsRecognized) {
 }
 
 TEST_F(CliTest, RejectsBadFlags) {
-  EXPECT_THAT(ParseArgs(TestCommand(), {"--bogus=1"}),
-              StatusIs(absl::StatusCode::kInvalidArgument, "unknown flag --bogus for 'tessel test'"));
+  EXPECT_THAT(
+      ParseArgs(TestCommand(), {"--bogus=1"}),
+      StatusIs(absl::StatusCode::kInvalidArgument, "unknown flag --bogus for 'tessel test'"));
   // A flag that exists in the binary but belongs to another subcommand.
   EXPECT_THAT(ParseArgs(TestCommand(), {"--partitions=2"}),
               StatusIs(absl::StatusCode::kInvalidArgument, "unknown flag --partitions"));
@@ -158,14 +156,14 @@ TEST_F(CliTest, LoadProgramReportsMissingFilesAndLocatedParseErrors) {
 
 TEST_F(CliTest, FindFunctionNamesTheFileAndListsTheFunctions) {
   mlir::MLIRContext context;
-  absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module = ParseModule(
-      "func.func @main() { return }\nfunc.func @g() { return }\nfunc.func private @d()",
-      "p.mlir", context);
+  absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
+      ParseModule("func.func @main() { return }\nfunc.func @g() { return }\nfunc.func private @d()",
+                  "p.mlir", context);
   ASSERT_THAT(module, IsOk());
   EXPECT_THAT(FindFunction(**module, "g", "p.mlir"), IsOk());
-  EXPECT_THAT(FindFunction(**module, "h", "p.mlir"),
-              StatusIs(absl::StatusCode::kNotFound,
-                       "p.mlir: no function @h (functions: @main, @g)"));
+  EXPECT_THAT(
+      FindFunction(**module, "h", "p.mlir"),
+      StatusIs(absl::StatusCode::kNotFound, "p.mlir: no function @h (functions: @main, @g)"));
   EXPECT_THAT(FindFunction(**module, "d", "p.mlir"),
               StatusIs(absl::StatusCode::kNotFound, "@d is a declaration without a body"));
 }
@@ -224,9 +222,10 @@ TEST_F(InputsTest, RejectsAWrongShapeOrDtypeNamingTheFile) {
   std::string x = Save(Tensor::FromVector<float>({2, 3}, {1, 2, 3, 4, 5, 6}), "x2.npy");
   std::string transposed = Save(Tensor::Zeros(runtime::ElementType::kF32, {3, 2}), "t.npy");
   std::string f64 = Save(Tensor::Zeros(runtime::ElementType::kF64, {4}), "f64.npy");
-  EXPECT_THAT(ReadInputs(Function("main"), {transposed, f64}),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       transposed + ": argument 0 of @main: expected tensor<2x3xf32>, got f32[3,2]"));
+  EXPECT_THAT(
+      ReadInputs(Function("main"), {transposed, f64}),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               transposed + ": argument 0 of @main: expected tensor<2x3xf32>, got f32[3,2]"));
   EXPECT_THAT(ReadInputs(Function("main"), {x, f64}),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        f64 + ": argument 1 of @main: expected tensor<4xi32>, got f64[4]"));
@@ -247,10 +246,10 @@ TEST_F(InputsTest, RandomInputsAreSeededPerArgument) {
   absl::StatusOr<std::vector<Tensor>> inputs = RandomInputs(Function("main"), 41);
   ASSERT_THAT(inputs, IsOk());
   ASSERT_EQ(inputs->size(), 2u);
-  EXPECT_TRUE((*inputs)[0].BitwiseEquals(
-      runtime::RandomTensor(runtime::ElementType::kF32, {2, 3}, 41)));
-  EXPECT_TRUE((*inputs)[1].BitwiseEquals(
-      runtime::RandomTensor(runtime::ElementType::kS32, {4}, 42)));
+  EXPECT_TRUE(
+      (*inputs)[0].BitwiseEquals(runtime::RandomTensor(runtime::ElementType::kF32, {2, 3}, 41)));
+  EXPECT_TRUE(
+      (*inputs)[1].BitwiseEquals(runtime::RandomTensor(runtime::ElementType::kS32, {4}, 42)));
 }
 
 TEST_F(InputsTest, RandomInputsNeedStaticTensorsOfExecutableTypes) {
@@ -291,7 +290,8 @@ TEST_F(CliTest, RunExitCodes) {
   EXPECT_EQ(RunSubcommand(RunCommand(), {program, "--function=nope"}, out, err), kExitBadInput);
   EXPECT_EQ(RunSubcommand(RunCommand(), {TempPath("nope.mlir")}, out, err), kExitBadInput);
   EXPECT_EQ(RunSubcommand(RunCommand(), {program, "--inputs="}, out, err), kExitBadInput);
-  EXPECT_THAT(err.str(), HasSubstr("add.mlir:1:1: @main takes 1 argument, but --inputs names 0 files"));
+  EXPECT_THAT(err.str(),
+              HasSubstr("add.mlir:1:1: @main takes 1 argument, but --inputs names 0 files"));
 }
 
 }  // namespace

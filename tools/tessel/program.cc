@@ -77,12 +77,13 @@ absl::StatusOr<mlir::func::FuncOp> FindFunction(mlir::ModuleOp module, absl::str
   }
   std::vector<std::string> names;
   for (auto candidate : module.getOps<mlir::func::FuncOp>()) {
-    if (!candidate.isDeclaration()) names.push_back(absl::StrCat("@", candidate.getSymName().str()));
+    if (!candidate.isDeclaration())
+      names.push_back(absl::StrCat("@", candidate.getSymName().str()));
   }
-  return absl::NotFoundError(absl::StrCat(
-      path, ": no function @", name,
-      names.empty() ? std::string(" (the module defines no functions)")
-                    : absl::StrCat(" (functions: ", absl::StrJoin(names, ", "), ")")));
+  return absl::NotFoundError(
+      absl::StrCat(path, ": no function @", name,
+                   names.empty() ? std::string(" (the module defines no functions)")
+                                 : absl::StrCat(" (functions: ", absl::StrJoin(names, ", "), ")")));
 }
 
 }  // namespace tessel::cli

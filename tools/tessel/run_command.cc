@@ -29,9 +29,9 @@ ABSL_FLAG(uint64_t, seed, 0,
           "Without --inputs, argument i is drawn at random from seed N+i (see "
           "runtime/random_inputs.h). Not allowed together with --inputs.");
 ABSL_FLAG(int64_t, partitions, 1,
-          "Run as an SPMD program on N local partitions (threads), each getting the same "
-          "inputs; tessel.partition_id is the partition's number and collectives run "
-          "between partitions.");
+          "Run as an SPMD program on N (at most 1024) local partitions (threads), each "
+          "getting the same inputs; tessel.partition_id is the partition's number and "
+          "collectives run between partitions.");
 ABSL_FLAG(std::string, output_dir, "",
           "Write the results as .npy files into this directory (created if missing): "
           "result_<i>.npy, or result_p<k>_<i>.npy for partition k.");
@@ -40,6 +40,8 @@ ABSL_FLAG(int64_t, print_limit, 16,
 
 namespace tessel::cli {
 namespace {
+
+constexpr int64_t kMaxPartitions = 1024;
 
 struct RunOptions {
   std::string file;
@@ -70,9 +72,11 @@ absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
   if (options.use_inputs && args.explicitly_set.count("seed") > 0) {
     return absl::InvalidArgumentError("--inputs and --seed cannot be used together");
   }
-  if (options.partitions < 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--partitions must be at least 1, got ", options.partitions));
+  // Each partition is a thread holding its own copy of the inputs, so a mistyped huge
+  // count would exhaust the machine instead of failing cleanly.
+  if (options.partitions < 1 || options.partitions > kMaxPartitions) {
+    return absl::InvalidArgumentError(absl::StrCat("--partitions must be in [1, ", kMaxPartitions,
+                                                   "], got ", options.partitions));
   }
   if (options.print_limit < 0) {
     return absl::InvalidArgumentError(
@@ -98,9 +102,9 @@ absl::Status WriteResults(const std::vector<runtime::Tensor>& results, const std
 
 // Collectives need partitions to talk to, so a one-device run of them fails.
 bool HasCollectives(mlir::func::FuncOp function) {
-  static constexpr absl::string_view kCollectives[] = {
-      "tessel.all_gather", "tessel.all_reduce", "tessel.reduce_scatter", "tessel.all_to_all",
-      "tessel.collective_permute"};
+  static constexpr absl::string_view kCollectives[] = {"tessel.all_gather", "tessel.all_reduce",
+                                                       "tessel.reduce_scatter", "tessel.all_to_all",
+                                                       "tessel.collective_permute"};
   bool found = false;
   function.walk([&](mlir::Operation* op) {
     for (absl::string_view name : kCollectives) {
@@ -156,14 +160,13 @@ absl::Status Run(const RunOptions& options, std::ostream& out) {
     for (size_t p = 0; p < results.size(); ++p) {
       out << "partition " << p << ":\n";
       for (size_t i = 0; i < results[p].size(); ++i) {
-        out << "  result " << i << ": " << Describe(results[p][i], options.print_limit)
-            << "\n";
+        out << "  result " << i << ": " << Describe(results[p][i], options.print_limit) << "\n";
       }
     }
     if (!options.output_dir.empty()) {
       for (size_t p = 0; p < results.size(); ++p) {
-        TESSEL_RETURN_IF_ERROR(WriteResults(results[p], options.output_dir,
-                                            absl::StrCat("result_p", p, "_"), out));
+        TESSEL_RETURN_IF_ERROR(
+            WriteResults(results[p], options.output_dir, absl::StrCat("result_p", p, "_"), out));
       }
     }
   }
@@ -175,8 +178,9 @@ absl::Status Run(const RunOptions& options, std::ostream& out) {
 Subcommand RunCommand() {
   Subcommand command;
   command.name = "run";
-  command.synopsis = "run FILE [--function=main] [--inputs=a.npy,b.npy | --seed=N] "
-                     "[--partitions=N] [--output_dir=DIR] [--print_limit=K]";
+  command.synopsis =
+      "run FILE [--function=main] [--inputs=a.npy,b.npy | --seed=N] "
+      "[--partitions=N] [--output_dir=DIR] [--print_limit=K]";
   command.summary = "Run a function of a program on the reference executor.";
   command.details =
       "FILE is MLIR (.mlir) or XLA HLO text (.hlo); other names are sniffed (HLO text\n"

@@ -70,8 +70,8 @@ absl::StatusOr<std::vector<runtime::Tensor>> RandomInputs(mlir::func::FuncOp fun
   std::vector<runtime::Tensor> inputs;
   for (unsigned i = 0; i < type.getNumInputs(); ++i) {
     mlir::Type input = type.getInput(i);
-    std::string what = absl::StrCat(FunctionName(function), ": argument ", i, " (",
-                                    TypeString(input), ")");
+    std::string what =
+        absl::StrCat(FunctionName(function), ": argument ", i, " (", TypeString(input), ")");
     auto tensor_type = llvm::dyn_cast<mlir::RankedTensorType>(input);
     if (!tensor_type || !tensor_type.hasStaticShape()) {
       return absl::InvalidArgumentError(

@@ -91,9 +91,8 @@ absl::StatusOr<ParsedArgs> ParseArgs(const Subcommand& subcommand,
       }
     }
     if (flag == nullptr) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unknown flag -", arg[1] == '-' ? "-" : "", name, " for 'tessel ",
-                       subcommand.name, "'"));
+      return absl::InvalidArgumentError(absl::StrCat("unknown flag -", arg[1] == '-' ? "-" : "",
+                                                     name, " for 'tessel ", subcommand.name, "'"));
     }
     std::string flag_value;
     if (negated) {

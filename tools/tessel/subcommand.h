@@ -42,10 +42,10 @@ struct ParsedArgs {
 };
 
 struct Subcommand {
-  std::string name;       // "run"
-  std::string synopsis;   // "run FILE [flags]"
-  std::string summary;    // one line for `tessel --help`
-  std::string details;    // paragraphs for `tessel <name> --help`
+  std::string name;      // "run"
+  std::string synopsis;  // "run FILE [flags]"
+  std::string summary;   // one line for `tessel --help`
+  std::string details;   // paragraphs for `tessel <name> --help`
   // Abseil flag names (without dashes) this subcommand accepts, in the order help lists them.
   std::vector<std::string> flags;
   // Runs the subcommand after a successful parse; returns an ExitCode. Messages go to

@@ -75,8 +75,11 @@
 // CONFLICT: exit=2
 
 // RUN: sh -c 'tessel run %s --partitions=0; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=PARTITIONS
-// PARTITIONS: tessel run: --partitions must be at least 1, got 0
+// PARTITIONS: tessel run: --partitions must be in [1, 1024], got 0
 // PARTITIONS: exit=2
+// RUN: sh -c 'tessel run %s --partitions=1000000; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=TOO-MANY
+// TOO-MANY: tessel run: --partitions must be in [1, 1024], got 1000000
+// TOO-MANY: exit=2
 
 // RUN: sh -c 'tessel run %s --print_limit=-2; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=PRINT-LIMIT
 // PRINT-LIMIT: tessel run: --print_limit must not be negative, got -2
