@@ -1,7 +1,10 @@
 """One Bazel test per lit test file, so a forgotten file cannot go unrun."""
 
 # Tools every lit test may call.
-LIT_TOOLS = ["//tools/tessel-opt"]
+LIT_TOOLS = [
+    "//tools/tessel",
+    "//tools/tessel-opt",
+]
 
 def lit_tests(name, srcs, tools = LIT_TOOLS, data = []):
     """Declares an sh_test per file in `srcs` and a test_suite `name` over all of them."""

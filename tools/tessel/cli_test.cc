@@ -1,0 +1,298 @@
+// Tests of the `tessel` CLI's building blocks: argument parsing and exit codes, format
+// detection and program loading, and the checks `tessel run` makes on its inputs before it
+// executes anything.
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "partitioner/ir/parse_module.h"
+#include "runtime/npy.h"
+#include "runtime/random_inputs.h"
+#include "runtime/tensor.h"
+#include "support/status_matchers.h"
+#include "tools/tessel/common_flags.h"
+#include "tools/tessel/program.h"
+#include "tools/tessel/run_inputs.h"
+#include "tools/tessel/subcommand.h"
+#include "tools/tessel/subcommands.h"
+
+// A boolean flag, so that the parser's --name / --noname forms have something to set.
+ABSL_FLAG(bool, cli_test_verbose, false, "Test-only boolean flag.");
+
+namespace tessel::cli {
+namespace {
+
+using runtime::Tensor;
+using ::tessel::testing::IsOk;
+using ::tessel::testing::StatusIs;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+std::string TempPath(const std::string& name) {
+  return (std::filesystem::path(::testing::TempDir()) / name).string();
+}
+
+void WriteText(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+// A subcommand with one flag of each kind the parser treats differently.
+Subcommand TestCommand() {
+  Subcommand command;
+  command.name = "test";
+  command.synopsis = "test FILE";
+  command.summary = "A subcommand for tests.";
+  command.flags = {"function", "seed", "cli_test_verbose"};
+  command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream&) {
+    out << "ran with " << args.positional.size() << " arguments";
+    return 0;
+  };
+  return command;
+}
+
+// No flag saver is needed: ParseArgs resets a subcommand's flags before it parses.
+class CliTest : public ::testing::Test {};
+
+// ---------------------------------------------------------------------------------------
+// Argument parsing.
+
+TEST_F(CliTest, ParsesEveryFlagSpelling) {
+  std::vector<std::string> args = {"--function=f", "-seed", "7", "--cli_test_verbose", "x.mlir"};
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(TestCommand(), args);
+  ASSERT_THAT(parsed, IsOk());
+  EXPECT_THAT(parsed->positional, ElementsAre("x.mlir"));
+  EXPECT_EQ(absl::GetFlag(FLAGS_function), "f");
+  EXPECT_TRUE(absl::GetFlag(FLAGS_cli_test_verbose));
+  EXPECT_EQ(parsed->explicitly_set,
+            (std::set<std::string>{"function", "seed", "cli_test_verbose"}));
+  EXPECT_FALSE(parsed->help);
+
+  ASSERT_THAT(ParseArgs(TestCommand(), {"--nocli_test_verbose"}), IsOk());
+  EXPECT_FALSE(absl::GetFlag(FLAGS_cli_test_verbose));
+}
+
+TEST_F(CliTest, DoubleDashEndsFlagsAndLoneDashIsPositional) {
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(TestCommand(), {"-", "--", "--function=g", "-x"});
+  ASSERT_THAT(parsed, IsOk());
+  EXPECT_THAT(parsed->positional, ElementsAre("-", "--function=g", "-x"));
+  EXPECT_EQ(absl::GetFlag(FLAGS_function), "main");
+}
+
+TEST_F(CliTest, HelpIsRecognized) {
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(TestCommand(), {"x.mlir", "-h"});
+  ASSERT_THAT(parsed, IsOk());
+  EXPECT_TRUE(parsed->help);
+  EXPECT_THAT(ParseArgs(TestCommand(), {"--help=yes"}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "--help takes no value"));
+}
+
+TEST_F(CliTest, RejectsBadFlags) {
+  EXPECT_THAT(
+      ParseArgs(TestCommand(), {"--bogus=1"}),
+      StatusIs(absl::StatusCode::kInvalidArgument, "unknown flag --bogus for 'tessel test'"));
+  // A flag that exists in the binary but belongs to another subcommand.
+  EXPECT_THAT(ParseArgs(TestCommand(), {"--partitions=2"}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "unknown flag --partitions"));
+  // --no<name> only negates boolean flags.
+  EXPECT_THAT(ParseArgs(TestCommand(), {"--noseed"}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "unknown flag --noseed"));
+  EXPECT_THAT(ParseArgs(TestCommand(), {"--nocli_test_verbose=1"}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "takes no value"));
+  EXPECT_THAT(ParseArgs(TestCommand(), {"--seed"}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "flag --seed needs a value"));
+  EXPECT_THAT(ParseArgs(TestCommand(), {"--seed=-3x"}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "invalid value '-3x' for --seed"));
+}
+
+TEST_F(CliTest, RunSubcommandMapsOutcomesToExitCodes) {
+  std::ostringstream out, err;
+  EXPECT_EQ(RunSubcommand(TestCommand(), {"a", "b"}, out, err), kExitOk);
+  EXPECT_EQ(out.str(), "ran with 2 arguments");
+
+  out.str("");
+  EXPECT_EQ(RunSubcommand(TestCommand(), {"--help"}, out, err), kExitOk);
+  EXPECT_THAT(out.str(), HasSubstr("usage: tessel test FILE"));
+  EXPECT_THAT(out.str(), HasSubstr("--cli_test_verbose (default: \"false\")"));
+  EXPECT_THAT(out.str(), ::testing::Not(HasSubstr("--partitions")));
+
+  EXPECT_EQ(RunSubcommand(TestCommand(), {"--what"}, out, err), kExitUsage);
+  EXPECT_THAT(err.str(), HasSubstr("tessel test: unknown flag --what"));
+}
+
+// ---------------------------------------------------------------------------------------
+// Program loading.
+
+TEST_F(CliTest, DetectsTheFormatByExtensionThenByFirstWord) {
+  EXPECT_EQ(DetectProgramFormat("a.mlir", "HloModule m"), ProgramFormat::kMlir);
+  EXPECT_EQ(DetectProgramFormat("a.hlo", "func.func @f()"), ProgramFormat::kHlo);
+  EXPECT_EQ(DetectProgramFormat("a.txt", "HloModule m\nENTRY"), ProgramFormat::kHlo);
+  EXPECT_EQ(DetectProgramFormat("a.txt", "  // a comment\n\n// another\n  HloModule m"),
+            ProgramFormat::kHlo);
+  EXPECT_EQ(DetectProgramFormat("a.txt", "HloModuleX"), ProgramFormat::kMlir);
+  EXPECT_EQ(DetectProgramFormat("a.txt", "func.func @f() { return }"), ProgramFormat::kMlir);
+  EXPECT_EQ(DetectProgramFormat("-", "// only a comment"), ProgramFormat::kMlir);
+}
+
+TEST_F(CliTest, LoadProgramReportsMissingFilesAndLocatedParseErrors) {
+  mlir::MLIRContext context;
+  EXPECT_THAT(LoadProgram(TempPath("missing.mlir"), context),
+              StatusIs(absl::StatusCode::kNotFound, "cannot read '"));
+
+  std::string bad_mlir = TempPath("bad.mlir");
+  WriteText(bad_mlir, "func.func @f(%x: tensor<4xf32>) {\n  %0 = hlo.add %x, : tensor<4xf32>\n}\n");
+  EXPECT_THAT(LoadProgram(bad_mlir, context),
+              StatusIs(absl::StatusCode::kInvalidArgument, bad_mlir + ":2:19: error:"));
+
+  // Sniffed as HLO, so the HLO parser's message is the one reported.
+  std::string bad_hlo = TempPath("bad_hlo.txt");
+  WriteText(bad_hlo, "HloModule m\nENTRY main {\n  ROOT x = f32[4] cbrt()\n}\n");
+  EXPECT_THAT(LoadProgram(bad_hlo, context),
+              StatusIs(absl::StatusCode::kInvalidArgument, bad_hlo + ":3:"));
+}
+
+TEST_F(CliTest, FindFunctionNamesTheFileAndListsTheFunctions) {
+  mlir::MLIRContext context;
+  absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
+      ParseModule("func.func @main() { return }\nfunc.func @g() { return }\nfunc.func private @d()",
+                  "p.mlir", context);
+  ASSERT_THAT(module, IsOk());
+  EXPECT_THAT(FindFunction(**module, "g", "p.mlir"), IsOk());
+  EXPECT_THAT(
+      FindFunction(**module, "h", "p.mlir"),
+      StatusIs(absl::StatusCode::kNotFound, "p.mlir: no function @h (functions: @main, @g)"));
+  EXPECT_THAT(FindFunction(**module, "d", "p.mlir"),
+              StatusIs(absl::StatusCode::kNotFound, "@d is a declaration without a body"));
+}
+
+// ---------------------------------------------------------------------------------------
+// Inputs.
+
+class InputsTest : public CliTest {
+ protected:
+  void SetUp() override {
+    absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module = ParseModule(R"(
+      func.func @main(%x: tensor<2x3xf32>, %y: tensor<4xi32>) -> tensor<2x3xf32> {
+        return %x : tensor<2x3xf32>
+      }
+      func.func @dynamic(%x: tensor<?xf32>) { return }
+      func.func @complex(%x: tensor<2xcomplex<f32>>) { return }
+      func.func @scalar(%x: f32) { return }
+    )",
+                                                                           "p.mlir", context_);
+    ASSERT_THAT(module, IsOk());
+    module_ = *std::move(module);
+  }
+
+  mlir::func::FuncOp Function(llvm::StringRef name) {
+    return module_->lookupSymbol<mlir::func::FuncOp>(name);
+  }
+
+  // Saves `tensor` as `name` in the test's temporary directory and returns its path.
+  static std::string Save(const Tensor& tensor, const std::string& name) {
+    std::string path = TempPath(name);
+    EXPECT_THAT(runtime::WriteNpy(tensor, path), IsOk());
+    return path;
+  }
+
+  mlir::MLIRContext context_;
+  mlir::OwningOpRef<mlir::ModuleOp> module_;
+};
+
+TEST_F(InputsTest, ReadsMatchingFiles) {
+  std::string x = Save(Tensor::FromVector<float>({2, 3}, {1, 2, 3, 4, 5, 6}), "x.npy");
+  std::string y = Save(Tensor::FromVector<int32_t>({4}, {7, 8, 9, 10}), "y.npy");
+  absl::StatusOr<std::vector<Tensor>> inputs = ReadInputs(Function("main"), {x, y});
+  ASSERT_THAT(inputs, IsOk());
+  ASSERT_EQ(inputs->size(), 2u);
+  EXPECT_THAT((*inputs)[1].ToVector<int32_t>(), ElementsAre(7, 8, 9, 10));
+}
+
+TEST_F(InputsTest, RejectsTheWrongNumberOfFiles) {
+  std::string x = Save(Tensor::FromVector<float>({2, 3}, {1, 2, 3, 4, 5, 6}), "x1.npy");
+  EXPECT_THAT(ReadInputs(Function("main"), {x}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "p.mlir:2:7: @main takes 2 arguments, but --inputs names 1 file"));
+}
+
+TEST_F(InputsTest, RejectsAWrongShapeOrDtypeNamingTheFile) {
+  std::string x = Save(Tensor::FromVector<float>({2, 3}, {1, 2, 3, 4, 5, 6}), "x2.npy");
+  std::string transposed = Save(Tensor::Zeros(runtime::ElementType::kF32, {3, 2}), "t.npy");
+  std::string f64 = Save(Tensor::Zeros(runtime::ElementType::kF64, {4}), "f64.npy");
+  EXPECT_THAT(
+      ReadInputs(Function("main"), {transposed, f64}),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               transposed + ": argument 0 of @main: expected tensor<2x3xf32>, got f32[3,2]"));
+  EXPECT_THAT(ReadInputs(Function("main"), {x, f64}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       f64 + ": argument 1 of @main: expected tensor<4xi32>, got f64[4]"));
+}
+
+TEST_F(InputsTest, ReportsUnreadableAndMalformedFiles) {
+  std::string missing = TempPath("missing.npy");
+  std::string x = Save(Tensor::FromVector<float>({2, 3}, {1, 2, 3, 4, 5, 6}), "x3.npy");
+  EXPECT_THAT(ReadInputs(Function("main"), {x, missing}),
+              StatusIs(absl::StatusCode::kNotFound, missing));
+  std::string garbage = TempPath("garbage.npy");
+  WriteText(garbage, "not an npy file");
+  EXPECT_THAT(ReadInputs(Function("main"), {garbage, x}),
+              StatusIs(absl::StatusCode::kInvalidArgument, garbage));
+}
+
+TEST_F(InputsTest, RandomInputsAreSeededPerArgument) {
+  absl::StatusOr<std::vector<Tensor>> inputs = RandomInputs(Function("main"), 41);
+  ASSERT_THAT(inputs, IsOk());
+  ASSERT_EQ(inputs->size(), 2u);
+  EXPECT_TRUE(
+      (*inputs)[0].BitwiseEquals(runtime::RandomTensor(runtime::ElementType::kF32, {2, 3}, 41)));
+  EXPECT_TRUE(
+      (*inputs)[1].BitwiseEquals(runtime::RandomTensor(runtime::ElementType::kS32, {4}, 42)));
+}
+
+TEST_F(InputsTest, RandomInputsNeedStaticTensorsOfExecutableTypes) {
+  EXPECT_THAT(RandomInputs(Function("dynamic"), 0),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "p.mlir:5:7: @dynamic: argument 0 (tensor<?xf32>): random inputs need "
+                       "a tensor type with a static shape"));
+  EXPECT_THAT(RandomInputs(Function("scalar"), 0),
+              StatusIs(absl::StatusCode::kInvalidArgument, "@scalar: argument 0 (f32)"));
+  EXPECT_THAT(RandomInputs(Function("complex"), 0),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "@complex: argument 0 (tensor<2xcomplex<f32>>): "));
+}
+
+// ---------------------------------------------------------------------------------------
+// `tessel run` end to end, for its exit codes.
+
+TEST_F(CliTest, RunExitCodes) {
+  std::string program = TempPath("add.mlir");
+  WriteText(program,
+            "func.func @main(%x: tensor<2xi32>) -> tensor<2xi32> {\n"
+            "  %0 = hlo.add %x, %x : tensor<2xi32>\n"
+            "  return %0 : tensor<2xi32>\n"
+            "}\n");
+  std::string x = TempPath("run_x.npy");
+  ASSERT_THAT(runtime::WriteNpy(Tensor::FromVector<int32_t>({2}, {3, -4}), x), IsOk());
+  std::ostringstream out, err;
+  EXPECT_EQ(RunSubcommand(RunCommand(), {program, "--inputs=" + x}, out, err), kExitOk);
+  EXPECT_EQ(out.str(), "result 0: s32[2] {6, -8}\n");
+
+  EXPECT_EQ(RunSubcommand(RunCommand(), {program, "--inputs", x, "--seed=1"}, out, err),
+            kExitUsage);
+  EXPECT_EQ(RunSubcommand(RunCommand(), {program, "--partitions=0"}, out, err), kExitUsage);
+  EXPECT_EQ(RunSubcommand(RunCommand(), {program, "--print_limit=-1"}, out, err), kExitUsage);
+  EXPECT_EQ(RunSubcommand(RunCommand(), {}, out, err), kExitUsage);
+  EXPECT_EQ(RunSubcommand(RunCommand(), {program, program}, out, err), kExitUsage);
+
+  EXPECT_EQ(RunSubcommand(RunCommand(), {program, "--function=nope"}, out, err), kExitBadInput);
+  EXPECT_EQ(RunSubcommand(RunCommand(), {TempPath("nope.mlir")}, out, err), kExitBadInput);
+  EXPECT_EQ(RunSubcommand(RunCommand(), {program, "--inputs="}, out, err), kExitBadInput);
+  EXPECT_THAT(err.str(),
+              HasSubstr("add.mlir:1:1: @main takes 1 argument, but --inputs names 0 files"));
+}
+
+}  // namespace
+}  // namespace tessel::cli

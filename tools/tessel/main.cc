@@ -1,0 +1,73 @@
+// `tessel`: the command line of the Tessel partitioner. `tessel <command> [flags] FILE`
+// dispatches to one subcommand per file (see subcommands.h); exit status 0 on success,
+// 1 for bad input, 2 for a bad command line.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "tools/tessel/subcommand.h"
+#include "tools/tessel/subcommands.h"
+
+namespace tessel::cli {
+namespace {
+
+// Every subcommand, in the order `tessel --help` lists them. One line per subcommand.
+std::vector<Subcommand> AllSubcommands() {
+  return {
+      RunCommand(),
+      VerifyCommand(),
+  };
+}
+
+void PrintUsage(const std::vector<Subcommand>& subcommands, std::ostream& out) {
+  out << "usage: tessel <command> [flags] FILE\n\ncommands:\n";
+  for (const Subcommand& subcommand : subcommands) {
+    // Names up to 9 characters line the summaries up in one column.
+    size_t padding = subcommand.name.size() < 10 ? 10 - subcommand.name.size() : 1;
+    out << "  " << subcommand.name << std::string(padding, ' ') << subcommand.summary << "\n";
+  }
+  out << "\n'tessel <command> --help' lists a command's flags.\n"
+         "Exit status: 0 success, 1 bad input (with a message), 2 bad command line.\n";
+}
+
+int Main(const std::vector<std::string>& args) {
+  std::vector<Subcommand> subcommands = AllSubcommands();
+  if (args.empty()) {
+    std::cerr << "tessel: no command given\n";
+    PrintUsage(subcommands, std::cerr);
+    return kExitUsage;
+  }
+  const std::string& name = args[0];
+  if (name == "--help" || name == "-h" || name == "help") {
+    // `tessel help run` is `tessel run --help`.
+    if (name == "help" && args.size() == 2) {
+      for (const Subcommand& subcommand : subcommands) {
+        if (subcommand.name == args[1]) {
+          PrintSubcommandHelp(subcommand, std::cout);
+          return kExitOk;
+        }
+      }
+      std::cerr << "tessel: unknown command '" << args[1] << "'\n";
+      PrintUsage(subcommands, std::cerr);
+      return kExitUsage;
+    }
+    PrintUsage(subcommands, std::cout);
+    return kExitOk;
+  }
+  for (const Subcommand& subcommand : subcommands) {
+    if (subcommand.name == name) {
+      std::vector<std::string> rest(args.begin() + 1, args.end());
+      return RunSubcommand(subcommand, rest, std::cout, std::cerr);
+    }
+  }
+  std::cerr << "tessel: unknown command '" << name << "'\n";
+  PrintUsage(subcommands, std::cerr);
+  return kExitUsage;
+}
+
+}  // namespace
+}  // namespace tessel::cli
+
+int main(int argc, char** argv) {
+  return tessel::cli::Main(std::vector<std::string>(argv + 1, argv + argc));
+}

@@ -1,0 +1,89 @@
+// Reading, format detection and function lookup for the programs `tessel` runs.
+#include "tools/tessel/program.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "partitioner/hlo_text/hlo_import.h"
+#include "partitioner/ir/parse_module.h"
+#include "support/status_macros.h"
+
+namespace tessel::cli {
+namespace {
+
+absl::StatusOr<std::string> ReadProgramText(absl::string_view path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      path == "-" ? llvm::MemoryBuffer::getSTDIN()
+                  : llvm::MemoryBuffer::getFile(llvm::StringRef(path.data(), path.size()),
+                                                /*IsText=*/true);
+  if (!buffer) {
+    return absl::NotFoundError(
+        absl::StrCat("cannot read '", path, "': ", buffer.getError().message()));
+  }
+  return (*buffer)->getBuffer().str();
+}
+
+// Diagnostics end with a newline; the CLI adds its own.
+absl::Status TrimmedError(const absl::Status& status) {
+  return absl::Status(status.code(), absl::StripTrailingAsciiWhitespace(status.message()));
+}
+
+}  // namespace
+
+ProgramFormat DetectProgramFormat(absl::string_view path, absl::string_view text) {
+  if (absl::EndsWith(path, ".mlir")) return ProgramFormat::kMlir;
+  if (absl::EndsWith(path, ".hlo")) return ProgramFormat::kHlo;
+  while (true) {
+    text = absl::StripLeadingAsciiWhitespace(text);
+    if (!absl::StartsWith(text, "//")) break;
+    size_t newline = text.find('\n');
+    text = newline == absl::string_view::npos ? absl::string_view() : text.substr(newline + 1);
+  }
+  // The keyword must be a whole word: "HloModuleFoo" is no HLO header.
+  if (absl::StartsWith(text, "HloModule") &&
+      (text.size() == 9 || absl::ascii_isspace(static_cast<unsigned char>(text[9])))) {
+    return ProgramFormat::kHlo;
+  }
+  return ProgramFormat::kMlir;
+}
+
+absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> LoadProgram(absl::string_view path,
+                                                              mlir::MLIRContext& context) {
+  TESSEL_ASSIGN_OR_RETURN(std::string text, ReadProgramText(path));
+  absl::string_view name = path == "-" ? "<stdin>" : path;
+  absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
+      DetectProgramFormat(path, text) == ProgramFormat::kHlo
+          ? hlo_text::ImportHloTextToModule(text, name, context)
+          : ParseModule(text, name, context);
+  if (!module.ok()) return TrimmedError(module.status());
+  return module;
+}
+
+absl::StatusOr<mlir::func::FuncOp> FindFunction(mlir::ModuleOp module, absl::string_view name,
+                                                absl::string_view path) {
+  auto function =
+      module.lookupSymbol<mlir::func::FuncOp>(llvm::StringRef(name.data(), name.size()));
+  if (function && !function.isDeclaration()) return function;
+  if (function) {
+    return absl::NotFoundError(
+        absl::StrCat(path, ": function @", name, " is a declaration without a body"));
+  }
+  std::vector<std::string> names;
+  for (auto candidate : module.getOps<mlir::func::FuncOp>()) {
+    if (!candidate.isDeclaration())
+      names.push_back(absl::StrCat("@", candidate.getSymName().str()));
+  }
+  return absl::NotFoundError(
+      absl::StrCat(path, ": no function @", name,
+                   names.empty() ? std::string(" (the module defines no functions)")
+                                 : absl::StrCat(" (functions: ", absl::StrJoin(names, ", "), ")")));
+}
+
+}  // namespace tessel::cli

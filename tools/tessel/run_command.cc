@@ -1,0 +1,212 @@
+// `tessel run FILE`: executes one function of a program on the reference executor, on one
+// device or as an SPMD program on N local partitions, and prints (and optionally saves) the
+// results.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "mlir/IR/MLIRContext.h"
+#include "runtime/interpreter.h"
+#include "runtime/npy.h"
+#include "runtime/spmd_runner.h"
+#include "runtime/tensor.h"
+#include "support/status_macros.h"
+#include "tools/tessel/common_flags.h"
+#include "tools/tessel/program.h"
+#include "tools/tessel/run_inputs.h"
+#include "tools/tessel/subcommands.h"
+
+ABSL_FLAG(std::vector<std::string>, inputs, {},
+          "Comma-separated .npy files, one per argument of the function, in order. Each "
+          "file's dtype and shape must match its argument's type.");
+ABSL_FLAG(uint64_t, seed, 0,
+          "Without --inputs, argument i is drawn at random from seed N+i (see "
+          "runtime/random_inputs.h). Not allowed together with --inputs.");
+ABSL_FLAG(int64_t, partitions, 1,
+          "Run as an SPMD program on N (at most 1024) local partitions (threads), each "
+          "getting the same inputs; tessel.partition_id is the partition's number and "
+          "collectives run between partitions.");
+ABSL_FLAG(std::string, output_dir, "",
+          "Write the results as .npy files into this directory (created if missing): "
+          "result_<i>.npy, or result_p<k>_<i>.npy for partition k.");
+ABSL_FLAG(int64_t, print_limit, 16,
+          "Print at most K elements of each result; 0 prints only the shapes.");
+
+namespace tessel::cli {
+namespace {
+
+constexpr int64_t kMaxPartitions = 1024;
+
+struct RunOptions {
+  std::string file;
+  std::string function;
+  std::vector<std::string> inputs;
+  bool use_inputs = false;
+  uint64_t seed = 0;
+  int64_t partitions = 1;
+  std::string output_dir;
+  int64_t print_limit = 16;
+};
+
+// Reads the flags into options; a conflict or out-of-range value is a usage error.
+absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
+  if (args.positional.size() != 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("expected one FILE, got ", args.positional.size(), " arguments"));
+  }
+  RunOptions options;
+  options.file = args.positional[0];
+  options.function = absl::GetFlag(FLAGS_function);
+  options.use_inputs = args.explicitly_set.count("inputs") > 0;
+  options.inputs = absl::GetFlag(FLAGS_inputs);
+  options.seed = absl::GetFlag(FLAGS_seed);
+  options.partitions = absl::GetFlag(FLAGS_partitions);
+  options.output_dir = absl::GetFlag(FLAGS_output_dir);
+  options.print_limit = absl::GetFlag(FLAGS_print_limit);
+  if (options.use_inputs && args.explicitly_set.count("seed") > 0) {
+    return absl::InvalidArgumentError("--inputs and --seed cannot be used together");
+  }
+  // Each partition is a thread holding its own copy of the inputs, so a mistyped huge
+  // count would exhaust the machine instead of failing cleanly.
+  if (options.partitions < 1 || options.partitions > kMaxPartitions) {
+    return absl::InvalidArgumentError(absl::StrCat("--partitions must be in [1, ", kMaxPartitions,
+                                                   "], got ", options.partitions));
+  }
+  if (options.print_limit < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--print_limit must not be negative, got ", options.print_limit));
+  }
+  return options;
+}
+
+std::string Describe(const runtime::Tensor& tensor, int64_t print_limit) {
+  return print_limit == 0 ? tensor.ShapeString() : tensor.ToString(print_limit);
+}
+
+// Writes `results` as `<prefix><i>.npy` into `dir` and says so on `out`.
+absl::Status WriteResults(const std::vector<runtime::Tensor>& results, const std::string& dir,
+                          const std::string& prefix, std::ostream& out) {
+  for (size_t i = 0; i < results.size(); ++i) {
+    std::string path = (std::filesystem::path(dir) / absl::StrCat(prefix, i, ".npy")).string();
+    TESSEL_RETURN_IF_ERROR(runtime::WriteNpy(results[i], path));
+    out << "wrote " << path << "\n";
+  }
+  return absl::OkStatus();
+}
+
+// Collectives need partitions to talk to, so a one-device run of them fails.
+bool HasCollectives(mlir::func::FuncOp function) {
+  static constexpr absl::string_view kCollectives[] = {"tessel.all_gather", "tessel.all_reduce",
+                                                       "tessel.reduce_scatter", "tessel.all_to_all",
+                                                       "tessel.collective_permute"};
+  bool found = false;
+  function.walk([&](mlir::Operation* op) {
+    for (absl::string_view name : kCollectives) {
+      if (op->getName().getStringRef() == llvm::StringRef(name.data(), name.size())) {
+        found = true;
+      }
+    }
+  });
+  return found;
+}
+
+absl::Status CreateOutputDir(const std::string& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot create output directory '", dir, "': ", error.message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Run(const RunOptions& options, std::ostream& out) {
+  mlir::MLIRContext context;
+  TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
+                          LoadProgram(options.file, context));
+  TESSEL_ASSIGN_OR_RETURN(mlir::func::FuncOp function,
+                          FindFunction(*module, options.function, options.file));
+  TESSEL_ASSIGN_OR_RETURN(std::vector<runtime::Tensor> inputs,
+                          options.use_inputs ? ReadInputs(function, options.inputs)
+                                             : RandomInputs(function, options.seed));
+  if (!options.output_dir.empty()) TESSEL_RETURN_IF_ERROR(CreateOutputDir(options.output_dir));
+
+  if (options.partitions == 1) {
+    runtime::Interpreter interpreter;
+    absl::StatusOr<std::vector<runtime::Tensor>> run = interpreter.RunFunction(function, inputs);
+    if (!run.ok() && HasCollectives(function)) {
+      return absl::Status(run.status().code(),
+                          absl::StrCat(run.status().message(),
+                                       "\nhint: the function has collectives; run it on "
+                                       "several partitions with --partitions=N"));
+    }
+    TESSEL_ASSIGN_OR_RETURN(std::vector<runtime::Tensor> results, std::move(run));
+    for (size_t i = 0; i < results.size(); ++i) {
+      out << "result " << i << ": " << Describe(results[i], options.print_limit) << "\n";
+    }
+    if (!options.output_dir.empty()) {
+      TESSEL_RETURN_IF_ERROR(WriteResults(results, options.output_dir, "result_", out));
+    }
+  } else {
+    std::vector<std::vector<runtime::Tensor>> per_partition(options.partitions, inputs);
+    TESSEL_ASSIGN_OR_RETURN(std::vector<std::vector<runtime::Tensor>> results,
+                            runtime::RunSpmd(function, per_partition, options.partitions));
+    for (size_t p = 0; p < results.size(); ++p) {
+      out << "partition " << p << ":\n";
+      for (size_t i = 0; i < results[p].size(); ++i) {
+        out << "  result " << i << ": " << Describe(results[p][i], options.print_limit) << "\n";
+      }
+    }
+    if (!options.output_dir.empty()) {
+      for (size_t p = 0; p < results.size(); ++p) {
+        TESSEL_RETURN_IF_ERROR(
+            WriteResults(results[p], options.output_dir, absl::StrCat("result_p", p, "_"), out));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+Subcommand RunCommand() {
+  Subcommand command;
+  command.name = "run";
+  command.synopsis =
+      "run FILE [--function=main] [--inputs=a.npy,b.npy | --seed=N] "
+      "[--partitions=N] [--output_dir=DIR] [--print_limit=K]";
+  command.summary = "Run a function of a program on the reference executor.";
+  command.details =
+      "FILE is MLIR (.mlir) or XLA HLO text (.hlo); other names are sniffed (HLO text\n"
+      "starts with 'HloModule'), and '-' reads standard input. The function's arguments come\n"
+      "from --inputs or, by default, from --seed. Each result is printed as its shape and its\n"
+      "first elements; --output_dir saves them whole.\n"
+      "\n"
+      "Exit status: 0 on success, 1 for bad input (unreadable or invalid program, unknown\n"
+      "function, inputs that do not match the signature, an op the executor cannot run),\n"
+      "2 for a bad command line.\n";
+  command.flags = {"function", "inputs", "seed", "partitions", "output_dir", "print_limit"};
+  command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+    absl::StatusOr<RunOptions> options = GetOptions(args);
+    if (!options.ok()) {
+      err << "tessel run: " << options.status().message() << "\n"
+          << "see 'tessel run --help' for usage\n";
+      return static_cast<int>(kExitUsage);
+    }
+    absl::Status status = Run(*options, out);
+    if (!status.ok()) {
+      err << "tessel run: " << status.message() << "\n";
+      return static_cast<int>(kExitBadInput);
+    }
+    return static_cast<int>(kExitOk);
+  };
+  return command;
+}
+
+}  // namespace tessel::cli
