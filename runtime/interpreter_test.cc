@@ -84,16 +84,33 @@ TEST_F(InterpreterTest, RejectsArgumentsOfTheWrongShapeOrType) {
 }
 
 TEST_F(InterpreterTest, AnOpWithoutAKernelIsNamedInTheError) {
-  // tessel.reshard only exists before partitioning; the executor has no kernel for it.
+  // A registry without kernels: the interpreter must name the op it cannot run.
+  auto module = ParseModule(R"(
+    func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+      %0 = hlo.add %x, %x : tensor<2xf32>
+      return %0 : tensor<2xf32>
+    })",
+                            "test.mlir", context_);
+  ASSERT_THAT(module, IsOk());
+  KernelRegistry empty;
+  Interpreter interpreter(empty, PartitionContext{});
+  auto results = interpreter.RunFunction((*module)->lookupSymbol<mlir::func::FuncOp>("main"),
+                                         {Tensor::FromVector<float>({2}, {1, 2})});
+  EXPECT_THAT(results, StatusIs(absl::StatusCode::kUnimplemented,
+                                "hlo.add at test.mlir:3:12: the executor has no kernel"));
+}
+
+TEST_F(InterpreterTest, ShardingAnnotationsRunAsTheIdentity) {
   auto results = Run(R"(
     tessel.mesh @mesh = <["x"=2]>
     func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
-      %0 = tessel.reshard %x <@mesh, [{"x"}]> : tensor<2xf32>
-      return %0 : tensor<2xf32>
+      %0 = tessel.sharding_constraint %x <@mesh, [{"x"}]> : tensor<2xf32>
+      %1 = tessel.reshard %0 <@mesh, [{}]> : tensor<2xf32>
+      return %1 : tensor<2xf32>
     })",
                      {Tensor::FromVector<float>({2}, {1, 2})});
-  EXPECT_THAT(results, StatusIs(absl::StatusCode::kUnimplemented,
-                                "tessel.reshard at test.mlir:4:12: the executor has no kernel"));
+  ASSERT_THAT(results, IsOk());
+  EXPECT_EQ((*results)[0].ToVector<float>(), (std::vector<float>{1, 2}));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/propagation/factor_propagation.h"
 #include "partitioner/propagation/propagation_graph.h"
+#include "partitioner/rules/sharding_rule_models.h"
 
 namespace tessel::propagation {
 namespace {
@@ -176,6 +177,7 @@ std::string describeProvenance(const Provenance& provenance) {
 
 mlir::LogicalResult propagateShardings(mlir::ModuleOp module, const PropagationOptions& options,
                                        PropagationReport* report) {
+  rules::ensureShardingRuleModels(module.getContext());
   mlir::FailureOr<PropagationGraph> graph = buildPropagationGraph(module, options.conservative);
   if (mlir::failed(graph)) return mlir::failure();
   if (!graph->defaultMesh) return mlir::success();

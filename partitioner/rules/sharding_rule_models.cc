@@ -7,6 +7,7 @@
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "partitioner/rules/rule_models.h"
+#include "partitioner/rules/sharding_rule_interface.h"
 
 namespace tessel::rules {
 
@@ -32,6 +33,15 @@ void registerShardingRuleModels(mlir::DialectRegistry& registry) {
   registry.addExtension(+[](mlir::MLIRContext* context, mlir::linalg::LinalgDialect*) {
     registerLinalgStructuredRules(context);
   });
+}
+
+void ensureShardingRuleModels(mlir::MLIRContext* context) {
+  std::optional<mlir::RegisteredOperationName> add =
+      mlir::RegisteredOperationName::lookup(hlo::AddOp::getOperationName(), context);
+  if (add && add->hasInterface<ShardingRuleOpInterface>()) return;
+  mlir::DialectRegistry registry;
+  registerShardingRuleModels(registry);
+  context->appendDialectRegistry(registry);
 }
 
 }  // namespace tessel::rules

@@ -12,10 +12,16 @@
 #define TESSEL_PARTITIONER_RULES_SHARDING_RULE_MODELS_H_
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
 
 namespace tessel::rules {
 
 void registerShardingRuleModels(mlir::DialectRegistry& registry);
+
+// Makes sure `context` has the models, registering them if it does not. Propagation and
+// partitioning call it, so that a context set up without them (any tool or test that only
+// loaded the dialects) does not silently see every op as opaque.
+void ensureShardingRuleModels(mlir::MLIRContext* context);
 
 }  // namespace tessel::rules
 

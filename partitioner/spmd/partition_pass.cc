@@ -4,6 +4,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/rules/sharding_rule_interface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "partitioner/rules/sharding_rule_models.h"
 #include "partitioner/spmd/partition.h"
 #include "partitioner/spmd/partition_state.h"
 #include "partitioner/spmd/passes.h"
@@ -149,13 +151,25 @@ struct PartitionPass : impl::PartitionPassBase<PartitionPass> {
   }
 };
 
+// Removes the ops whose results nothing uses (offsets or masks a plan built but did not
+// need), last first so that chains of them go too.
+void eraseDeadOps(mlir::func::FuncOp func) {
+  llvm::SmallVector<mlir::Operation*> ops;
+  func.walk([&](mlir::Operation* op) { ops.push_back(op); });
+  for (mlir::Operation* op : llvm::reverse(ops)) {
+    if (op != func && mlir::isOpTriviallyDead(op)) op->erase();
+  }
+}
+
 }  // namespace
 
 mlir::LogicalResult partitionModule(mlir::ModuleOp module) {
   if (module.getOps<ir::MeshOp>().empty()) return mlir::success();
+  rules::ensureShardingRuleModels(module.getContext());
   mlir::SymbolTableCollection symbols;
   for (auto func : llvm::to_vector(module.getOps<mlir::func::FuncOp>())) {
     if (mlir::failed(partitionFunction(func, symbols))) return mlir::failure();
+    eraseDeadOps(func);
   }
   return mlir::success();
 }

@@ -13,7 +13,8 @@ void RegisterUnaryKernels(KernelRegistry& registry);        // abs ... is_finite
 void RegisterBinaryKernels(KernelRegistry& registry);       // add ... shift_right_logical
 void RegisterShapeKernels(KernelRegistry& registry);  // broadcast_in_dim, reshape, transpose, ...
 void RegisterSliceKernels(KernelRegistry& registry);  // slice, dynamic slices, pad
-void RegisterCollectiveKernels(KernelRegistry& registry);  // partition_id, collectives
+void RegisterCollectiveKernels(KernelRegistry& registry);
+void RegisterAnnotationKernels(KernelRegistry& registry);  // sharding_constraint, reshard  // partition_id, collectives
 void RegisterReductionKernels(KernelRegistry& registry);   // reduce, reduce_window, select_and_scatter
 void RegisterLinalgKernels(KernelRegistry& registry);      // dot_general, convolution
 void RegisterIndexingKernels(KernelRegistry& registry);    // gather, scatter

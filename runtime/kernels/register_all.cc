@@ -14,6 +14,7 @@ const KernelRegistry& DefaultKernelRegistry() {
     RegisterShapeKernels(*registry);
     RegisterSliceKernels(*registry);
     RegisterCollectiveKernels(*registry);
+    RegisterAnnotationKernels(*registry);
     RegisterReductionKernels(*registry);
     RegisterLinalgKernels(*registry);
     RegisterIndexingKernels(*registry);

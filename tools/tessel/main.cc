@@ -15,6 +15,8 @@ namespace {
 std::vector<Subcommand> AllSubcommands() {
   return {
       RunCommand(),
+      PartitionCommand(),
+      ExplainCommand(),
       VerifyCommand(),
   };
 }

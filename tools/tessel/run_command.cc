@@ -17,6 +17,7 @@
 #include "runtime/spmd_runner.h"
 #include "runtime/tensor.h"
 #include "support/status_macros.h"
+#include "tools/tessel/check.h"
 #include "tools/tessel/common_flags.h"
 #include "tools/tessel/program.h"
 #include "tools/tessel/run_inputs.h"
@@ -35,6 +36,9 @@ ABSL_FLAG(int64_t, partitions, 1,
 ABSL_FLAG(std::string, output_dir, "",
           "Write the results as .npy files into this directory (created if missing): "
           "result_<i>.npy, or result_p<k>_<i>.npy for partition k.");
+ABSL_FLAG(bool, check, false,
+          "Also partition the program (it needs a tessel.mesh and shardings), run it on one "
+          "local partition per mesh device, and check it gives the single-device results.");
 ABSL_FLAG(int64_t, print_limit, 16,
           "Print at most K elements of each result; 0 prints only the shapes.");
 
@@ -52,6 +56,7 @@ struct RunOptions {
   int64_t partitions = 1;
   std::string output_dir;
   int64_t print_limit = 16;
+  bool check = false;
 };
 
 // Reads the flags into options; a conflict or out-of-range value is a usage error.
@@ -69,6 +74,11 @@ absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
   options.partitions = absl::GetFlag(FLAGS_partitions);
   options.output_dir = absl::GetFlag(FLAGS_output_dir);
   options.print_limit = absl::GetFlag(FLAGS_print_limit);
+  options.check = absl::GetFlag(FLAGS_check);
+  if (options.check && options.partitions != 1) {
+    return absl::InvalidArgumentError(
+        "--check runs the single-device program and partitions it itself; drop --partitions");
+  }
   if (options.use_inputs && args.explicitly_set.count("seed") > 0) {
     return absl::InvalidArgumentError("--inputs and --seed cannot be used together");
   }
@@ -126,7 +136,7 @@ absl::Status CreateOutputDir(const std::string& dir) {
   return absl::OkStatus();
 }
 
-absl::Status Run(const RunOptions& options, std::ostream& out) {
+absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   mlir::MLIRContext context;
   TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
                           LoadProgram(options.file, context));
@@ -152,6 +162,10 @@ absl::Status Run(const RunOptions& options, std::ostream& out) {
     }
     if (!options.output_dir.empty()) {
       TESSEL_RETURN_IF_ERROR(WriteResults(results, options.output_dir, "result_", out));
+    }
+    if (options.check) {
+      TESSEL_RETURN_IF_ERROR(
+          CheckPartitioned(*module, options.function, inputs, results, out, err));
     }
   } else {
     std::vector<std::vector<runtime::Tensor>> per_partition(options.partitions, inputs);
@@ -180,18 +194,20 @@ Subcommand RunCommand() {
   command.name = "run";
   command.synopsis =
       "run FILE [--function=main] [--inputs=a.npy,b.npy | --seed=N] "
-      "[--partitions=N] [--output_dir=DIR] [--print_limit=K]";
+      "[--partitions=N] [--output_dir=DIR] [--print_limit=K] [--check]";
   command.summary = "Run a function of a program on the reference executor.";
   command.details =
       "FILE is MLIR (.mlir) or XLA HLO text (.hlo); other names are sniffed (HLO text\n"
       "starts with 'HloModule'), and '-' reads standard input. The function's arguments come\n"
       "from --inputs or, by default, from --seed. Each result is printed as its shape and its\n"
-      "first elements; --output_dir saves them whole.\n"
+      "first elements; --output_dir saves them whole. --check also partitions an annotated\n"
+      "program, runs it on one local partition per mesh device and compares the results.\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input (unreadable or invalid program, unknown\n"
       "function, inputs that do not match the signature, an op the executor cannot run),\n"
       "2 for a bad command line.\n";
-  command.flags = {"function", "inputs", "seed", "partitions", "output_dir", "print_limit"};
+  command.flags = {"function",   "inputs",      "seed", "partitions",
+                   "output_dir", "print_limit", "check"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     absl::StatusOr<RunOptions> options = GetOptions(args);
     if (!options.ok()) {
@@ -199,7 +215,7 @@ Subcommand RunCommand() {
           << "see 'tessel run --help' for usage\n";
       return static_cast<int>(kExitUsage);
     }
-    absl::Status status = Run(*options, out);
+    absl::Status status = Run(*options, out, err);
     if (!status.ok()) {
       err << "tessel run: " << status.message() << "\n";
       return static_cast<int>(kExitBadInput);

@@ -8,8 +8,10 @@
 
 namespace tessel::cli {
 
-Subcommand RunCommand();     // run_command.cc
-Subcommand VerifyCommand();  // verify_command.cc
+Subcommand RunCommand();        // run_command.cc
+Subcommand VerifyCommand();     // verify_command.cc
+Subcommand PartitionCommand();  // partition_command.cc
+Subcommand ExplainCommand();    // explain_command.cc
 
 }  // namespace tessel::cli
 

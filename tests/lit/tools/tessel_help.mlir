@@ -10,10 +10,12 @@
 // TOP-EMPTY:
 // TOP-NEXT: commands:
 // TOP-NEXT:   run       Run a function of a program on the reference executor.
+// TOP-NEXT:   partition Propagate shardings and partition a program into its SPMD form.
+// TOP-NEXT:   explain   Show each value's propagated sharding and where it came from.
 // TOP-NEXT:   verify    Parse and verify a program and print it as MLIR.
 // TOP:      Exit status: 0 success, 1 bad input (with a message), 2 bad command line.
 
-// RUNHELP:      usage: tessel run FILE [--function=main] [--inputs=a.npy,b.npy | --seed=N] [--partitions=N] [--output_dir=DIR] [--print_limit=K]
+// RUNHELP:      usage: tessel run FILE [--function=main] [--inputs=a.npy,b.npy | --seed=N] [--partitions=N] [--output_dir=DIR] [--print_limit=K] [--check]
 // RUNHELP:      flags:
 // RUNHELP-NEXT:   --function (default: "main")
 // RUNHELP-NEXT:       The function of the program to work on.

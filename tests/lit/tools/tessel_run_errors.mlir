@@ -27,7 +27,7 @@
 
 // A function that is not there, or has no body.
 // RUN: sh -c 'tessel run %t/prog.mlir --function=nope; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NO-FUNCTION
-// NO-FUNCTION: tessel run: {{.*}}prog.mlir: no function @nope (functions: @main, @npys, @dynamic, @constraint, @collective)
+// NO-FUNCTION: tessel run: {{.*}}prog.mlir: no function @nope (functions: @main, @npys, @dynamic, @opaque, @collective)
 // NO-FUNCTION: exit=1
 // RUN: sh -c 'tessel run %t/prog.mlir --function=declared; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=DECLARED
 // DECLARED: tessel run: {{.*}}prog.mlir: function @declared is a declaration without a body
@@ -56,8 +56,8 @@
 // DYNAMIC: exit=1
 
 // An op the executor cannot run: named, with its location.
-// RUN: sh -c 'tessel run %t/prog.mlir --function=constraint; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NO-KERNEL
-// NO-KERNEL: tessel run: tessel.sharding_constraint at {{.*}}prog.mlir:23:8: the executor has no kernel for this op
+// RUN: sh -c 'tessel run %t/prog.mlir --function=opaque; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NO-KERNEL
+// NO-KERNEL: tessel run: hlo.custom_call at {{.*}}prog.mlir:23:8: custom_call target "my_kernel" has no executor implementation
 // NO-KERNEL: exit=1
 
 // Collectives on one device, and on fewer partitions than the mesh has devices.
@@ -96,8 +96,8 @@ func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
   return %x : tensor<?xf32>
 }
 
-func.func @constraint(%x: tensor<8xf32>) -> tensor<8xf32> {
-  %0 = tessel.sharding_constraint %x <@mesh, [{"x"}]> : tensor<8xf32>
+func.func @opaque(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = hlo.custom_call @my_kernel(%x) : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
 

@@ -1,0 +1,75 @@
+// `tessel partition`, `tessel explain` and `tessel run --check` on annotated programs.
+// RUN: split-file %s %t
+// RUN: tessel partition %t/mlp.mlir | FileCheck %s --check-prefix=PARTITION
+// RUN: tessel partition %t/mlp.mlir --output=%t/out.mlir && FileCheck %s --check-prefix=PARTITION < %t/out.mlir
+// RUN: tessel explain %t/mlp.mlir | FileCheck %s --check-prefix=EXPLAIN
+// RUN: tessel run %t/mlp.mlir --check --print_limit=0 | FileCheck %s --check-prefix=CHECK-MLP
+// RUN: tessel run %t/uneven.mlir --check --seed=3 --print_limit=0 2>&1 | FileCheck %s --check-prefix=CHECK-UNEVEN
+// RUN: sh -c 'tessel run %t/nomesh.mlir --check; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NO-MESH
+// RUN: sh -c 'tessel run %t/mlp.mlir --check --partitions=2; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=CHECK-USAGE
+
+// The Megatron MLP: each partition holds a quarter of the batch and half the hidden units;
+// the second dot's partial sums are all-reduced over "model".
+// PARTITION: func.func @main(%arg0: tensor<4x64xf32> {{.*}}, %arg1: tensor<64x128xf32> {{.*}}, %arg2: tensor<128x64xf32>
+// PARTITION: hlo.dot_general {{.*}} -> tensor<4x128xf32>
+// PARTITION: hlo.max {{.*}} : tensor<4x128xf32>
+// PARTITION: hlo.dot_general {{.*}} -> tensor<4x64xf32>
+// PARTITION: tessel.all_reduce {{.*}} over @mesh ["model"] kind = sum : tensor<4x64xf32>
+// PARTITION-NOT: tessel.all_gather
+
+// EXPLAIN: argument 0: #tessel.sharding<@mesh, [{"data"}, {}]>
+// EXPLAIN-NEXT: from argument 0 of @main
+// EXPLAIN: hlo.dot_general at {{.*}}mlp.mlir:7:8: #tessel.sharding<@mesh, [{"data"}, {"model"}]>
+// EXPLAIN: hlo.max at {{.*}}mlp.mlir:10:11: #tessel.sharding<@mesh, [{"data"}, {"model"}]>
+// EXPLAIN: hlo.dot_general at {{.*}}mlp.mlir:11:8: #tessel.sharding<@mesh, [{"data"}, {}]>
+
+// CHECK-MLP: result 0: f32[16,64]
+// CHECK-MLP: check: ran the partitioned program on 8 partitions
+// CHECK-MLP: check: result 0 f32[16,64] matches
+
+// Uneven splits (5 rows over 3 devices, 7 columns over 2) and an integer reduction.
+// CHECK-UNEVEN: check: ran the partitioned program on 6 partitions
+// CHECK-UNEVEN: check: result 0 s32[5,7] matches exactly
+// CHECK-UNEVEN: check: result 1 s32[5] matches exactly
+
+// NO-MESH: tessel run: --check needs a program with a tessel.mesh to partition
+// NO-MESH: exit=1
+
+// CHECK-USAGE: tessel run: --check runs the single-device program and partitions it itself; drop --partitions
+// CHECK-USAGE: exit=2
+
+//--- mlp.mlir
+tessel.mesh @mesh = <["data"=4, "model"=2]>
+func.func @main(
+    %x: tensor<16x64xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %w1: tensor<64x256xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {"model"}]>},
+    %w2: tensor<256x64xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"model"}, {}]>})
+    -> tensor<16x64xf32> {
+  %h = hlo.dot_general %x, %w1, lhs_contract = [1], rhs_contract = [0] : (tensor<16x64xf32>, tensor<64x256xf32>) -> tensor<16x256xf32>
+  %zero = hlo.constant dense<0.0> : tensor<f32>
+  %zeros = hlo.broadcast_in_dim %zero, dims = [] : (tensor<f32>) -> tensor<16x256xf32>
+  %relu = hlo.max %h, %zeros : tensor<16x256xf32>
+  %y = hlo.dot_general %relu, %w2, lhs_contract = [1], rhs_contract = [0] : (tensor<16x256xf32>, tensor<256x64xf32>) -> tensor<16x64xf32>
+  return %y : tensor<16x64xf32>
+}
+
+//--- uneven.mlir
+tessel.mesh @mesh = <["a"=3, "b"=2]>
+func.func @main(%x: tensor<5x7xi32> {tessel.sharding = #tessel.sharding<@mesh, [{"a"}, {"b"}]>},
+                %y: tensor<5x7xi32>) -> (tensor<5x7xi32>, tensor<5xi32>) {
+  %s = hlo.add %x, %y : tensor<5x7xi32>
+  %m = hlo.mul %s, %x : tensor<5x7xi32>
+  %zero = hlo.constant dense<0> : tensor<i32>
+  %r = hlo.reduce(%m) init(%zero) dimensions = [1] : (tensor<5x7xi32>, tensor<i32>) -> tensor<5xi32> reducer {
+  ^bb0(%p: tensor<i32>, %q: tensor<i32>):
+    %t = hlo.add %p, %q : tensor<i32>
+    hlo.return %t : tensor<i32>
+  }
+  return %m, %r : tensor<5x7xi32>, tensor<5xi32>
+}
+
+//--- nomesh.mlir
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = hlo.exp %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -1,0 +1,31 @@
+// `tessel run --check`: partitions the program and checks that its run on every device of
+// the mesh gives what the single-device run gave.
+#ifndef TESSEL_TOOLS_TESSEL_CHECK_H_
+#define TESSEL_TOOLS_TESSEL_CHECK_H_
+
+#include <ostream>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "runtime/tensor.h"
+
+namespace tessel::cli {
+
+// Propagates and partitions a copy of `module`, cuts `inputs` into each partition's pieces
+// by the partitioned function's argument shardings, runs it on one local partition per mesh
+// device, assembles the results by the result shardings and compares them with `expected`
+// (the single-device results): bit for bit for integers and pred, within a relative
+// tolerance of 1e-4 (absolute 1e-5) for floats, whose sums may be added in another order.
+// Prints one line per result. Fails with FailedPrecondition on a mismatch (naming the
+// result and the first differing element) and with the pipeline's error if the program
+// cannot be partitioned.
+absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_name,
+                              const std::vector<runtime::Tensor>& inputs,
+                              const std::vector<runtime::Tensor>& expected, std::ostream& out,
+                              std::ostream& remarks);
+
+}  // namespace tessel::cli
+
+#endif  // TESSEL_TOOLS_TESSEL_CHECK_H_

@@ -1,0 +1,65 @@
+// `tessel partition FILE`: propagates shardings through a program and partitions it into
+// the SPMD program every device runs, printed as MLIR.
+#include <fstream>
+#include <string>
+
+#include "absl/flags/flag.h"
+#include "llvm/Support/raw_os_ostream.h"
+#include "mlir/IR/MLIRContext.h"
+#include "tools/tessel/pipeline.h"
+#include "tools/tessel/program.h"
+#include "tools/tessel/subcommands.h"
+
+ABSL_FLAG(std::string, output, "",
+          "Write the partitioned program to this file instead of standard output.");
+
+namespace tessel::cli {
+
+Subcommand PartitionCommand() {
+  Subcommand command;
+  command.name = "partition";
+  command.synopsis = "partition FILE [--output=OUT]";
+  command.summary = "Propagate shardings and partition a program into its SPMD form.";
+  command.details =
+      "FILE is an annotated program (MLIR or XLA HLO text): a tessel.mesh and shardings on\n"
+      "some values. Every value gets a sharding (--tessel-propagate), then every function\n"
+      "is rewritten into the program each partition runs, with local types and explicit\n"
+      "collectives (--tessel-partition). Ops partitioned by replication are reported as\n"
+      "remarks on standard error.\n"
+      "\n"
+      "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
+  command.flags = {"output"};
+  command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+    if (args.positional.size() != 1) {
+      err << "tessel partition: expected one FILE, got " << args.positional.size()
+          << " arguments\nsee 'tessel partition --help' for usage\n";
+      return static_cast<int>(kExitUsage);
+    }
+    mlir::MLIRContext context;
+    absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
+        LoadProgram(args.positional[0], context);
+    absl::Status status = module.status();
+    if (status.ok()) status = PropagateAndPartition(**module, err);
+    if (!status.ok()) {
+      err << "tessel partition: " << status.message() << "\n";
+      return static_cast<int>(kExitBadInput);
+    }
+    std::string output = absl::GetFlag(FLAGS_output);
+    if (output.empty()) {
+      llvm::raw_os_ostream os(out);
+      (*module)->print(os);
+      return static_cast<int>(kExitOk);
+    }
+    std::ofstream file(output);
+    if (!file) {
+      err << "tessel partition: cannot write " << output << "\n";
+      return static_cast<int>(kExitBadInput);
+    }
+    llvm::raw_os_ostream os(file);
+    (*module)->print(os);
+    return static_cast<int>(kExitOk);
+  };
+  return command;
+}
+
+}  // namespace tessel::cli

@@ -1,0 +1,81 @@
+// Propagation and partitioning behind a diagnostic handler that turns MLIR diagnostics into
+// a Status and remark lines.
+#include "tools/tessel/pipeline.h"
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "llvm/Support/raw_ostream.h"
+#include "mlir/IR/Diagnostics.h"
+#include "partitioner/spmd/partition.h"
+
+namespace tessel::cli {
+namespace {
+
+// Collects errors and forwards remarks and warnings while it lives.
+class DiagnosticCollector {
+ public:
+  DiagnosticCollector(mlir::MLIRContext* context, std::ostream& remarks)
+      : handler_(context, [this, &remarks](mlir::Diagnostic& diagnostic) {
+          std::string line =
+              absl::StrCat(LocationString(diagnostic.getLocation()), ": ", Severity(diagnostic),
+                           ": ", diagnostic.str());
+          if (diagnostic.getSeverity() == mlir::DiagnosticSeverity::Error) {
+            absl::StrAppend(&errors_, errors_.empty() ? "" : "\n", line);
+          } else {
+            remarks << line << "\n";
+          }
+          return mlir::success();
+        }) {}
+
+  absl::Status Finish(bool failed, absl::string_view stage) const {
+    if (!failed) return absl::OkStatus();
+    return absl::InvalidArgumentError(
+        errors_.empty() ? absl::StrCat(stage, " failed") : errors_);
+  }
+
+ private:
+  static const char* Severity(const mlir::Diagnostic& diagnostic) {
+    switch (diagnostic.getSeverity()) {
+      case mlir::DiagnosticSeverity::Error: return "error";
+      case mlir::DiagnosticSeverity::Warning: return "warning";
+      case mlir::DiagnosticSeverity::Remark: return "remark";
+      case mlir::DiagnosticSeverity::Note: return "note";
+    }
+    return "note";
+  }
+
+  std::string errors_;
+  mlir::ScopedDiagnosticHandler handler_;
+};
+
+}  // namespace
+
+std::string LocationString(mlir::Location loc) {
+  if (auto fileLoc = loc->findInstanceOf<mlir::FileLineColLoc>()) {
+    return absl::StrCat(fileLoc.getFilename().str(), ":", fileLoc.getLine(), ":",
+                        fileLoc.getColumn());
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  loc.print(os);
+  return os.str();
+}
+
+absl::Status Propagate(mlir::ModuleOp module, propagation::PropagationReport* report,
+                       std::ostream& remarks) {
+  DiagnosticCollector collector(module.getContext(), remarks);
+  bool failed = mlir::failed(
+      propagation::propagateShardings(module, propagation::PropagationOptions(), report));
+  return collector.Finish(failed, "sharding propagation");
+}
+
+absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks) {
+  absl::Status propagated = Propagate(module, nullptr, remarks);
+  if (!propagated.ok()) return propagated;
+  DiagnosticCollector collector(module.getContext(), remarks);
+  bool failed = mlir::failed(spmd::partitionModule(module));
+  return collector.Finish(failed, "partitioning");
+}
+
+}  // namespace tessel::cli

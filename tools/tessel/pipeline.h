@@ -1,0 +1,27 @@
+// The compiler pipeline the `tessel` subcommands share: propagate shardings, then partition,
+// with MLIR's diagnostics collected into the returned Status (errors) or passed to `remarks`
+// (remarks such as "partitioned by replication"), each as "file:line:col: message".
+#ifndef TESSEL_TOOLS_TESSEL_PIPELINE_H_
+#define TESSEL_TOOLS_TESSEL_PIPELINE_H_
+
+#include <ostream>
+
+#include "absl/status/status.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "partitioner/propagation/propagate.h"
+
+namespace tessel::cli {
+
+// Runs --tessel-propagate on `module`. Fills `report` when not null.
+absl::Status Propagate(mlir::ModuleOp module, propagation::PropagationReport* report,
+                       std::ostream& remarks);
+
+// Runs --tessel-propagate and then --tessel-partition on `module`.
+absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks);
+
+// "file:line:col" of `loc`, or MLIR's spelling when it has no file location.
+std::string LocationString(mlir::Location loc);
+
+}  // namespace tessel::cli
+
+#endif  // TESSEL_TOOLS_TESSEL_PIPELINE_H_
