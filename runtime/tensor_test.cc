@@ -61,6 +61,18 @@ TEST(TensorTest, UninitializedTensorsHaveTheirShapeAndAlignedStorage) {
   EXPECT_EQ(Tensor::Uninitialized(ElementType::kS8, {0}).byte_size(), 0);
 }
 
+TEST(TensorTest, RecycledLargeBuffersAreClearedForZeros) {
+  // A freed large buffer is cached and handed to the next tensor of its size; Zeros must
+  // still clear it.
+  const Shape shape = {4096, 1024};  // 16 MiB of f32
+  {
+    Tensor ones = Tensor::Uninitialized(ElementType::kF32, shape);
+    for (float& value : ones.data<float>()) value = 1.0f;
+  }
+  Tensor zeros = Tensor::Zeros(ElementType::kF32, shape);
+  for (float value : zeros.data<float>()) ASSERT_EQ(value, 0.0f);
+}
+
 TEST(TensorTest, BitwiseEqualsTreatsIdenticalNaNsAsEqual) {
   float nan = std::numeric_limits<float>::quiet_NaN();
   Tensor a = Tensor::FromVector<float>({2}, {nan, 1.0f});
