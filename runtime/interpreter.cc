@@ -100,7 +100,7 @@ absl::StatusOr<std::vector<Tensor>> Interpreter::RunRegion(
   }
   scopes_.emplace_back();
   for (auto [arg, tensor] : llvm::zip(block.getArguments(), args)) {
-    scopes_.back()[arg] = *tensor;
+    scopes_.back().borrowed[arg] = tensor;
   }
   absl::StatusOr<std::vector<Tensor>> results = RunBlock(block);
   scopes_.pop_back();
@@ -112,13 +112,26 @@ absl::StatusOr<std::vector<Tensor>> Interpreter::RunBlock(mlir::Block& block) {
     TESSEL_RETURN_IF_ERROR(RunOp(op));
   }
   // The terminator (func.return, hlo.return, tessel.return) yields the block's results.
+  // A value this block computed is moved out at its last use in the terminator, since the
+  // block's scope is dropped right after; arguments and captured values are copied.
+  mlir::Operation* terminator = block.getTerminator();
+  llvm::DenseMap<mlir::Value, Tensor>& owned = scopes_.back().owned;
   std::vector<Tensor> results;
-  for (mlir::Value value : block.getTerminator()->getOperands()) {
+  results.reserve(terminator->getNumOperands());
+  for (mlir::OpOperand& operand : terminator->getOpOperands()) {
+    mlir::Value value = operand.get();
     const Tensor* tensor = Lookup(value);
-    if (!tensor) {
-      return OpError(block.getTerminator(), "returns a value that was never computed");
+    if (!tensor) return OpError(terminator, "returns a value that was never computed");
+    bool usedLater = false;
+    for (unsigned i = operand.getOperandNumber() + 1; i < terminator->getNumOperands(); ++i) {
+      usedLater = usedLater || terminator->getOperand(i) == value;
     }
-    results.push_back(*tensor);
+    auto it = owned.find(value);
+    if (!usedLater && it != owned.end()) {
+      results.push_back(std::move(it->second));
+    } else {
+      results.push_back(*tensor);
+    }
   }
   return results;
 }
@@ -161,15 +174,15 @@ absl::Status Interpreter::RunOp(mlir::Operation& op) {
                                                          op.getNumResults())));
   }
   for (auto [value, tensor] : llvm::zip(op.getResults(), results)) {
-    scopes_.back()[value] = std::move(tensor);
+    scopes_.back().owned[value] = std::move(tensor);
   }
   return absl::OkStatus();
 }
 
 const Tensor* Interpreter::Lookup(mlir::Value value) const {
   for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
-    auto it = scope->find(value);
-    if (it != scope->end()) return &it->second;
+    if (auto it = scope->owned.find(value); it != scope->owned.end()) return &it->second;
+    if (auto it = scope->borrowed.find(value); it != scope->borrowed.end()) return it->second;
   }
   return nullptr;
 }

@@ -64,8 +64,13 @@ class Interpreter {
   const PartitionContext& partition() const { return partition_; }
 
  private:
-  // One level of value bindings; regions push a scope over their parent's.
-  using Scope = llvm::DenseMap<mlir::Value, Tensor>;
+  // One level of value bindings; regions push a scope over their parent's. Block arguments
+  // are borrowed: the caller's tensors outlive the region's run, so binding them costs no
+  // copy. Op results are owned by the scope.
+  struct Scope {
+    llvm::DenseMap<mlir::Value, Tensor> owned;
+    llvm::DenseMap<mlir::Value, const Tensor*> borrowed;
+  };
 
   absl::StatusOr<std::vector<Tensor>> RunBlock(mlir::Block& block);
   absl::Status RunOp(mlir::Operation& op);

@@ -69,6 +69,24 @@ TEST_F(InterpreterTest, RunsCalledFunctions) {
   EXPECT_EQ((*results)[0].ToVector<float>(), (std::vector<float>{6.0f, -8.0f}));
 }
 
+TEST_F(InterpreterTest, ReturnsArgumentsAndRepeatedValues) {
+  // Arguments are bound without a copy and results computed in the block are moved out;
+  // neither may disturb the caller's tensors or a value returned twice.
+  std::vector<Tensor> args = {Tensor::FromVector<float>({2}, {1.0f, 2.0f})};
+  auto results = Run(R"(
+    func.func @main(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
+      %0 = hlo.add %x, %x : tensor<2xf32>
+      return %0, %x, %0 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+    })",
+                     args);
+  ASSERT_THAT(results, IsOk());
+  ASSERT_EQ(results->size(), 3u);
+  EXPECT_EQ((*results)[0].ToVector<float>(), (std::vector<float>{2.0f, 4.0f}));
+  EXPECT_EQ((*results)[1].ToVector<float>(), (std::vector<float>{1.0f, 2.0f}));
+  EXPECT_EQ((*results)[2].ToVector<float>(), (std::vector<float>{2.0f, 4.0f}));
+  EXPECT_EQ(args[0].ToVector<float>(), (std::vector<float>{1.0f, 2.0f}));
+}
+
 TEST_F(InterpreterTest, RejectsArgumentsOfTheWrongShapeOrType) {
   constexpr absl::string_view kProgram = R"(
     func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {

@@ -34,6 +34,11 @@ class Tensor {
   // REQUIRES: every dimension >= 0.
   static Tensor Zeros(ElementType type, Shape shape);
 
+  // A tensor of `shape` whose elements are unspecified: for kernels that write every
+  // element, so that a large result is not cleared only to be overwritten.
+  // REQUIRES: every dimension >= 0; the caller writes every element before reading any.
+  static Tensor Uninitialized(ElementType type, Shape shape);
+
   // A tensor of `shape` holding `values` in row-major order.
   // REQUIRES: values.size() == NumElements(shape); T is the C++ type of an ElementType.
   template <typename T>
@@ -64,8 +69,10 @@ class Tensor {
     return std::vector<T>(values.begin(), values.end());
   }
 
-  absl::Span<std::byte> bytes() { return absl::MakeSpan(bytes_); }
-  absl::Span<const std::byte> bytes() const { return absl::MakeConstSpan(bytes_); }
+  absl::Span<std::byte> bytes() { return absl::MakeSpan(bytes_.data(), bytes_.size()); }
+  absl::Span<const std::byte> bytes() const {
+    return absl::MakeConstSpan(bytes_.data(), bytes_.size());
+  }
 
   // True if types, shapes and every element's bits are equal (so NaN equals the same NaN).
   bool BitwiseEquals(const Tensor& other) const;
@@ -78,12 +85,37 @@ class Tensor {
   std::string ToString(int64_t max_elements = 1000) const;
 
  private:
-  Tensor(ElementType type, Shape shape);
+  // An owned, 64-byte aligned byte buffer that copies deeply and moves cheaply. Unlike
+  // std::vector it can be allocated without clearing it. Buffers of 4 MiB or more ask the
+  // kernel for huge pages and, when freed, go to a small process-wide cache (at most 256
+  // MiB) for the next buffer of the same size: a fresh multi-MiB result otherwise costs a
+  // page fault and a page clear for all of its memory.
+  class Buffer {
+   public:
+    Buffer() = default;
+    Buffer(size_t size, bool zeroed);
+    Buffer(const Buffer& other);
+    Buffer(Buffer&& other) noexcept;
+    Buffer& operator=(const Buffer& other);
+    Buffer& operator=(Buffer&& other) noexcept;
+    ~Buffer();
+
+    std::byte* data() { return data_; }
+    const std::byte* data() const { return data_; }
+    size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+
+   private:
+    std::byte* data_ = nullptr;
+    size_t size_ = 0;
+  };
+
+  Tensor(ElementType type, Shape shape, bool zeroed);
 
   ElementType type_;
   Shape shape_;
   int64_t num_elements_;
-  std::vector<std::byte> bytes_;
+  Buffer bytes_;
 };
 
 }  // namespace tessel::runtime

@@ -9,7 +9,7 @@ namespace tessel::runtime {
 
 template <typename T>
 Tensor Tensor::FromVector(Shape shape, const std::vector<T>& values) {
-  Tensor tensor(ElementTypeOf<T>(), std::move(shape));
+  Tensor tensor(ElementTypeOf<T>(), std::move(shape), /*zeroed=*/false);
   assert(static_cast<int64_t>(values.size()) == tensor.num_elements());
   absl::Span<T> out = tensor.data<T>();
   for (size_t i = 0; i < values.size(); ++i) out[i] = values[i];

@@ -2,7 +2,10 @@
 #include "runtime/tensor.h"
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -31,6 +34,43 @@ TEST(TensorTest, ScalarsAndEmptyTensorsPrint) {
 TEST(TensorTest, ZerosAreZeroBits) {
   Tensor x = Tensor::Zeros(ElementType::kBF16, {3});
   for (bf16 value : x.data<bf16>()) EXPECT_EQ(static_cast<float>(value), 0.0f);
+}
+
+TEST(TensorTest, CopiesAreDeepAndMovesLeaveAValidTensor) {
+  Tensor a = Tensor::FromVector<int32_t>({2}, {1, 2});
+  Tensor copy = a;
+  copy.data<int32_t>()[0] = 7;
+  EXPECT_EQ(a.ToVector<int32_t>(), (std::vector<int32_t>{1, 2}));
+  Tensor assigned;
+  assigned = copy;
+  EXPECT_EQ(assigned.ToVector<int32_t>(), (std::vector<int32_t>{7, 2}));
+  Tensor moved = std::move(copy);
+  EXPECT_EQ(moved.ToVector<int32_t>(), (std::vector<int32_t>{7, 2}));
+  assigned = std::move(moved);
+  EXPECT_EQ(assigned.ToVector<int32_t>(), (std::vector<int32_t>{7, 2}));
+}
+
+TEST(TensorTest, UninitializedTensorsHaveTheirShapeAndAlignedStorage) {
+  // 8 MiB: large enough to take the huge-page path of the allocator.
+  Tensor x = Tensor::Uninitialized(ElementType::kF32, {2048, 1024});
+  EXPECT_EQ(x.byte_size(), 8 << 20);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(x.bytes().data()) % 64, 0u);
+  for (float& value : x.data<float>()) value = 1.0f;
+  Tensor copy = x;
+  EXPECT_TRUE(copy.BitwiseEquals(x));
+  EXPECT_EQ(Tensor::Uninitialized(ElementType::kS8, {0}).byte_size(), 0);
+}
+
+TEST(TensorTest, RecycledLargeBuffersAreClearedForZeros) {
+  // A freed large buffer is cached and handed to the next tensor of its size; Zeros must
+  // still clear it.
+  const Shape shape = {4096, 1024};  // 16 MiB of f32
+  {
+    Tensor ones = Tensor::Uninitialized(ElementType::kF32, shape);
+    for (float& value : ones.data<float>()) value = 1.0f;
+  }
+  Tensor zeros = Tensor::Zeros(ElementType::kF32, shape);
+  for (float value : zeros.data<float>()) ASSERT_EQ(value, 0.0f);
 }
 
 TEST(TensorTest, BitwiseEqualsTreatsIdenticalNaNsAsEqual) {

@@ -14,6 +14,7 @@
 // features, batch groups a slice of the input batch; each takes its slice of the output
 // features. This keeps one code path, exercised by every test, and spends the time in
 // Eigen's contraction; the cost is the patch matrix (output positions x taps x features).
+#include <memory>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -82,14 +83,13 @@ KernelResult RunDotGeneral(hlo::DotGeneralOp op, KernelArgs args) {
   Tensor result = DispatchAccumulationType(
       lhs.type(), rhs.type(), resultElementType, [&](auto tag) {
         using C = typename decltype(tag)::type;
-        std::vector<C> a = PermuteToCompute<C>(lhs, lhsPerm);
-        std::vector<C> b = PermuteToCompute<C>(rhs, rhsPerm);
-        std::vector<C> out(batch * m * n);
+        ComputeOperand<C> a(lhs, lhsPerm), b(rhs, rhsPerm);
+        ComputeResult<C> out(resultElementType, resultShape, identity);
         for (int64_t i = 0; i < batch; ++i) {
           MatMul<C>(a.data() + i * m * k, b.data() + i * k * n, out.data() + i * m * n, m, k,
                     n);
         }
-        return PermuteFromCompute<C>(out, resultShape, identity, resultElementType);
+        return out.Finish();
       });
   return std::vector<Tensor>{std::move(result)};
 }
@@ -139,8 +139,8 @@ absl::StatusOr<ConvGeometry> ReadGeometry(hlo::ConvolutionOp op, const Tensor& l
 // Fills `patches` ([outputBatch x output positions] x [taps x kernelFeatures]) for one
 // group from x ([batch, spatial..., features]); positions outside the input are zero.
 template <typename C>
-void Im2Col(const ConvGeometry& g, const std::vector<C>& x, int64_t batchOffset,
-            int64_t featureOffset, std::vector<C>& patches) {
+void Im2Col(const ConvGeometry& g, const C* x, int64_t batchOffset, int64_t featureOffset,
+            C* patches) {
   size_t s = g.spatial.size();
   Shape xShape = {g.batch};
   xShape.insert(xShape.end(), g.spatial.begin(), g.spatial.end());
@@ -151,7 +151,7 @@ void Im2Col(const ConvGeometry& g, const std::vector<C>& x, int64_t batchOffset,
   std::vector<int64_t> p(s, 0), t(s, 0);
   for (int64_t b = 0; b < g.outputBatch; ++b) {
     for (int64_t pi = 0; pi < positions; ++pi, NextIndex(g.outputSpatial, absl::MakeSpan(p))) {
-      C* row = patches.data() + (b * positions + pi) * cols;
+      C* row = patches + (b * positions + pi) * cols;
       for (int64_t ti = 0; ti < taps; ++ti, NextIndex(g.kernelSpatial, absl::MakeSpan(t))) {
         C* cell = row + ti * g.kernelFeatures;
         int64_t offset = (batchOffset + b) * xStrides[0] + featureOffset;
@@ -162,7 +162,7 @@ void Im2Col(const ConvGeometry& g, const std::vector<C>& x, int64_t batchOffset,
         if (offset < 0) {
           std::fill(cell, cell + g.kernelFeatures, C(0));
         } else {
-          std::copy(x.begin() + offset, x.begin() + offset + g.kernelFeatures, cell);
+          std::copy(x + offset, x + offset + g.kernelFeatures, cell);
         }
       }
     }
@@ -203,30 +203,36 @@ KernelResult RunConvolution(hlo::ConvolutionOp op, KernelArgs args) {
   Tensor result = DispatchAccumulationType(
       lhs.type(), rhs.type(), resultElementType, [&](auto tag) {
         using C = typename decltype(tag)::type;
-        std::vector<C> x = PermuteToCompute<C>(lhs, lhsPerm);
-        std::vector<C> w = PermuteToCompute<C>(rhs, rhsPerm);  // [cols, outputFeatures]
-        std::vector<C> y(rows * g.outputFeatures);
-        std::vector<C> patches(rows * cols), wGroup(cols * groupOut), yGroup(rows * groupOut);
+        ComputeOperand<C> x(lhs, lhsPerm);
+        ComputeOperand<C> w(rhs, rhsPerm);  // [cols, outputFeatures]
+        ComputeResult<C> out(resultElementType, canonicalOut, outPerm);
+        C* y = out.data();
+        // Every element of these is written before it is read: Im2Col fills each patch cell
+        // (with zeros outside the input) and the matrix product each output element.
+        std::unique_ptr<C[]> patches = UninitializedBuffer<C>(rows * cols);
+        if (g.groups == 1) {
+          Im2Col<C>(g, x.data(), 0, 0, patches.get());
+          MatMul<C>(patches.get(), w.data(), y, rows, cols, groupOut);
+          return out.Finish();
+        }
+        std::unique_ptr<C[]> wGroup = UninitializedBuffer<C>(cols * groupOut);
+        std::unique_ptr<C[]> yGroup = UninitializedBuffer<C>(rows * groupOut);
         for (int64_t group = 0; group < g.groups; ++group) {
           int64_t batchOffset = g.batchGroups > 1 ? group * g.outputBatch : 0;
           int64_t featureOffset = g.featureGroups > 1 ? group * g.kernelFeatures : 0;
           int64_t outOffset = group * groupOut;
-          Im2Col<C>(g, x, batchOffset, featureOffset, patches);
-          if (g.groups == 1) {
-            MatMul<C>(patches.data(), w.data(), y.data(), rows, cols, groupOut);
-            continue;
-          }
+          Im2Col<C>(g, x.data(), batchOffset, featureOffset, patches.get());
           for (int64_t r = 0; r < cols; ++r) {
-            std::copy_n(w.begin() + r * g.outputFeatures + outOffset, groupOut,
-                        wGroup.begin() + r * groupOut);
+            std::copy_n(w.data() + r * g.outputFeatures + outOffset, groupOut,
+                        wGroup.get() + r * groupOut);
           }
-          MatMul<C>(patches.data(), wGroup.data(), yGroup.data(), rows, cols, groupOut);
+          MatMul<C>(patches.get(), wGroup.get(), yGroup.get(), rows, cols, groupOut);
           for (int64_t r = 0; r < rows; ++r) {
-            std::copy_n(yGroup.begin() + r * groupOut, groupOut,
-                        y.begin() + r * g.outputFeatures + outOffset);
+            std::copy_n(yGroup.get() + r * groupOut, groupOut,
+                        y + r * g.outputFeatures + outOffset);
           }
         }
-        return PermuteFromCompute<C>(y, canonicalOut, outPerm, resultElementType);
+        return out.Finish();
       });
   return std::vector<Tensor>{std::move(result)};
 }

@@ -1,12 +1,14 @@
 // Numeric helpers of the dot_general and convolution kernels: the accumulation type, element
-// conversion with XLA's convert semantics, moving a tensor into (and out of) a transposed
-// buffer of the accumulation type, and a row-major matrix product on Eigen.
+// conversion with XLA's convert semantics, reading a tensor as (and writing one from) a
+// transposed buffer of the accumulation type — without a copy when the layout and type
+// already match — and a row-major matrix product on Eigen.
 //
 //   DispatchAccumulationType(lhs.type(), rhs.type(), resultType, [&](auto tag) {
 //     using C = typename decltype(tag)::type;
-//     std::vector<C> a = PermuteToCompute<C>(lhs, {0, 1});
-//     ...
+//     ComputeOperand<C> a(lhs, {0, 1}), b(rhs, {0, 1});
+//     ComputeResult<C> out(resultType, {m, n}, {0, 1});
 //     MatMul<C>(a.data(), b.data(), out.data(), m, k, n);
+//     return out.Finish();
 //   });
 #ifndef TESSEL_RUNTIME_KERNELS_LINALG_UTILS_H_
 #define TESSEL_RUNTIME_KERNELS_LINALG_UTILS_H_
@@ -15,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -87,49 +90,90 @@ inline bool IsIdentity(absl::Span<const int64_t> perm) {
   return true;
 }
 
-// The elements of transpose(tensor, perm) (result dimension i is tensor dimension perm[i]),
-// row-major, converted to C.
+// A buffer of n elements of C that is not cleared: every user overwrites it entirely.
 template <typename C>
-std::vector<C> PermuteToCompute(const Tensor& tensor, absl::Span<const int64_t> perm) {
-  std::vector<C> out(tensor.num_elements());
-  DispatchElementType(tensor.type(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    absl::Span<const T> in = tensor.data<T>();
-    if constexpr (std::is_same_v<T, C>) {
-      if (IsIdentity(perm)) {
-        std::copy(in.begin(), in.end(), out.begin());
-        return;
-      }
-    }
-    ForEachPermuted(tensor.shape(), perm, [&](int64_t dst, int64_t src) {
-      out[dst] = ConvertScalar<C>(in[src]);
-    });
-  });
-  return out;
+std::unique_ptr<C[]> UninitializedBuffer(int64_t n) {
+  static_assert(std::is_trivially_default_constructible_v<C>);
+  return std::unique_ptr<C[]>(new C[static_cast<size_t>(n)]);
 }
 
-// The tensor transpose(values viewed as `shape`, perm), converted to `type`.
+// The elements of transpose(tensor, perm), row-major, converted to C (result dimension i is
+// tensor dimension perm[i]). When the tensor already has that layout and type, this is a
+// view of the tensor's own buffer and copies nothing; otherwise it owns a converted copy.
+// The tensor must outlive the view.
 template <typename C>
-Tensor PermuteFromCompute(const std::vector<C>& values, absl::Span<const int64_t> shape,
-                          absl::Span<const int64_t> perm, ElementType type) {
-  Shape outShape;
-  for (int64_t d : perm) outShape.push_back(shape[d]);
-  Tensor result = Tensor::Zeros(type, outShape);
-  DispatchElementType(type, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    absl::Span<T> out = result.data<T>();
-    if constexpr (std::is_same_v<T, C>) {
-      if (IsIdentity(perm)) {
-        std::copy(values.begin(), values.end(), out.begin());
-        return;
-      }
+class ComputeOperand {
+ public:
+  ComputeOperand(const Tensor& tensor, absl::Span<const int64_t> perm) {
+    if (tensor.type() == ElementTypeOf<C>() && IsIdentity(perm)) {
+      data_ = tensor.data<C>().data();
+      return;
     }
-    ForEachPermuted(shape, perm, [&](int64_t dst, int64_t src) {
-      out[dst] = ConvertScalar<T>(values[src]);
+    storage_ = UninitializedBuffer<C>(tensor.num_elements());
+    C* out = storage_.get();
+    DispatchElementType(tensor.type(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* in = tensor.data<T>().data();
+      ForEachPermuted(tensor.shape(), perm, [&](int64_t dst, int64_t src) {
+        out[dst] = ConvertScalar<C>(in[src]);
+      });
     });
-  });
-  return result;
-}
+    data_ = out;
+  }
+
+  const C* data() const { return data_; }
+
+ private:
+  std::unique_ptr<C[]> storage_;
+  const C* data_ = nullptr;
+};
+
+// Where a kernel writes its result in C, in a canonical layout `shape`, before it becomes a
+// tensor of `type` laid out as transpose(canonical, perm). When the result tensor has C's
+// type and the canonical layout, the kernel writes straight into it; otherwise into a
+// scratch buffer that Finish() transposes and converts.
+template <typename C>
+class ComputeResult {
+ public:
+  ComputeResult(ElementType type, absl::Span<const int64_t> shape,
+                absl::Span<const int64_t> perm)
+      : type_(type), shape_(shape.begin(), shape.end()), perm_(perm.begin(), perm.end()) {
+    if (type == ElementTypeOf<C>() && IsIdentity(perm)) {
+      result_ = Tensor::Uninitialized(type, shape_);
+      data_ = result_.data<C>().data();
+    } else {
+      storage_ = UninitializedBuffer<C>(NumElements(shape_));
+      data_ = storage_.get();
+    }
+  }
+
+  C* data() { return data_; }
+
+  // The result tensor. Call once, after every element of data() has been written.
+  Tensor Finish() {
+    if (!storage_) return std::move(result_);
+    Shape outShape;
+    for (int64_t d : perm_) outShape.push_back(shape_[d]);
+    Tensor result = Tensor::Uninitialized(type_, outShape);
+    DispatchElementType(type_, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      T* out = result.data<T>().data();
+      const C* values = storage_.get();
+      ForEachPermuted(shape_, perm_, [&](int64_t dst, int64_t src) {
+        out[dst] = ConvertScalar<T>(values[src]);
+      });
+    });
+    return result;
+  }
+
+ private:
+  ElementType type_;
+  Shape shape_;
+  std::vector<int64_t> perm_;
+  Tensor result_;
+  std::unique_ptr<C[]> storage_;
+  C* data_ = nullptr;
+};
 
 // out[m, n] = sum over k of a[m, k] * b[k, n], all row-major and contiguous. Floats use
 // Eigen's tensor contraction (single-threaded); uint64_t a plain loop that wraps.
