@@ -69,11 +69,31 @@ bool isFree(const ProjectedTensor& tensor, int64_t factor, AxisRefAttr axis) {
   return true;
 }
 
+// Records the first pair of tensors whose closed dimensions give `factor` different axes.
+void findClosedConflicts(const rules::OpShardingRule& rule,
+                         llvm::ArrayRef<StepTensor> tensors,
+                         llvm::ArrayRef<ProjectedTensor> projected, int64_t factor,
+                         int64_t level, llvm::SmallVectorImpl<FactorConflict>& conflicts) {
+  int64_t first = -1;
+  for (int64_t t = 0; t < static_cast<int64_t>(tensors.size()); ++t) {
+    if (!tensors[t].state || projected[t].places[factor].dim < 0) continue;
+    int64_t dim = projected[t].places[factor].dim;
+    if (!tensors[t].state->dims[dim].closed || tensors[t].state->isMasked(dim, level)) continue;
+    if (first < 0) {
+      first = t;
+    } else if (projected[t].factorAxes[factor] != projected[first].factorAxes[factor]) {
+      conflicts.push_back({factor, first, t, projected[first].factorAxes[factor],
+                           projected[t].factorAxes[factor]});
+      return;
+    }
+  }
+}
+
 }  // namespace
 
-llvm::SmallVector<StepChange> propagateThroughRule(const rules::OpShardingRule& rule,
-                                                   llvm::MutableArrayRef<StepTensor> tensors,
-                                                   MeshAttr mesh, int64_t level) {
+llvm::SmallVector<StepChange> propagateThroughRule(
+    const rules::OpShardingRule& rule, llvm::MutableArrayRef<StepTensor> tensors, MeshAttr mesh,
+    int64_t level, llvm::SmallVectorImpl<FactorConflict>* conflicts) {
   int64_t numTensors = tensors.size();
   llvm::SmallVector<ProjectedTensor> projected(numTensors);
   for (int64_t t = 0; t < numTensors; ++t) {
@@ -105,6 +125,7 @@ llvm::SmallVector<StepChange> propagateThroughRule(const rules::OpShardingRule& 
     for (int64_t t = 0; t < numTensors; ++t) {
       if (hasFactor(t, factor)) lists.push_back(projected[t].factorAxes[factor]);
     }
+    if (conflicts) findClosedConflicts(rule, tensors, projected, factor, level, *conflicts);
     AxisList agreed = compatibleMajorAxes(lists, mesh);
     if (agreed.empty()) continue;
     // The tensor the agreed axes come from: the first that has them all.

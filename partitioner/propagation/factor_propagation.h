@@ -28,6 +28,16 @@ struct StepTensor {
   bool mayGrow = true;
 };
 
+// Two tensors of the op whose dimensions sharing a factor are both closed (pinned by the
+// user) with different axes: no propagation can reconcile them; the partitioner reshards.
+struct FactorConflict {
+  int64_t factor;
+  int64_t first;   // tensor indices, first < second
+  int64_t second;
+  AxisList firstAxes;
+  AxisList secondAxes;
+};
+
 struct StepChange {
   int64_t tensor;  // index into the StepTensor list
   int64_t source;  // the tensor whose axes it took, for provenance
@@ -47,9 +57,11 @@ struct StepChange {
 //
 // Factors are visited largest tensor first (the tensors that have the factor split), then in
 // factor order: the documented tie-break when two factors want the same axis.
-llvm::SmallVector<StepChange> propagateThroughRule(const rules::OpShardingRule& rule,
-                                                   llvm::MutableArrayRef<StepTensor> tensors,
-                                                   MeshAttr mesh, int64_t level);
+// When `conflicts` is not null, also appends the factors on which two closed dimensions
+// disagree.
+llvm::SmallVector<StepChange> propagateThroughRule(
+    const rules::OpShardingRule& rule, llvm::MutableArrayRef<StepTensor> tensors, MeshAttr mesh,
+    int64_t level, llvm::SmallVectorImpl<FactorConflict>* conflicts = nullptr);
 
 }  // namespace tessel::propagation
 

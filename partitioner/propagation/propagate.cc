@@ -9,6 +9,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/tessel/sharding_verification.h"
 #include "partitioner/propagation/factor_propagation.h"
 #include "partitioner/propagation/propagation_graph.h"
 #include "partitioner/rules/sharding_rule_models.h"
@@ -30,9 +31,10 @@ const TensorState* meshSource(const PropagationGraph& graph, const Node& node) {
   return nullptr;
 }
 
-// Runs one node's step; returns the values it changed.
-llvm::SmallVector<mlir::Value> runNode(PropagationGraph& graph, const Node& node,
-                                       int64_t level) {
+// Runs one node's step; returns the values it changed. With `conflicts`, writes nothing
+// and only reports where closed dimensions disagree.
+llvm::SmallVector<mlir::Value> runNode(PropagationGraph& graph, const Node& node, int64_t level,
+                                       llvm::SmallVectorImpl<FactorConflict>* conflicts = nullptr) {
   const TensorState* source = meshSource(graph, node);
   if (!source) return {};
   mlir::FlatSymbolRefAttr meshName = source->meshName;
@@ -54,10 +56,12 @@ llvm::SmallVector<mlir::Value> runNode(PropagationGraph& graph, const Node& node
     if (it != graph.states.end() && it->second.meshName == meshName) tensor.state = &it->second;
     tensor.factors = &factors[index];
     tensor.numElements = numElements(value);
+    tensor.mayGrow = conflicts == nullptr;
     tensors.push_back(tensor);
   }
   llvm::SmallVector<mlir::Value> changed;
-  for (const StepChange& change : propagateThroughRule(node.rule, tensors, mesh, level)) {
+  for (const StepChange& change :
+       propagateThroughRule(node.rule, tensors, mesh, level, conflicts)) {
     TensorState& state = *tensors[change.tensor].state;
     const TensorState& from = *tensors[change.source].state;
     if (state.provenance.origin.empty()) {
@@ -68,6 +72,36 @@ llvm::SmallVector<mlir::Value> runNode(PropagationGraph& graph, const Node& node
     changed.push_back(node.values[change.tensor]);
   }
   return changed;
+}
+
+// `{"x", "y":(1)2}` for a list of axes, as shardings spell a dimension.
+std::string printAxes(llvm::ArrayRef<AxisRefAttr> axes) {
+  std::string text = "{";
+  for (auto [i, axis] : llvm::enumerate(axes)) {
+    text += (i ? ", " : "") + ir::axisRefToString(axis);
+  }
+  return text + "}";
+}
+
+// Warns at each op where two dimensions pinned by the user (closed) disagree on a factor:
+// propagation cannot reconcile them, and the partitioner will reshard between them.
+void reportConflicts(PropagationGraph& graph, int64_t level) {
+  for (const Node& node : graph.nodes) {
+    llvm::SmallVector<FactorConflict> conflicts;
+    runNode(graph, node, level, &conflicts);
+    for (const FactorConflict& conflict : conflicts) {
+      int64_t numOperands = node.rule.getNumOperands();
+      auto describe = [&](int64_t t) {
+        return t < numOperands ? "operand " + std::to_string(t)
+                               : "result " + std::to_string(t - numOperands);
+      };
+      node.op->emitWarning() << describe(conflict.first) << " is pinned to "
+                             << printAxes(conflict.firstAxes) << " and "
+                             << describe(conflict.second) << " to "
+                             << printAxes(conflict.secondAxes)
+                             << " on a dimension they share; the partitioner will reshard";
+    }
+  }
 }
 
 void runToFixedPoint(PropagationGraph& graph, int64_t level, int stage) {
@@ -185,6 +219,7 @@ mlir::LogicalResult propagateShardings(mlir::ModuleOp module, const PropagationO
   for (int64_t level : graph->levels) {
     for (int stage = 0; stage < kNumStages; ++stage) runToFixedPoint(*graph, level, stage);
   }
+  reportConflicts(*graph, graph->levels.back());
   writeShardings(module, *graph, options.annotateOrigins, report);
   return mlir::success();
 }
