@@ -1,4 +1,4 @@
-// Names, sizes and MLIR mapping of runtime element types.
+// Classification and MLIR mapping of runtime element types.
 #include "runtime/element_type.h"
 
 #include "absl/strings/str_cat.h"
@@ -6,42 +6,6 @@
 #include "mlir/IR/BuiltinTypes.h"
 
 namespace tessel::runtime {
-namespace {
-
-constexpr ElementType kAllTypes[] = {
-    ElementType::kPred, ElementType::kS8,  ElementType::kS16, ElementType::kS32,
-    ElementType::kS64,  ElementType::kU8,  ElementType::kU16, ElementType::kU32,
-    ElementType::kU64,  ElementType::kF16, ElementType::kBF16, ElementType::kF32,
-    ElementType::kF64,
-};
-
-}  // namespace
-
-absl::string_view ElementTypeName(ElementType type) {
-  switch (type) {
-    case ElementType::kPred: return "pred";
-    case ElementType::kS8: return "s8";
-    case ElementType::kS16: return "s16";
-    case ElementType::kS32: return "s32";
-    case ElementType::kS64: return "s64";
-    case ElementType::kU8: return "u8";
-    case ElementType::kU16: return "u16";
-    case ElementType::kU32: return "u32";
-    case ElementType::kU64: return "u64";
-    case ElementType::kF16: return "f16";
-    case ElementType::kBF16: return "bf16";
-    case ElementType::kF32: return "f32";
-    case ElementType::kF64: return "f64";
-  }
-  return "unknown";
-}
-
-int64_t ElementTypeSize(ElementType type) {
-  return DispatchElementType(type, [](auto tag) -> int64_t {
-    return sizeof(typename decltype(tag)::type);
-  });
-}
-
 bool IsFloat(ElementType type) {
   return type == ElementType::kF16 || type == ElementType::kBF16 ||
          type == ElementType::kF32 || type == ElementType::kF64;
@@ -102,7 +66,7 @@ mlir::Type ElementTypeToMlir(ElementType type, mlir::MLIRContext* context) {
 }
 
 absl::StatusOr<ElementType> ParseElementType(absl::string_view name) {
-  for (ElementType type : kAllTypes) {
+  for (ElementType type : collectives::kAllDataTypes) {
     if (ElementTypeName(type) == name) return type;
   }
   return absl::InvalidArgumentError(absl::StrCat("unknown element type \"", name, "\""));

@@ -10,9 +10,11 @@
 #define TESSEL_RUNTIME_ELEMENT_TYPE_H_
 
 #include <cstdint>
+#include <utility>
 #include "absl/strings/string_view.h"
 
 #include "Eigen/Core"
+#include "collectives/data_type.h"
 #include "absl/status/statusor.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Types.h"
@@ -23,27 +25,17 @@ namespace tessel::runtime {
 using f16 = Eigen::half;
 using bf16 = Eigen::bfloat16;
 
-enum class ElementType {
-  kPred,
-  kS8,
-  kS16,
-  kS32,
-  kS64,
-  kU8,
-  kU16,
-  kU32,
-  kU64,
-  kF16,
-  kBF16,
-  kF32,
-  kF64,
-};
+// The runtime's element types are the collectives' data types: one list, so that tensors
+// go to a Communicator without translation. This header adds the MLIR mapping.
+using ElementType = collectives::DataType;
 
 // The XLA spelling: "pred", "s32", "bf16", ...
-absl::string_view ElementTypeName(ElementType type);
+inline absl::string_view ElementTypeName(ElementType type) {
+  return collectives::DataTypeName(type);
+}
 
 // Size of one element in bytes (pred takes one byte).
-int64_t ElementTypeSize(ElementType type);
+inline int64_t ElementTypeSize(ElementType type) { return collectives::DataTypeSize(type); }
 
 bool IsFloat(ElementType type);
 bool IsSignedInt(ElementType type);
@@ -58,38 +50,22 @@ absl::StatusOr<ElementType> ParseElementType(absl::string_view name);
 
 // A tag carrying the C++ type of an element type into a generic lambda.
 template <typename T>
-struct TypeTag {
-  using type = T;
-};
+using TypeTag = collectives::DataTypeTag<T>;
 
 // Calls `fn(TypeTag<T>{})` with the C++ type T of `type` (bool for pred) and returns what
 // it returns.
 template <typename Fn>
 decltype(auto) DispatchElementType(ElementType type, Fn&& fn) {
-  switch (type) {
-    case ElementType::kPred: return fn(TypeTag<bool>{});
-    case ElementType::kS8: return fn(TypeTag<int8_t>{});
-    case ElementType::kS16: return fn(TypeTag<int16_t>{});
-    case ElementType::kS32: return fn(TypeTag<int32_t>{});
-    case ElementType::kS64: return fn(TypeTag<int64_t>{});
-    case ElementType::kU8: return fn(TypeTag<uint8_t>{});
-    case ElementType::kU16: return fn(TypeTag<uint16_t>{});
-    case ElementType::kU32: return fn(TypeTag<uint32_t>{});
-    case ElementType::kU64: return fn(TypeTag<uint64_t>{});
-    case ElementType::kF16: return fn(TypeTag<f16>{});
-    case ElementType::kBF16: return fn(TypeTag<bf16>{});
-    case ElementType::kF32: return fn(TypeTag<float>{});
-    case ElementType::kF64: return fn(TypeTag<double>{});
-  }
-  return fn(TypeTag<bool>{});  // unreachable: every enumerator is handled above
+  return collectives::DispatchDataType(type, std::forward<Fn>(fn));
 }
 
 // The element type of C++ type T.
 template <typename T>
-constexpr ElementType ElementTypeOf();
+constexpr ElementType ElementTypeOf() {
+  return collectives::DataTypeOf<T>();
+}
 
 }  // namespace tessel::runtime
 
-#include "runtime/element_type_inl.h"
 
 #endif  // TESSEL_RUNTIME_ELEMENT_TYPE_H_

@@ -26,24 +26,6 @@
 namespace tessel::runtime {
 namespace {
 
-collectives::DataType ToDataType(ElementType type) {
-  switch (type) {
-    case ElementType::kPred: return collectives::DataType::kPred;
-    case ElementType::kS8: return collectives::DataType::kS8;
-    case ElementType::kS16: return collectives::DataType::kS16;
-    case ElementType::kS32: return collectives::DataType::kS32;
-    case ElementType::kS64: return collectives::DataType::kS64;
-    case ElementType::kU8: return collectives::DataType::kU8;
-    case ElementType::kU16: return collectives::DataType::kU16;
-    case ElementType::kU32: return collectives::DataType::kU32;
-    case ElementType::kU64: return collectives::DataType::kU64;
-    case ElementType::kF16: return collectives::DataType::kF16;
-    case ElementType::kBF16: return collectives::DataType::kBF16;
-    case ElementType::kF32: return collectives::DataType::kF32;
-    case ElementType::kF64: return collectives::DataType::kF64;
-  }
-  return collectives::DataType::kPred;  // unreachable: every enumerator is handled above
-}
 
 collectives::ReductionKind ToReductionKind(ir::ReductionKind kind) {
   switch (kind) {
@@ -56,11 +38,11 @@ collectives::ReductionKind ToReductionKind(ir::ReductionKind kind) {
 }
 
 collectives::ConstBuffer ConstBufferOf(const Tensor& tensor) {
-  return {ToDataType(tensor.type()), tensor.bytes().data(), tensor.num_elements()};
+  return {tensor.type(), tensor.bytes().data(), tensor.num_elements()};
 }
 
 collectives::Buffer BufferOf(Tensor& tensor) {
-  return {ToDataType(tensor.type()), tensor.bytes().data(), tensor.num_elements()};
+  return {tensor.type(), tensor.bytes().data(), tensor.num_elements()};
 }
 
 // How this partition takes part in one collective op.
