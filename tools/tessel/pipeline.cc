@@ -6,7 +6,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "llvm/Support/raw_ostream.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "partitioner/sharding/transforms/passes.h"
 #include "partitioner/spmd/partition.h"
 
 namespace tessel::cli {
@@ -60,6 +63,26 @@ std::string LocationString(mlir::Location loc) {
   llvm::raw_string_ostream os(text);
   loc.print(os);
   return os.str();
+}
+
+absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks) {
+  bool any = false;
+  module.walk([&](mlir::Operation* op) {
+    if (op->getDiscardableAttr("tessel.hlo_sharding")) any = true;
+    if (auto function = llvm::dyn_cast<mlir::func::FuncOp>(op)) {
+      for (unsigned i = 0; i < function.getNumArguments(); ++i) {
+        if (function.getArgAttr(i, "tessel.hlo_sharding")) any = true;
+      }
+      for (unsigned i = 0; i < function.getNumResults(); ++i) {
+        if (function.getResultAttr(i, "tessel.hlo_sharding")) any = true;
+      }
+    }
+  });
+  if (!any) return absl::OkStatus();
+  DiagnosticCollector collector(module.getContext(), remarks);
+  mlir::PassManager pm(module.getContext());
+  pm.addPass(sharding::createImportHloShardingsPass());
+  return collector.Finish(mlir::failed(pm.run(module)), "sharding import");
 }
 
 absl::Status Propagate(mlir::ModuleOp module, propagation::PropagationReport* report,

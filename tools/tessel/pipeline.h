@@ -12,6 +12,10 @@
 
 namespace tessel::cli {
 
+// Runs --tessel-import-hlo-shardings on `module` (an imported HLO module) when it holds any
+// `tessel.hlo_sharding` string.
+absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks);
+
 // Runs --tessel-propagate on `module`. Fills `report` when not null.
 absl::Status Propagate(mlir::ModuleOp module, propagation::PropagationReport* report,
                        std::ostream& remarks);

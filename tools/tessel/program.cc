@@ -1,6 +1,7 @@
 // Reading, format detection and function lookup for the programs `tessel` runs.
 #include "tools/tessel/program.h"
 
+#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "partitioner/hlo_text/hlo_import.h"
 #include "partitioner/ir/parse_module.h"
+#include "tools/tessel/pipeline.h"
 #include "support/status_macros.h"
 
 namespace tessel::cli {
@@ -63,6 +65,12 @@ absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> LoadProgram(absl::string_view 
           ? hlo_text::ImportHloTextToModule(text, name, context)
           : ParseModule(text, name, context);
   if (!module.ok()) return TrimmedError(module.status());
+  if (DetectProgramFormat(path, text) == ProgramFormat::kHlo) {
+    // HLO import keeps GSPMD sharding text verbatim (so export can print it back); the
+    // partitioner needs it as meshes and tessel shardings.
+    absl::Status imported = ImportHloShardings(**module, std::cerr);
+    if (!imported.ok()) return TrimmedError(imported);
+  }
   return module;
 }
 

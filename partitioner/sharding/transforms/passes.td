@@ -49,4 +49,32 @@ def ImportMeshPass : Pass<"tessel-import-mesh", "mlir::ModuleOp"> {
   let dependentDialects = ["::tessel::ir::TesselDialect"];
 }
 
+def ImportHloShardingsPass : Pass<"tessel-import-hlo-shardings", "mlir::ModuleOp"> {
+  let summary = "Turns imported GSPMD `tessel.hlo_sharding` strings into tessel meshes and shardings";
+  let description = [{
+    HLO text import keeps each `sharding={...}` verbatim as `tessel.hlo_sharding`. This pass
+    converts all of them together (so they share mesh axes) into meshes (`@mesh`, with axes
+    `axis_0`, `axis_1`, ... from the common factorization of the tile assignments) and
+    `tessel.sharding` annotations with closed dimensions, and removes the strings:
+
+    - on a function argument or result: the plain `#tessel.sharding`;
+    - on an op: a `#tessel.sharding_per_value` under `tessel.sharding` (one entry per
+      result; a tuple sharding gives one leaf per result), which propagation keeps as a
+      user annotation;
+    - on `hlo.custom_call @Sharding(%x)` (GSPMD's annotation op): the call becomes a
+      `tessel.sharding_constraint`.
+
+    `{replicated}` becomes a fully replicated closed sharding. The device count is that of
+    the tiled shardings (they must agree), else that of the module's first mesh, else 1. An
+    imported mesh whose name another symbol already has gets a `_hlo` suffix, unless that
+    symbol is the same mesh.
+
+    Rejected with a diagnostic naming the sharding text, at its op or function: text that
+    does not parse, maximal (`{maximal device=N}`) and manual shardings (no mesh form outside
+    a manual computation), a tiled rank that is not the value's, a tuple whose leaf count is
+    not the number of annotated values, and tiled shardings over different device counts.
+  }];
+  let dependentDialects = ["::tessel::ir::TesselDialect"];
+}
+
 #endif  // TESSEL_PARTITIONER_SHARDING_TRANSFORMS_PASSES_TD

@@ -1,0 +1,254 @@
+// --tessel-import-hlo-shardings: the verbatim GSPMD `tessel.hlo_sharding` strings left by HLO
+// text import become one set of tessel meshes and `tessel.sharding` annotations (see
+// passes.td), so that propagation and partitioning can use them.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "llvm/ADT/STLExtras.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/SymbolTable.h"
+#include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/sharding/conversion.h"
+#include "partitioner/sharding/hlo_sharding.h"
+#include "partitioner/sharding/mlir_conversion.h"
+#include "partitioner/sharding/transforms/passes.h"
+
+namespace tessel::sharding {
+
+#define GEN_PASS_DEF_IMPORTHLOSHARDINGSPASS
+#include "partitioner/sharding/transforms/passes.h.inc"
+
+namespace {
+
+constexpr llvm::StringLiteral kHloShardingAttr = "tessel.hlo_sharding";
+
+// One place that carries a sharding string: an op (all its results), or one argument or
+// result of a function.
+struct Site {
+  enum class Kind { kOp, kArgument, kResult };
+  Kind kind;
+  mlir::Operation* op;  // the op, or the function
+  unsigned index = 0;   // argument or result number
+  std::string text;
+  llvm::SmallVector<mlir::Type> types;  // the annotated values' types
+  size_t first_leaf = 0;                // into the list handed to HloShardingsToMesh
+
+  mlir::InFlightDiagnostic error() const {
+    mlir::InFlightDiagnostic diag = op->emitError();
+    if (kind == Kind::kArgument) diag << "argument " << index << ": ";
+    if (kind == Kind::kResult) diag << "result " << index << ": ";
+    diag << "sharding '" << text << "' ";
+    return diag;
+  }
+};
+
+// The leaves of `site`'s sharding, one per annotated value, or a diagnostic at the site.
+mlir::FailureOr<std::vector<HloShardingLeaf>> LeavesOf(const Site& site) {
+  absl::StatusOr<HloSharding> parsed = HloSharding::Parse(site.text);
+  if (!parsed.ok()) {
+    return site.error() << "does not parse: " << std::string(parsed.status().message());
+  }
+  std::vector<HloSharding> shardings;
+  if (parsed->IsTuple()) {
+    shardings = parsed->tuple_elements();
+  } else {
+    shardings.push_back(*parsed);
+  }
+  if (shardings.size() != site.types.size()) {
+    return site.error() << "has " << shardings.size() << " leaves but annotates "
+                        << site.types.size() << " values";
+  }
+  std::vector<HloShardingLeaf> leaves;
+  for (auto [sharding, type] : llvm::zip(shardings, site.types)) {
+    auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type);
+    if (!tensor) return site.error() << "annotates " << type << ", which is not a ranked tensor";
+    switch (sharding.kind()) {
+      case HloSharding::Kind::kMaximal:
+        return site.error() << "places the value on a single device; maximal shardings have "
+                               "no mesh form";
+      case HloSharding::Kind::kManual:
+        return site.error() << "is manual; manual shardings have no mesh form outside a "
+                               "tessel.manual_computation";
+      case HloSharding::Kind::kTiled:
+        if (!sharding.subgroup_types().empty() &&
+            llvm::is_contained(sharding.subgroup_types(), SubgroupType::kManual)) {
+          return site.error() << "has manual tile dims, which have no mesh form outside a "
+                                 "tessel.manual_computation";
+        }
+        if (sharding.TiledDataRank() != tensor.getRank()) {
+          return site.error() << "tiles " << sharding.TiledDataRank()
+                              << " dims but the value has rank " << tensor.getRank();
+        }
+        break;
+      default:
+        break;
+    }
+    leaves.push_back({sharding, tensor.getRank()});
+  }
+  return leaves;
+}
+
+// The device count the shardings imply: that of the tiled ones, else of the module's first
+// existing mesh, else 1. Tiled shardings over another count are reported at their site.
+mlir::FailureOr<int64_t> DeviceCount(mlir::ModuleOp module, const std::vector<Site>& sites,
+                                     const std::vector<HloShardingLeaf>& leaves) {
+  std::optional<int64_t> count;
+  const Site* first = nullptr;
+  for (const Site& site : sites) {
+    for (size_t i = 0; i < site.types.size(); ++i) {
+      const HloSharding& sharding = leaves[site.first_leaf + i].sharding;
+      if (sharding.kind() != HloSharding::Kind::kTiled) continue;
+      int64_t devices = sharding.tile_assignment().NumDevices();
+      if (!count) {
+        count = devices;
+        first = &site;
+      } else if (devices != *count) {
+        return site.error() << "spans " << devices << " devices but sharding '" << first->text
+                            << "' spans " << *count;
+      }
+    }
+  }
+  if (count) return *count;
+  for (auto mesh : module.getOps<ir::MeshOp>()) return MeshFromAttr(mesh.getMesh()).NumDevices();
+  return 1;
+}
+
+// A name for an imported mesh that no other symbol of `module` has, unless that symbol is
+// already the same mesh.
+std::string FreeMeshName(mlir::ModuleOp module, const std::string& wanted, ir::MeshAttr mesh,
+                         bool& exists) {
+  exists = false;
+  std::string name = wanted;
+  for (int suffix = 1;; ++suffix) {
+    mlir::Operation* symbol = mlir::SymbolTable::lookupSymbolIn(module, name);
+    if (!symbol) return name;
+    auto existing = llvm::dyn_cast<ir::MeshOp>(symbol);
+    if (existing && existing.getMesh() == mesh) {
+      exists = true;
+      return name;
+    }
+    name = wanted + "_hlo" + (suffix == 1 ? "" : "_" + std::to_string(suffix));
+  }
+}
+
+// Whether `op` is GSPMD's sharding annotation `custom-call(x), custom_call_target="Sharding"`.
+bool IsShardingCustomCall(mlir::Operation* op) {
+  auto call = llvm::dyn_cast<hlo::CustomCallOp>(op);
+  return call && call.getCallTargetName() == "Sharding" && call.getInputs().size() == 1 &&
+         call.getNumResults() == 1 && !call.getHasSideEffect() &&
+         call.getInputs()[0].getType() == call.getResult(0).getType();
+}
+
+struct ImportHloShardingsPass : public impl::ImportHloShardingsPassBase<ImportHloShardingsPass> {
+  void runOnOperation() override {
+    mlir::ModuleOp module = getOperation();
+    std::vector<Site> sites;
+    module.walk([&](mlir::Operation* op) {
+      if (auto text = op->getAttrOfType<mlir::StringAttr>(kHloShardingAttr)) {
+        sites.push_back({Site::Kind::kOp, op, 0, text.str(),
+                         llvm::to_vector(op->getResultTypes())});
+      }
+      auto function = llvm::dyn_cast<mlir::func::FuncOp>(op);
+      if (!function) return;
+      for (unsigned i = 0; i < function.getNumArguments(); ++i) {
+        if (auto text = function.getArgAttrOfType<mlir::StringAttr>(i, kHloShardingAttr)) {
+          sites.push_back({Site::Kind::kArgument, op, i, text.str(),
+                           {function.getArgumentTypes()[i]}});
+        }
+      }
+      for (unsigned i = 0; i < function.getNumResults(); ++i) {
+        if (auto text = function.getResultAttrOfType<mlir::StringAttr>(i, kHloShardingAttr)) {
+          sites.push_back({Site::Kind::kResult, op, i, text.str(),
+                           {function.getResultTypes()[i]}});
+        }
+      }
+    });
+    if (sites.empty()) return;
+
+    // Check everything before changing anything, reporting every bad site at once.
+    bool failed = false;
+    std::vector<HloShardingLeaf> leaves;
+    for (Site& site : sites) {
+      mlir::FailureOr<std::vector<HloShardingLeaf>> site_leaves = LeavesOf(site);
+      if (mlir::failed(site_leaves)) {
+        failed = true;
+        continue;
+      }
+      site.first_leaf = leaves.size();
+      leaves.insert(leaves.end(), site_leaves->begin(), site_leaves->end());
+    }
+    if (failed) return signalPassFailure();
+    mlir::FailureOr<int64_t> devices = DeviceCount(module, sites, leaves);
+    if (mlir::failed(devices)) return signalPassFailure();
+    absl::StatusOr<MeshShardingImport> imported = HloShardingsToMesh(leaves, *devices);
+    if (!imported.ok()) {
+      module.emitError() << "cannot import the module's HLO shardings: "
+                         << std::string(imported.status().message());
+      return signalPassFailure();
+    }
+
+    // Meshes first, each under a name no other symbol uses.
+    mlir::MLIRContext* context = module.getContext();
+    std::map<std::string, std::string> renamed;
+    mlir::OpBuilder builder = mlir::OpBuilder::atBlockBegin(module.getBody());
+    for (const NamedMesh& named : imported->meshes) {
+      absl::StatusOr<ir::MeshAttr> attr = MeshToAttr(context, named.mesh);
+      if (!attr.ok()) {
+        module.emitError() << "imported mesh '" << named.name
+                           << "' is invalid: " << std::string(attr.status().message());
+        return signalPassFailure();
+      }
+      bool exists = false;
+      std::string name = FreeMeshName(module, named.name, *attr, exists);
+      renamed[named.name] = name;
+      if (!exists) builder.create<ir::MeshOp>(module.getLoc(), name, *attr);
+    }
+    std::vector<ir::ShardingAttr> attrs;
+    for (const ImportedSharding& sharding : imported->shardings) {
+      TensorSharding renamed_sharding = sharding.sharding;
+      renamed_sharding.mesh_name = renamed[renamed_sharding.mesh_name];
+      absl::StatusOr<ir::ShardingAttr> attr = TensorShardingToAttr(context, renamed_sharding);
+      if (!attr.ok()) {
+        module.emitError() << "imported sharding is invalid: "
+                           << std::string(attr.status().message());
+        return signalPassFailure();
+      }
+      attrs.push_back(*attr);
+    }
+
+    llvm::StringRef sharding_name = ir::TesselDialect::kShardingAttrName;
+    for (const Site& site : sites) {
+      llvm::ArrayRef<ir::ShardingAttr> shardings(&attrs[site.first_leaf], site.types.size());
+      if (site.kind == Site::Kind::kArgument) {
+        auto function = llvm::cast<mlir::func::FuncOp>(site.op);
+        function.removeArgAttr(site.index, kHloShardingAttr);
+        function.setArgAttr(site.index, sharding_name, shardings[0]);
+      } else if (site.kind == Site::Kind::kResult) {
+        auto function = llvm::cast<mlir::func::FuncOp>(site.op);
+        function.removeResultAttr(site.index, mlir::StringAttr::get(context, kHloShardingAttr));
+        function.setResultAttr(site.index, sharding_name, shardings[0]);
+      } else if (IsShardingCustomCall(site.op)) {
+        // GSPMD's annotation op is exactly a sharding constraint.
+        mlir::OpBuilder at(site.op);
+        auto constraint = at.create<ir::ShardingConstraintOp>(
+            site.op->getLoc(), site.op->getResult(0).getType(), site.op->getOperand(0),
+            shardings[0]);
+        site.op->getResult(0).replaceAllUsesWith(constraint.getResult());
+        site.op->erase();
+      } else {
+        // The op's own annotation: propagation seeds its results from it.
+        site.op->removeAttr(kHloShardingAttr);
+        site.op->setAttr(sharding_name, ir::ShardingPerValueAttr::get(context, shardings));
+      }
+    }
+  }
+};
+
+}  // namespace
+}  // namespace tessel::sharding
