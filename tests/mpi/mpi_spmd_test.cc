@@ -22,6 +22,7 @@
 #include "runtime/interpreter.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/random_inputs.h"
+#include "tests/differential/spmd_dot_programs.h"
 
 namespace tessel {
 namespace {
@@ -29,77 +30,13 @@ namespace {
 using runtime::ElementType;
 using runtime::Tensor;
 
-constexpr char kSingleDevice[] = R"(
-func.func @main(%a: tensor<RxKxT>, %b: tensor<KxCxT>) -> tensor<RxCxT> {
-  %0 = hlo.dot_general %a, %b, lhs_contract = [1], rhs_contract = [0]
-      : (tensor<RxKxT>, tensor<KxCxT>) -> tensor<RxCxT>
-  return %0 : tensor<RxCxT>
-}
-)";
-
-// Partition p takes columns [p*S, (p+1)*S) of %a and the same rows of %b; an all_reduce sums
-// the partial products.
-constexpr char kContractingSplit[] = R"(
-tessel.mesh @mesh = <["x"=N]>
-func.func @main(%a: tensor<RxKxT>, %b: tensor<KxCxT>) -> tensor<RxCxT> {
-  %id = tessel.partition_id : tensor<ui32>
-  %id32 = hlo.convert %id : (tensor<ui32>) -> tensor<i32>
-  %table = hlo.constant dense<[OFFSETS]> : tensor<Nxi32>
-  %entry = hlo.dynamic_slice %table, %id32, sizes = [1] : (tensor<Nxi32>, tensor<i32>) -> tensor<1xi32>
-  %offset = hlo.reshape %entry : (tensor<1xi32>) -> tensor<i32>
-  %zero = hlo.constant dense<0> : tensor<i32>
-  %la = hlo.dynamic_slice %a, %zero, %offset, sizes = [R, S] : (tensor<RxKxT>, tensor<i32>, tensor<i32>) -> tensor<RxSxT>
-  %lb = hlo.dynamic_slice %b, %offset, %zero, sizes = [S, C] : (tensor<KxCxT>, tensor<i32>, tensor<i32>) -> tensor<SxCxT>
-  %partial = hlo.dot_general %la, %lb, lhs_contract = [1], rhs_contract = [0]
-      : (tensor<RxSxT>, tensor<SxCxT>) -> tensor<RxCxT>
-  %sum = tessel.all_reduce %partial over @mesh ["x"] kind = sum : tensor<RxCxT>
-  return %sum : tensor<RxCxT>
-}
-)";
-
-// Partition p computes rows [p*S, (p+1)*S) and an all_gather assembles them.
-constexpr char kRowSplit[] = R"(
-tessel.mesh @mesh = <["x"=N]>
-func.func @main(%a: tensor<RxKxT>, %b: tensor<KxCxT>) -> tensor<RxCxT> {
-  %id = tessel.partition_id : tensor<ui32>
-  %id32 = hlo.convert %id : (tensor<ui32>) -> tensor<i32>
-  %table = hlo.constant dense<[OFFSETS]> : tensor<Nxi32>
-  %entry = hlo.dynamic_slice %table, %id32, sizes = [1] : (tensor<Nxi32>, tensor<i32>) -> tensor<1xi32>
-  %offset = hlo.reshape %entry : (tensor<1xi32>) -> tensor<i32>
-  %zero = hlo.constant dense<0> : tensor<i32>
-  %la = hlo.dynamic_slice %a, %offset, %zero, sizes = [S, K] : (tensor<RxKxT>, tensor<i32>, tensor<i32>) -> tensor<SxKxT>
-  %local = hlo.dot_general %la, %b, lhs_contract = [1], rhs_contract = [0]
-      : (tensor<SxKxT>, tensor<KxCxT>) -> tensor<SxCxT>
-  %all = tessel.all_gather %local over @mesh ["x"] dim = 0 : (tensor<SxCxT>) -> tensor<RxCxT>
-  return %all : tensor<RxCxT>
-}
-)";
-
-std::string Instantiate(const char* text, int rows, int k, int cols, int partitions, int shard,
-                        const std::string& type) {
-  std::vector<int> offsets;
-  for (int p = 0; p < partitions; ++p) offsets.push_back(p * shard);
-  return absl::StrReplaceAll(text, {{"OFFSETS", absl::StrJoin(offsets, ", ")},
-                                    {"RxKxT", absl::StrCat(rows, "x", k, "x", type)},
-                                    {"KxCxT", absl::StrCat(k, "x", cols, "x", type)},
-                                    {"RxCxT", absl::StrCat(rows, "x", cols, "x", type)},
-                                    {"RxSxT", absl::StrCat(rows, "x", shard, "x", type)},
-                                    {"SxCxT", absl::StrCat(shard, "x", cols, "x", type)},
-                                    {"SxKxT", absl::StrCat(shard, "x", k, "x", type)},
-                                    {"Nxi32", absl::StrCat(partitions, "xi32")},
-                                    {"\"x\"=N", absl::StrCat("\"x\"=", partitions)},
-                                    {"[R, S]", absl::StrCat("[", rows, ", ", shard, "]")},
-                                    {"[S, C]", absl::StrCat("[", shard, ", ", cols, "]")},
-                                    {"[S, K]", absl::StrCat("[", shard, ", ", k, "]")}});
-}
-
 class MpiSpmdTest : public ::testing::TestWithParam<ElementType> {
  protected:
   void SetUp() override {
     MPI_Comm_size(MPI_COMM_WORLD, &n_);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-    auto created = collectives::MpiCommunicator::Create(
-        collectives::DeviceAssignment::Identity(n_));
+    auto created =
+        collectives::MpiCommunicator::Create(collectives::DeviceAssignment::Identity(n_));
     ASSERT_TRUE(created.ok()) << created.status();
     communicator_ = *std::move(created);
   }
@@ -114,8 +51,8 @@ class MpiSpmdTest : public ::testing::TestWithParam<ElementType> {
     const int64_t self = communicator_->partition_id();
     runtime::Interpreter interpreter(runtime::DefaultKernelRegistry(),
                                      runtime::PartitionContext{self, n_, communicator_.get()});
-    auto outputs = interpreter.RunFunction(
-        (*spmd_module)->lookupSymbol<mlir::func::FuncOp>("main"), inputs);
+    auto outputs =
+        interpreter.RunFunction((*spmd_module)->lookupSymbol<mlir::func::FuncOp>("main"), inputs);
     ASSERT_TRUE(outputs.ok()) << "partition " << self << ": " << outputs.status();
     const Tensor& mine = (*outputs)[0];
 
@@ -141,8 +78,7 @@ class MpiSpmdTest : public ::testing::TestWithParam<ElementType> {
       const uint8_t* got = gathered.data() + p * want.byte_size();
       if (GetParam() == ElementType::kS32) {
         // Integer sums are exact whatever the order.
-        EXPECT_EQ(std::memcmp(got, want.bytes().data(), want.byte_size()), 0)
-            << "partition " << p;
+        EXPECT_EQ(std::memcmp(got, want.bytes().data(), want.byte_size()), 0) << "partition " << p;
       } else {
         // Partial sums add up in another order: allow rounding differences.
         auto w = want.data<float>();
@@ -175,8 +111,10 @@ TEST_P(MpiSpmdTest, ContractingSplitWithAllReduceEqualsSingleDevice) {
   // Every rank draws the same inputs from the same seeds.
   std::vector<Tensor> inputs = {runtime::RandomTensor(GetParam(), {rows, k}, 1),
                                 runtime::RandomTensor(GetParam(), {k, cols}, 2)};
-  RunAndCompare(Instantiate(kSingleDevice, rows, k, cols, n_, k / n_, type),
-                Instantiate(kContractingSplit, rows, k, cols, n_, k / n_, type), inputs);
+  RunAndCompare(
+      testing::InstantiateSpmdDot(testing::kSingleDevice, rows, k, cols, n_, k / n_, type),
+      testing::InstantiateSpmdDot(testing::kContractingSplit, rows, k, cols, n_, k / n_, type),
+      inputs);
 }
 
 TEST_P(MpiSpmdTest, RowSplitWithAllGatherEqualsSingleDevice) {
@@ -184,8 +122,9 @@ TEST_P(MpiSpmdTest, RowSplitWithAllGatherEqualsSingleDevice) {
   const std::string type = TypeName(GetParam());
   std::vector<Tensor> inputs = {runtime::RandomTensor(GetParam(), {rows, k}, 3),
                                 runtime::RandomTensor(GetParam(), {k, cols}, 4)};
-  RunAndCompare(Instantiate(kSingleDevice, rows, k, cols, n_, rows / n_, type),
-                Instantiate(kRowSplit, rows, k, cols, n_, rows / n_, type), inputs);
+  RunAndCompare(
+      testing::InstantiateSpmdDot(testing::kSingleDevice, rows, k, cols, n_, rows / n_, type),
+      testing::InstantiateSpmdDot(testing::kRowSplit, rows, k, cols, n_, rows / n_, type), inputs);
 }
 
 INSTANTIATE_TEST_SUITE_P(Types, MpiSpmdTest,
