@@ -2,6 +2,8 @@
 // other ops and to function arguments and results under `tessel.sharding`.
 #include "llvm/ADT/TypeSwitch.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "partitioner/ir/tessel/sharding_verification.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
@@ -36,6 +38,22 @@ mlir::LogicalResult verifyAttachedSharding(mlir::Operation* op, mlir::Location l
 
 }  // namespace
 
+namespace {
+
+// Every tessel op may be inlined: none depends on the function it sits in, so calls
+// can be inlined before partitioning (the partitioner works on one function body at a time).
+struct TesselInlinerInterface : mlir::DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(mlir::Operation*, mlir::Region*, bool, mlir::IRMapping&) const final {
+    return true;
+  }
+  bool isLegalToInline(mlir::Region*, mlir::Region*, bool, mlir::IRMapping&) const final {
+    return true;
+  }
+};
+
+}  // namespace
+
 void TesselDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
@@ -45,6 +63,7 @@ void TesselDialect::initialize() {
 #define GET_ATTRDEF_LIST
 #include "partitioner/ir/tessel/tessel_attrs.cpp.inc"
       >();
+  addInterfaces<TesselInlinerInterface>();
 }
 
 mlir::LogicalResult TesselDialect::verifyOperationAttribute(mlir::Operation* op,
