@@ -1,7 +1,8 @@
 // The reshard planner and the small emitters it shares with the op handlers.
 //
 // Plan, from layout A to layout B of the same mesh:
-//   1. unreduced axes of A that B lacks: all_reduce (sum) over them; unreduced axes B adds:
+//   1. unreduced axes of A that B lacks: all_reduce (sum) over them, or a reduce_scatter
+//      when B splits one whole dimension evenly over exactly those axes; unreduced axes B adds:
 //      keep the value on group position 0 and zero elsewhere, so the group sums to it;
 //   2. per dimension, keep the longest common prefix of A's and B's axes when both split the
 //      dimension evenly (otherwise keep nothing) and all_gather the rest of A's axes, minor
@@ -13,6 +14,7 @@
 // This is always correct; moving a split between dimensions costs a gather and a slice
 // instead of an all_to_all (a later optimization).
 #include <algorithm>
+#include <optional>
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
@@ -227,7 +229,31 @@ mlir::FailureOr<mlir::Value> SpmdBuilder::reshard(mlir::Value value, const Layou
   for (ir::AxisRefAttr axis : current.unreduced) {
     (llvm::is_contained(target.unreduced, axis) ? keep : reduce).push_back(axis);
   }
-  if (!reduce.empty()) value = allReduce(value, current, reduce, loc);
+  if (!reduce.empty()) {
+    // When the target splits one whole, so far unsplit dimension over exactly the axes to
+    // reduce, evenly, a reduce_scatter does both at once: each device receives only its piece
+    // of the sum (the device at group position i gets piece i, which is its shard index).
+    std::optional<int64_t> scatterDim;
+    for (int64_t d = 0; d < current.rank(); ++d) {
+      bool fits = current.dims[d].empty() && sameAxes(target.dims[d], reduce) &&
+                  globalShape[d] % ir::getGroupSize(current.mesh, reduce) == 0;
+      if (fits && !scatterDim) scatterDim = d;
+    }
+    if (scatterDim) {
+      int64_t d = *scatterDim;
+      llvm::SmallVector<int64_t> shape =
+          llvm::to_vector(llvm::cast<mlir::RankedTensorType>(value.getType()).getShape());
+      shape[d] /= ir::getGroupSize(current.mesh, reduce);
+      mlir::MLIRContext* context = builder_.getContext();
+      value = builder_.create<ir::ReduceScatterOp>(
+          loc, withShape(value, shape), value, current.meshName, axesAttr(context, reduce),
+          builder_.getI64IntegerAttr(d),
+          ir::ReductionKindAttr::get(context, ir::ReductionKind::Sum));
+      current.dims[d] = target.dims[d];
+    } else {
+      value = allReduce(value, current, reduce, loc);
+    }
+  }
   AxisList added;
   for (ir::AxisRefAttr axis : target.unreduced) {
     if (!llvm::is_contained(current.unreduced, axis)) added.push_back(axis);
