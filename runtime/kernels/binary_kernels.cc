@@ -22,47 +22,7 @@
 namespace tessel::runtime {
 namespace {
 
-// The unsigned type integer arithmetic on T runs in: at least `unsigned int`, so that the
-// promotion of narrow types to (signed) int cannot overflow in a multiplication.
-template <typename T>
-using WrapType =
-    std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
 
-template <typename T>
-T WrapAdd(T a, T b) {
-  return static_cast<T>(static_cast<WrapType<T>>(a) + static_cast<WrapType<T>>(b));
-}
-template <typename T>
-T WrapSub(T a, T b) {
-  return static_cast<T>(static_cast<WrapType<T>>(a) - static_cast<WrapType<T>>(b));
-}
-template <typename T>
-T WrapMul(T a, T b) {
-  return static_cast<T>(static_cast<WrapType<T>>(a) * static_cast<WrapType<T>>(b));
-}
-
-// Runs a float op in ComputeType and rounds once.
-template <typename T, typename F>
-T InCompute(T a, T b, F f) {
-  using C = ComputeType<T>;
-  return static_cast<T>(f(static_cast<C>(a), static_cast<C>(b)));
-}
-
-// add of pred is logical or, mul of pred is logical and.
-struct AddFn {
-  template <typename T>
-  static constexpr bool kAccepts = true;
-  template <typename T>
-  T operator()(T a, T b) const {
-    if constexpr (kIsPred<T>) {
-      return a || b;
-    } else if constexpr (kIsInt<T>) {
-      return WrapAdd(a, b);
-    } else {
-      return InCompute(a, b, [](auto x, auto y) { return x + y; });
-    }
-  }
-};
 
 struct SubFn {
   template <typename T>
@@ -77,20 +37,6 @@ struct SubFn {
   }
 };
 
-struct MulFn {
-  template <typename T>
-  static constexpr bool kAccepts = true;
-  template <typename T>
-  T operator()(T a, T b) const {
-    if constexpr (kIsPred<T>) {
-      return a && b;
-    } else if constexpr (kIsInt<T>) {
-      return WrapMul(a, b);
-    } else {
-      return InCompute(a, b, [](auto x, auto y) { return x * y; });
-    }
-  }
-};
 
 struct DivFn {
   template <typename T>
@@ -164,22 +110,6 @@ struct Atan2Fn {
 };
 
 // Logical for pred, bitwise for integers.
-struct AndFn {
-  template <typename T>
-  static constexpr bool kAccepts = kIsPred<T> || kIsInt<T>;
-  template <typename T>
-  T operator()(T a, T b) const {
-    return static_cast<T>(a & b);
-  }
-};
-struct OrFn {
-  template <typename T>
-  static constexpr bool kAccepts = kIsPred<T> || kIsInt<T>;
-  template <typename T>
-  T operator()(T a, T b) const {
-    return static_cast<T>(a | b);
-  }
-};
 struct XorFn {
   template <typename T>
   static constexpr bool kAccepts = kIsPred<T> || kIsInt<T>;

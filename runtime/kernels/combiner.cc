@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "runtime/kernels/elementwise_util.h"
 #include "runtime/kernels/index_utils.h"
 #include "support/status_macros.h"
 
@@ -43,56 +44,15 @@ std::optional<BinaryKind> MatchSingleBinaryOp(mlir::Region& region) {
   return std::nullopt;
 }
 
-template <typename T>
-bool IsNan(T x) {
-  if constexpr (std::is_integral_v<T>) {
-    return false;
-  } else {
-    return Eigen::numext::isnan(x);
-  }
-}
-
-template <typename T>
-bool SignBit(T x) {
-  return std::signbit(static_cast<double>(static_cast<float>(x)));
-}
-
-// XLA's semantics of each kind on one element type: pred add/max/or are logical or and
-// mul/min/and logical and; integer add and mul wrap (computed in an unsigned type at least
-// as wide as unsigned int, so that narrow types do not promote to a signed int that could
-// overflow); float max and min propagate NaN and order -0 below +0.
+// XLA's semantics of each kind on one element type: the functors of the elementwise kernels.
 template <BinaryKind K, typename T>
 T Apply(T a, T b) {
-  if constexpr (std::is_same_v<T, bool>) {
-    if constexpr (K == BinaryKind::kAdd || K == BinaryKind::kMax || K == BinaryKind::kOr) {
-      return a || b;
-    } else {
-      return a && b;
-    }
-  } else if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<std::common_type_t<T, unsigned>>;
-    U x = static_cast<U>(a), y = static_cast<U>(b);
-    if constexpr (K == BinaryKind::kAdd) return static_cast<T>(x + y);
-    if constexpr (K == BinaryKind::kMul) return static_cast<T>(x * y);
-    if constexpr (K == BinaryKind::kMax) return a < b ? b : a;
-    if constexpr (K == BinaryKind::kMin) return b < a ? b : a;
-    if constexpr (K == BinaryKind::kAnd) return static_cast<T>(a & b);
-    if constexpr (K == BinaryKind::kOr) return static_cast<T>(a | b);
-  } else {
-    if constexpr (K == BinaryKind::kAdd) return static_cast<T>(a + b);
-    if constexpr (K == BinaryKind::kMul) return static_cast<T>(a * b);
-    if constexpr (K == BinaryKind::kMax || K == BinaryKind::kMin) {
-      if (IsNan(a)) return a;
-      if (IsNan(b)) return b;
-      if (a == b) {
-        // Equal values differ only for zeros: max prefers +0, min prefers -0.
-        bool takeA = (K == BinaryKind::kMax) ? !SignBit(a) : SignBit(a);
-        return takeA ? a : b;
-      }
-      if constexpr (K == BinaryKind::kMax) return a < b ? b : a;
-      return b < a ? b : a;
-    }
-  }
+  if constexpr (K == BinaryKind::kAdd) return AddFn()(a, b);
+  if constexpr (K == BinaryKind::kMul) return MulFn()(a, b);
+  if constexpr (K == BinaryKind::kMax) return MaxFn()(a, b);
+  if constexpr (K == BinaryKind::kMin) return MinFn()(a, b);
+  if constexpr (K == BinaryKind::kAnd) return AndFn()(a, b);
+  if constexpr (K == BinaryKind::kOr) return OrFn()(a, b);
 }
 
 template <BinaryKind K, typename T>
