@@ -7,22 +7,11 @@
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
+#include "partitioner/ir/location.h"
 #include "support/status_macros.h"
 
 namespace tessel::runtime {
 namespace {
-
-// "file:line:col" where the location has one, MLIR's own spelling otherwise.
-std::string LocationString(mlir::Location loc) {
-  if (auto fileLoc = loc->findInstanceOf<mlir::FileLineColLoc>()) {
-    return absl::StrCat(fileLoc.getFilename().str(), ":", fileLoc.getLine(), ":",
-                        fileLoc.getColumn());
-  }
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  loc.print(os);
-  return os.str();
-}
 
 std::string TypeString(mlir::Type type) {
   std::string text;
@@ -40,7 +29,7 @@ absl::Status OpError(mlir::Operation* op, absl::string_view message) {
 absl::Status OpError(mlir::Operation* op, const absl::Status& status) {
   return absl::Status(status.code(),
                       absl::StrCat(op->getName().getStringRef().str(), " at ",
-                                   LocationString(op->getLoc()), ": ", status.message()));
+                                   FormatLocation(op->getLoc()), ": ", status.message()));
 }
 
 absl::Status CheckTensorMatchesType(const Tensor& tensor, mlir::Type type,

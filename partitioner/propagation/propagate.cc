@@ -9,6 +9,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/location.h"
 #include "partitioner/ir/tessel/sharding_verification.h"
 #include "partitioner/propagation/factor_propagation.h"
 #include "partitioner/propagation/propagation_graph.h"
@@ -201,9 +202,8 @@ std::string describeProvenance(const Provenance& provenance) {
   llvm::raw_string_ostream os(text);
   for (auto [i, op] : llvm::enumerate(provenance.path)) {
     os << (i == 0 ? " via " : ", ") << op->getName();
-    if (auto fileLoc = op->getLoc()->findInstanceOf<mlir::FileLineColLoc>()) {
-      os << " (" << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
-         << fileLoc.getColumn() << ")";
+    if (op->getLoc()->findInstanceOf<mlir::FileLineColLoc>()) {
+      os << " (" << FormatLocation(op->getLoc()) << ")";
     }
   }
   return os.str();

@@ -9,21 +9,14 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/location.h"
 #include "partitioner/rules/sharding_rule_interface.h"
 
 namespace tessel::propagation {
 namespace {
 
 std::string describeOp(mlir::Operation* op) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << op->getName() << " at ";
-  if (auto fileLoc = op->getLoc()->findInstanceOf<mlir::FileLineColLoc>()) {
-    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":" << fileLoc.getColumn();
-  } else {
-    op->getLoc().print(os);
-  }
-  return os.str();
+  return op->getName().getStringRef().str() + " at " + FormatLocation(op->getLoc());
 }
 
 Stage stageOf(mlir::Operation* op) {

@@ -8,6 +8,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "tools/tessel/common_flags.h"
+#include "partitioner/ir/location.h"
 #include "tools/tessel/pipeline.h"
 #include "tools/tessel/program.h"
 #include "tools/tessel/subcommands.h"
@@ -72,7 +73,7 @@ Subcommand ExplainCommand() {
           op->getAttrOfType<ir::ShardingPerValueAttr>(ir::TesselDialect::kShardingAttrName);
       if (!shardings) return;
       for (auto [k, result] : llvm::enumerate(op->getResults())) {
-        out << op->getName().getStringRef().str() << " at " << LocationString(op->getLoc())
+        out << op->getName().getStringRef().str() << " at " << FormatLocation(op->getLoc())
             << (op->getNumResults() > 1 ? " result " + std::to_string(k) : "") << ": "
             << Print(shardings.getShardings()[k]) << "\n"
             << "  from " << Origin(report, result) << "\n";

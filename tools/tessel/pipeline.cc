@@ -1,5 +1,6 @@
 // Propagation and partitioning behind a diagnostic handler that turns MLIR diagnostics into
 // a Status and remark lines.
+#include "partitioner/ir/location.h"
 #include "tools/tessel/pipeline.h"
 
 #include <string>
@@ -21,7 +22,7 @@ class DiagnosticCollector {
   DiagnosticCollector(mlir::MLIRContext* context, std::ostream& remarks)
       : handler_(context, [this, &remarks](mlir::Diagnostic& diagnostic) {
           std::string line =
-              absl::StrCat(LocationString(diagnostic.getLocation()), ": ", Severity(diagnostic),
+              absl::StrCat(FormatLocation(diagnostic.getLocation()), ": ", Severity(diagnostic),
                            ": ", diagnostic.str());
           if (diagnostic.getSeverity() == mlir::DiagnosticSeverity::Error) {
             absl::StrAppend(&errors_, errors_.empty() ? "" : "\n", line);
@@ -53,17 +54,6 @@ class DiagnosticCollector {
 };
 
 }  // namespace
-
-std::string LocationString(mlir::Location loc) {
-  if (auto fileLoc = loc->findInstanceOf<mlir::FileLineColLoc>()) {
-    return absl::StrCat(fileLoc.getFilename().str(), ":", fileLoc.getLine(), ":",
-                        fileLoc.getColumn());
-  }
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  loc.print(os);
-  return os.str();
-}
 
 absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks) {
   bool any = false;

@@ -23,9 +23,6 @@ absl::Status Propagate(mlir::ModuleOp module, propagation::PropagationReport* re
 // Runs --tessel-propagate and then --tessel-partition on `module`.
 absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks);
 
-// "file:line:col" of `loc`, or MLIR's spelling when it has no file location.
-std::string LocationString(mlir::Location loc);
-
 }  // namespace tessel::cli
 
 #endif  // TESSEL_TOOLS_TESSEL_PIPELINE_H_
