@@ -73,6 +73,9 @@ mlir::LogicalResult partitionOp(mlir::Operation* op, PartitionState& state) {
     state.define(result, *local, to, shapeOf(result.getType()));
     return mlir::success();
   }
+  mlir::FailureOr<bool> handled = partitionBySpecialHandler(op, state);
+  if (mlir::failed(handled)) return mlir::failure();
+  if (*handled) return mlir::success();
   if (isSourceOp(op)) return partitionByReplication(op, state, /*remark=*/false);
   rules::ShardingRuleOrNone rule = rules::getShardingRuleOf(op, rules::ShardingRuleOptions());
   if (const auto* factors = std::get_if<rules::OpShardingRule>(&rule)) {

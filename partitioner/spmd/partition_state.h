@@ -65,6 +65,12 @@ llvm::ArrayRef<int64_t> shapeOf(mlir::Type type);
 mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardingRule& rule,
                                       PartitionState& state);
 
+// The special handlers (handlers.cc lists them; one file per op family). Each returns true
+// when it partitioned `op`, false when it leaves `op` to the next path (having emitted
+// nothing), and failure() after an error.
+mlir::FailureOr<bool> partitionBySpecialHandler(mlir::Operation* op, PartitionState& state);
+mlir::FailureOr<bool> partitionIota(mlir::Operation* op, PartitionState& state);
+
 // Partitions `op` by replicating its operands, running it on whole tensors and cutting its
 // results to their layouts. Correct for every op; `remark` says whether to tell the user.
 mlir::LogicalResult partitionByReplication(mlir::Operation* op, PartitionState& state,
