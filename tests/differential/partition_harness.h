@@ -27,6 +27,10 @@ struct HarnessOptions {
   // ones it must not (e.g. "tessel.all_gather" where a handler should avoid a gather).
   std::vector<std::string> expect_in_program;
   std::vector<std::string> expect_not_in_program;
+  // Fill the padding of uneven argument shards with poison (NaN, a large integer, true)
+  // instead of zeros: the partitioned program may assume nothing about padding, so a
+  // reduction that forgets to mask it shows up as a wrong result.
+  bool poison_padding = true;
 };
 
 // Runs the check described at the top with gtest assertions; failures print the module and
