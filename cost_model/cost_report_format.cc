@@ -8,6 +8,13 @@
 namespace tessel::cost_model {
 namespace {
 
+// Three significant digits, trailing zeros kept: "4.00", "23.8", "132".
+std::string Digits3(double value) {
+  if (value >= 100) return absl::StrFormat("%.0f", value);
+  if (value >= 10) return absl::StrFormat("%.1f", value);
+  return absl::StrFormat("%.2f", value);
+}
+
 // "1.50 KiB": binary units, three significant digits.
 std::string Bytes(double bytes) {
   static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
@@ -17,20 +24,21 @@ std::string Bytes(double bytes) {
     ++unit;
   }
   if (unit == 0) return absl::StrFormat("%.0f B", bytes);
-  return absl::StrFormat("%.3g %s", bytes, kUnits[unit]);
+  return absl::StrCat(Digits3(bytes), " ", kUnits[unit]);
 }
 
 // "12.3 us": seconds in the unit that keeps the number at or above 1.
 std::string Seconds(double seconds) {
   if (seconds == 0) return "0 s";
-  if (seconds >= 1) return absl::StrFormat("%.3g s", seconds);
-  if (seconds >= 1e-3) return absl::StrFormat("%.3g ms", seconds * 1e3);
-  if (seconds >= 1e-6) return absl::StrFormat("%.3g us", seconds * 1e6);
-  return absl::StrFormat("%.3g ns", seconds * 1e9);
+  if (seconds >= 1) return absl::StrCat(Digits3(seconds), " s");
+  if (seconds >= 1e-3) return absl::StrCat(Digits3(seconds * 1e3), " ms");
+  if (seconds >= 1e-6) return absl::StrCat(Digits3(seconds * 1e6), " us");
+  return absl::StrCat(Digits3(seconds * 1e9), " ns");
 }
 
-// "4.19 M": decimal prefixes for counts.
+// "132 k (131584)": decimal prefixes for counts, with the exact count.
 std::string Count(double count) {
+  double exact = count;
   static const char* const kPrefixes[] = {"", " k", " M", " G", " T", " P", " E"};
   int prefix = 0;
   while (count >= 1000 && prefix < 6) {
@@ -38,7 +46,14 @@ std::string Count(double count) {
     ++prefix;
   }
   if (prefix == 0) return absl::StrFormat("%.0f", count);
-  return absl::StrFormat("%.3g%s", count, kPrefixes[prefix]);
+  return absl::StrCat(Digits3(count), kPrefixes[prefix], absl::StrFormat(" (%.0f)", exact));
+}
+
+// "65 KiB (66560 B)": the exact count too, for bytes that can be checked by hand.
+std::string ExactBytes(int64_t bytes) {
+  std::string rounded = Bytes(static_cast<double>(bytes));
+  if (bytes < 1024) return rounded;
+  return absl::StrCat(rounded, " (", bytes, " B)");
 }
 
 std::string Row(const std::string& label, const std::string& value) {
@@ -87,9 +102,9 @@ std::string FormatCostReport(const CostReport& report) {
   std::string out = absl::StrCat("cost report: @", report.function, " on ", report.devices,
                                  report.devices == 1 ? " device\n" : " devices\n");
   absl::StrAppend(&out, "hardware: ", report.hardware, "\n\nmemory per device\n");
-  absl::StrAppend(&out, Row("arguments", Bytes(report.argument_bytes)));
-  absl::StrAppend(&out, Row("results", Bytes(report.result_bytes)));
-  std::string peak = Bytes(report.peak_bytes);
+  absl::StrAppend(&out, Row("arguments", ExactBytes(report.argument_bytes)));
+  absl::StrAppend(&out, Row("results", ExactBytes(report.result_bytes)));
+  std::string peak = ExactBytes(report.peak_bytes);
   if (!report.peak_op.empty()) {
     absl::StrAppend(&peak, " at ", report.peak_op, " (", report.peak_location, ")");
   }
@@ -113,15 +128,28 @@ std::string FormatCostReport(const CostReport& report) {
   } else {
     absl::StrAppend(&out, absl::StrFormat("  %-20s %-12s %6s %12s %12s %10s\n", "kind", "axes",
                                           "count", "operand", "sent", "time"));
-    for (const auto& [key, sums] : report.by_kind_and_axes) {
-      absl::StrAppend(&out, CollectiveRow(CollectiveKindName(key.first), key.second, sums));
-    }
+    CollectiveTotals total;
     for (const auto& [kind, sums] : report.by_kind) {
-      absl::StrAppend(&out, CollectiveRow(absl::StrCat("all ", CollectiveKindName(kind)), "",
-                                          sums));
+      int64_t groups = 0;
+      for (const auto& [key, group_sums] : report.by_kind_and_axes) {
+        if (key.first != kind) continue;
+        ++groups;
+        absl::StrAppend(&out, CollectiveRow(CollectiveKindName(kind), key.second, group_sums));
+      }
+      // A kind over several axis groups gets a subtotal.
+      if (groups > 1) {
+        absl::StrAppend(&out, CollectiveRow(CollectiveKindName(kind), "(all)", sums));
+      }
+      total.count += sums.count;
+      total.operand_bytes += sums.operand_bytes;
+      total.sent_bytes += sums.sent_bytes;
+      total.seconds += sums.seconds;
     }
+    absl::StrAppend(&out, CollectiveRow("total", "", total));
   }
-  absl::StrAppend(&out, Row("time", Seconds(report.communication_seconds)));
+  if (report.by_kind.empty()) {
+    absl::StrAppend(&out, Row("time", Seconds(report.communication_seconds)));
+  }
 
   absl::StrAppend(&out, "\nstep time per device\n");
   absl::StrAppend(&out, Row("total", absl::StrCat(Seconds(report.step_seconds),
