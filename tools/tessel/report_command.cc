@@ -99,10 +99,12 @@ absl::StatusOr<ReportOptions> GetOptions(const ParsedArgs& args) {
 }
 
 // Whether `module` is per-device code already: partition_id and collectives have no meaning
-// in a global program (the partitioner rejects them there).
+// in a global program (the partitioner rejects them there), except inside a manual
+// computation, whose body is per-device code within a global program.
 bool LooksPartitioned(mlir::ModuleOp module) {
   bool found = false;
-  module.walk([&](mlir::Operation* op) {
+  module.walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation* op) {
+    if (llvm::isa<ir::ManualComputationOp>(op)) return mlir::WalkResult::skip();
     if (llvm::isa<ir::PartitionIdOp, ir::AllReduceOp, ir::AllGatherOp, ir::ReduceScatterOp,
                   ir::AllToAllOp, ir::CollectivePermuteOp>(op)) {
       found = true;

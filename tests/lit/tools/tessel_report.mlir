@@ -137,6 +137,12 @@
 // IDS: tessel report: {{.*}}ids.mlir:1:1: mesh @mesh lists explicit device ids; --mesh cannot resize it
 // IDS: exit=1
 
+// Collectives inside a manual computation do not make a program per-device code: it is
+// partitioned, and the partitioner's error is reported.
+// RUN: sh -c 'tessel report %t/manual.mlir; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=MANUAL
+// MANUAL: tessel report: {{.*}}manual.mlir:3:8: error: 'tessel.manual_computation' cannot be partitioned yet
+// MANUAL: exit=1
+
 // Bad command lines: exit 2.
 // RUN: sh -c 'tessel report %t/spmd.mlir --format=xml; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=FORMAT
 // FORMAT: tessel report: --format must be table or json, got 'xml'
@@ -193,6 +199,16 @@ func.func @main(%a: tensor<8xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"
 tessel.mesh @mesh = <["x"=4], device_ids=[3, 2, 1, 0]>
 func.func @main(%a: tensor<8xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}]>}) -> tensor<8xf32> {
   return %a : tensor<8xf32>
+}
+
+//--- manual.mlir
+tessel.mesh @mesh = <["x"=4]>
+func.func @main(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = tessel.manual_computation(%a) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%l: tensor<2xf32>) {
+    %s = tessel.all_reduce %l over @mesh ["x"] kind = sum : tensor<2xf32>
+    tessel.return %s : tensor<2xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
 }
 
 //--- syntax.mlir
