@@ -123,8 +123,9 @@ TEST(CostReportTest, FormatsTableAndJson) {
   CostReport report = BuildCostReport(test::FindFunc(*module, "main"), DefaultHardwareSpec());
   std::string table = FormatCostReport(report);
   EXPECT_THAT(table, HasSubstr("cost report: @main on 2 devices\n"));
-  EXPECT_THAT(table, HasSubstr("  arguments          1 KiB\n"));
-  EXPECT_THAT(table, HasSubstr("  all_reduce           model             1        1 KiB        1 KiB       4 us\n"));
+  EXPECT_THAT(table, HasSubstr("  arguments          1.00 KiB (1024 B)\n"));
+  EXPECT_THAT(table, HasSubstr("  all_reduce           model             1     1.00 KiB     1.00 KiB    4.00 us\n"
+                               "  total                                  1     1.00 KiB     1.00 KiB    4.00 us\n"));
   EXPECT_THAT(table, HasSubstr("(compute + communication, no overlap)"));
   std::string json = FormatCostReportJson(report);
   EXPECT_THAT(json, HasSubstr("\"devices\": 2,"));
@@ -132,6 +133,47 @@ TEST(CostReportTest, FormatsTableAndJson) {
                               "\"peak_bytes\": 2048, \"peak_op\": \"tessel.all_reduce\""));
   EXPECT_THAT(json, HasSubstr("{\"kind\": \"all_reduce\", \"axes\": \"model\", \"count\": 1, "
                               "\"operand_bytes\": 1024, \"sent_bytes\": 1024, "));
+}
+
+TEST(CostReportTest, TableSubtotalsAKindOverSeveralAxisGroups) {
+  mlir::MLIRContext context;
+  mlir::OwningOpRef<mlir::ModuleOp> module = test::Parse(R"mlir(
+    tessel.mesh @mesh = <["x"=2, "y"=2]>
+    func.func @main(%a: tensor<256xf32>) -> tensor<256xf32> {
+      %s = tessel.all_reduce %a over @mesh ["x"] kind = sum : tensor<256xf32>
+      %t = tessel.all_reduce %s over @mesh ["y"] kind = sum : tensor<256xf32>
+      return %t : tensor<256xf32>
+    })mlir", context);
+  ASSERT_TRUE(module);
+  CostReport report = BuildCostReport(test::FindFunc(*module, "main"), DefaultHardwareSpec());
+  EXPECT_THAT(FormatCostReport(report),
+              HasSubstr("  all_reduce           x                 1     1.00 KiB     1.00 KiB    4.00 us\n"
+                        "  all_reduce           y                 1     1.00 KiB     1.00 KiB    4.00 us\n"
+                        "  all_reduce           (all)             2     2.00 KiB     2.00 KiB    8.00 us\n"
+                        "  total                                  2     2.00 KiB     2.00 KiB    8.00 us\n"));
+}
+
+TEST(CostReportTest, TableSaysWhenThereAreNoCollectivesAndWhenLoopsRanOnce) {
+  mlir::MLIRContext context;
+  mlir::OwningOpRef<mlir::ModuleOp> module = test::Parse(R"mlir(
+    func.func @main(%i0: tensor<i32>, %p: tensor<i1>) -> tensor<i32> {
+      %r = hlo.while(%i = %i0) : tensor<i32>
+      cond {
+        hlo.return %p : tensor<i1>
+      } do {
+        %n = hlo.add %i, %i : tensor<i32>
+        hlo.return %n : tensor<i32>
+      }
+      return %r : tensor<i32>
+    })mlir", context);
+  ASSERT_TRUE(module);
+  CostReport report = BuildCostReport(test::FindFunc(*module, "main"), DefaultHardwareSpec());
+  std::string table = FormatCostReport(report);
+  EXPECT_THAT(table, HasSubstr("cost report: @main on 1 device\n"));
+  EXPECT_THAT(table, HasSubstr("  no collectives\n  time               0 s\n"));
+  EXPECT_THAT(table, HasSubstr(
+                         "note: 1 while loop counted as one iteration (trip counts are not known)"));
+  EXPECT_THAT(FormatCostReportJson(report), HasSubstr("\"while_loops\": 1\n}"));
 }
 
 }  // namespace
