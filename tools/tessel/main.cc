@@ -18,6 +18,7 @@ std::vector<Subcommand> AllSubcommands() {
       PartitionCommand(),
       ExplainCommand(),
       VerifyCommand(),
+      ReportCommand(),
   };
 }
 

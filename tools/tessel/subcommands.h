@@ -12,6 +12,7 @@ Subcommand RunCommand();        // run_command.cc
 Subcommand VerifyCommand();     // verify_command.cc
 Subcommand PartitionCommand();  // partition_command.cc
 Subcommand ExplainCommand();    // explain_command.cc
+Subcommand ReportCommand();     // report_command.cc
 
 }  // namespace tessel::cli
 
