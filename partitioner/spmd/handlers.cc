@@ -9,6 +9,8 @@ mlir::FailureOr<bool> partitionBySpecialHandler(mlir::Operation* op, PartitionSt
   using Handler = mlir::FailureOr<bool> (*)(mlir::Operation*, PartitionState&);
   static constexpr Handler kHandlers[] = {
       partitionIota,
+      partitionGather,
+      partitionScatter,
   };
   for (Handler handler : kHandlers) {
     mlir::FailureOr<bool> done = handler(op, state);

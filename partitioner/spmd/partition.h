@@ -13,7 +13,8 @@ namespace tessel::spmd {
 // Rewrites every function of `module` (sharded by --tessel-propagate) into the program each
 // partition runs. Ops without a handler are partitioned by replication with a remark. Fails
 // with an error on what it cannot partition at all (dynamic shapes, several blocks, calls,
-// manual computations, values moving between meshes). A module without a mesh is left as is.
+// nested manual computations, values moving between meshes). A module without a mesh is
+// left as is.
 struct PartitionOptions {
   // An op that no handler partitions runs on replicated operands with a warning; with this
   // set, that warning is an error and partitioning fails instead.

@@ -1,4 +1,5 @@
-// --tessel-partition: walks each function's ops in order, hands each to the rule-driven
+// --tessel-partition: walks each function's ops in order (and, through the control-flow
+// handlers, the ops of their regions), hands each to a special handler, the rule-driven
 // path or the fallback, gives arguments and results their local types, and erases the
 // global ops once every use has its local replacement.
 #include "mlir/IR/BuiltinTypes.h"
@@ -52,15 +53,21 @@ mlir::LogicalResult partitionOp(mlir::Operation* op, PartitionState& state) {
   for (mlir::Value operand : op->getOperands()) {
     if (!state.has(operand)) return op->emitError() << "operand is not a partitioned value";
   }
-  if (llvm::isa<ir::ManualComputationOp, mlir::func::CallOp>(op)) {
+  if (llvm::isa<mlir::func::CallOp>(op)) {
     return op->emitError() << "'" << op->getName() << "' cannot be partitioned yet";
   }
   if (llvm::isa<ir::AllGatherOp, ir::AllReduceOp, ir::ReduceScatterOp, ir::AllToAllOp,
                 ir::CollectivePermuteOp, ir::PartitionIdOp>(op)) {
-    // These speak of devices; in a global program they have no single-device meaning.
+    // These speak of devices; in a global program they have no single-device meaning, while
+    // in a manual computation's body they are per-device code: they run on whole values
+    // along the axes left to automatic partitioning.
+    if (state.inManualCode()) return partitionByReplication(op, state, /*remark=*/false);
     return op->emitError() << "'" << op->getName()
                            << "' is only meaningful in per-device code";
   }
+  if (llvm::isa<hlo::WhileOp>(op)) return partitionWhile(op, state);
+  if (llvm::isa<hlo::CaseOp>(op)) return partitionCase(op, state);
+  if (llvm::isa<ir::ManualComputationOp>(op)) return partitionManualComputation(op, state);
   if (llvm::isa<ir::ShardingConstraintOp, ir::ReshardOp>(op)) {
     // The op's sharding is the layout its result must have; the reshard moves the data.
     mlir::OpResult result = op->getResult(0);
@@ -85,6 +92,17 @@ mlir::LogicalResult partitionOp(mlir::Operation* op, PartitionState& state) {
   }
   return partitionByReplication(op, state, /*remark=*/true);
 }
+
+}  // namespace
+
+mlir::LogicalResult partitionOps(mlir::Block& block, PartitionState& state) {
+  for (mlir::Operation& op : block.without_terminator()) {
+    if (mlir::failed(partitionOp(&op, state))) return mlir::failure();
+  }
+  return mlir::success();
+}
+
+namespace {
 
 mlir::LogicalResult partitionFunction(mlir::func::FuncOp func,
                                       mlir::SymbolTableCollection& symbols,
@@ -123,9 +141,7 @@ mlir::LogicalResult partitionFunction(mlir::func::FuncOp func,
     localBlock->erase();
     return mlir::failure();
   };
-  for (mlir::Operation& op : block.without_terminator()) {
-    if (mlir::failed(partitionOp(&op, state))) return fail();
-  }
+  if (mlir::failed(partitionOps(block, state))) return fail();
   mlir::Operation* terminator = block.getTerminator();
   llvm::SmallVector<mlir::Value> results;
   llvm::SmallVector<mlir::Type> resultTypes;

@@ -48,12 +48,19 @@ class PartitionState {
   mlir::FailureOr<mlir::Value> localAs(mlir::Value global, const Layout& to,
                                        mlir::Location loc);
 
+  // Whether the ops being partitioned are the body of a manual computation, where
+  // collectives and partition_id are per-device code that runs as written.
+  bool inManualCode() const { return manualDepth_ > 0; }
+  void enterManualCode() { ++manualDepth_; }
+  void exitManualCode() { --manualDepth_; }
+
  private:
   SpmdBuilder builder_;
   mlir::SymbolTableCollection& symbols_;
   mlir::func::FuncOp func_;
   const PartitionOptions& options_;
   llvm::DenseMap<mlir::Value, LocalValue> values_;
+  int manualDepth_ = 0;
 };
 
 // The shape of a ranked tensor type.
@@ -70,6 +77,18 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
 // nothing), and failure() after an error.
 mlir::FailureOr<bool> partitionBySpecialHandler(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionIota(mlir::Operation* op, PartitionState& state);
+mlir::FailureOr<bool> partitionGather(mlir::Operation* op, PartitionState& state);
+mlir::FailureOr<bool> partitionScatter(mlir::Operation* op, PartitionState& state);
+
+// Partitions every op of `block` but its terminator, in order, appending local code where
+// the builder points: a function body, or a region of control flow being rebuilt.
+mlir::LogicalResult partitionOps(mlir::Block& block, PartitionState& state);
+
+// Control flow and manual computations (partition_pass.cc dispatches to them): regions are
+// partitioned op by op with partitionOps into the regions of a new local op.
+mlir::LogicalResult partitionWhile(mlir::Operation* op, PartitionState& state);
+mlir::LogicalResult partitionCase(mlir::Operation* op, PartitionState& state);
+mlir::LogicalResult partitionManualComputation(mlir::Operation* op, PartitionState& state);
 
 // Partitions `op` by replicating its operands, running it on whole tensors and cutting its
 // results to their layouts. Correct for every op; `remark` says whether to tell the user.

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "llvm/ADT/ArrayRef.h"
@@ -27,6 +28,25 @@ class SpmdBuilder {
   SpmdBuilder(mlir::func::FuncOp func, mlir::Block* block);
 
   mlir::OpBuilder& builder() { return builder_; }
+
+  // While alive, emits at the end of `block`, a region of a local op being built (a loop
+  // body, a branch). Offset tables built meanwhile live in that block, so they are forgotten
+  // when the scope ends: code after the op must not use them.
+  class NestedBlockScope {
+   public:
+    NestedBlockScope(SpmdBuilder& spmd, mlir::Block* block)
+        : spmd_(spmd), guard_(spmd.builder_), tables_(spmd.tables_) {
+      spmd.builder_.setInsertionPointToEnd(block);
+    }
+    ~NestedBlockScope() { spmd_.tables_ = std::move(tables_); }
+    NestedBlockScope(const NestedBlockScope&) = delete;
+    NestedBlockScope& operator=(const NestedBlockScope&) = delete;
+
+   private:
+    SpmdBuilder& spmd_;
+    mlir::OpBuilder::InsertionGuard guard_;
+    std::map<std::vector<int64_t>, mlir::Value> tables_;
+  };
 
   // The local value of layout `to` for the local value `value` of layout `from`, both
   // describing a global tensor of `globalShape`. Fails (with an error at `loc`) only when
