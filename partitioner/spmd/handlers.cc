@@ -9,6 +9,9 @@ mlir::FailureOr<bool> partitionBySpecialHandler(mlir::Operation* op, PartitionSt
   using Handler = mlir::FailureOr<bool> (*)(mlir::Operation*, PartitionState&);
   static constexpr Handler kHandlers[] = {
       partitionIota,
+      partitionConvolution,
+      partitionReduceWindow,
+      partitionSelectAndScatter,
   };
   for (Handler handler : kHandlers) {
     mlir::FailureOr<bool> done = handler(op, state);
