@@ -121,8 +121,10 @@ mlir::Value sliceAtShardOffsets(SpmdBuilder& spmd, mlir::Value value, const Layo
                                 int64_t size, mlir::Location loc) {
   mlir::OpBuilder& builder = spmd.builder();
   auto type = typeOf(value);
-  bool allZero = llvm::all_of(offsets, [](int64_t o) { return o == 0; });
-  if (allZero && size == type.getDimSize(dim)) return value;
+  // The same offset everywhere needs no table: a static slice.
+  if (llvm::all_equal(offsets)) {
+    return sliceAlong(builder, value, dim, offsets.front(), offsets.front() + size, loc);
+  }
   llvm::SmallVector<mlir::Value> starts;
   for (int64_t d = 0; d < type.getRank(); ++d) {
     starts.push_back(spmd.lookupPerDevice(

@@ -87,8 +87,8 @@ mlir::Value haloForWindow(SpmdBuilder& spmd, mlir::Value local, const Layout& la
                           const WindowDim& window, int64_t outputSize, mlir::Value fill,
                           mlir::Location loc);
 
-// `value` cut along `dim` to `size` elements from offsets[shard index along splitDim]
-// (a dynamic_slice; nothing when every offset is 0 and nothing is cut).
+// `value` cut along `dim` to `size` elements from offsets[shard index along splitDim]: a
+// dynamic_slice, or a static slice when every shard has the same offset.
 mlir::Value sliceAtShardOffsets(SpmdBuilder& spmd, mlir::Value value, const Layout& layout,
                                 int64_t dim, int64_t splitDim, llvm::ArrayRef<int64_t> offsets,
                                 int64_t size, mlir::Location loc);
