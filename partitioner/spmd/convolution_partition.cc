@@ -98,7 +98,11 @@ mlir::FailureOr<bool> partitionConvolution(mlir::Operation* op, PartitionState& 
                  conv.getRhsDilation(), conv.getPadding());
   for (int64_t s = 0; s < numSpatial; ++s) {
     const AxisList& axes = out.dims[dims.getOutputSpatialDimensions()[s]];
-    if (!axes.empty() && outShape[dims.getOutputSpatialDimensions()[s]] == 0) return false;
+    // Empty dimensions have no shards to exchange halos between.
+    if (!axes.empty() && (outShape[dims.getOutputSpatialDimensions()[s]] == 0 ||
+                          lhsShape[dims.getInputSpatialDimensions()[s]] == 0)) {
+      return false;
+    }
     lhsTarget.dims[dims.getInputSpatialDimensions()[s]] = axes;
   }
 

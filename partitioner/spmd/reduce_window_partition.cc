@@ -22,8 +22,10 @@ mlir::FailureOr<bool> partitionReduceWindow(mlir::Operation* op, PartitionState&
     if (state.annotatedLayout(result) != out) return false;
   }
   llvm::ArrayRef<int64_t> outShape = shapeOf(op->getResult(0).getType());
+  llvm::ArrayRef<int64_t> inShape = state.local(reduceWindow.getInputs()[0]).shape;
   for (int64_t d = 0; d < out.rank(); ++d) {
-    if (out.numShards(d) > 1 && outShape[d] == 0) return false;
+    // Empty dimensions have no shards to exchange halos between.
+    if (out.numShards(d) > 1 && (outShape[d] == 0 || inShape[d] == 0)) return false;
   }
   llvm::SmallVector<WindowDim> window = windowDims(
       reduceWindow.getWindowDimensions(), reduceWindow.getWindowStrides(),

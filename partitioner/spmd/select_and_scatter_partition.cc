@@ -118,7 +118,7 @@ mlir::FailureOr<bool> partitionSelectAndScatter(mlir::Operation* op, PartitionSt
   for (int64_t d = 0; d < out.rank(); ++d) {
     const int64_t n = out.numShards(d);
     if (n == 1 || window[d].isTrivial()) continue;
-    if (sourceShape[d] == 0) return false;
+    if (sourceShape[d] == 0 || shape[d] == 0) return false;
     plans.push_back(planDim(d, n, shape[d], sourceShape[d], window[d]));
     variants *= plans.back().paddings.size();
     if (variants > kMaxVariants) return false;
