@@ -11,6 +11,9 @@ mlir::FailureOr<bool> partitionBySpecialHandler(mlir::Operation* op, PartitionSt
       partitionIota,
       partitionGather,
       partitionScatter,
+      partitionConvolution,
+      partitionReduceWindow,
+      partitionSelectAndScatter,
   };
   for (Handler handler : kHandlers) {
     mlir::FailureOr<bool> done = handler(op, state);

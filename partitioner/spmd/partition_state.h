@@ -79,6 +79,9 @@ mlir::FailureOr<bool> partitionBySpecialHandler(mlir::Operation* op, PartitionSt
 mlir::FailureOr<bool> partitionIota(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionGather(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionScatter(mlir::Operation* op, PartitionState& state);
+mlir::FailureOr<bool> partitionConvolution(mlir::Operation* op, PartitionState& state);
+mlir::FailureOr<bool> partitionReduceWindow(mlir::Operation* op, PartitionState& state);
+mlir::FailureOr<bool> partitionSelectAndScatter(mlir::Operation* op, PartitionState& state);
 
 // Partitions every op of `block` but its terminator, in order, appending local code where
 // the builder points: a function body, or a region of control flow being rebuilt.

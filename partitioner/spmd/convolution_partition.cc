@@ -1,0 +1,160 @@
+// hlo.convolution split along any of its dimensions at once:
+//   - output batch: the input batch is split alike (pure pass-through);
+//   - output feature: the kernel's output features are split alike; with feature groups
+//     (or batch groups) the split must hand whole groups to each shard, and the input's
+//     features (or batch) are split alike, the local conv having groups / n groups;
+//   - input feature (a split the operands bring, feature and batch groups 1): each shard
+//     convolves its features, the padding of uneven splits zeroed in both operands, and the
+//     partial sums are all-reduced when the result is resharded to its layout;
+//   - output spatial dimensions: the input is split alike and each shard fetches the halo
+//     its windows read from its neighbours (halo_exchange.h), the op's padding and lhs
+//     dilation applied on the way, so the local conv runs without them along that
+//     dimension. The kernel is replicated along its spatial dimensions.
+// Other shardings (a split output batch with batch groups, groups that do not divide by the
+// shard count) are declined and take the fallback.
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/IRMapping.h"
+#include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/spmd/halo_exchange.h"
+#include "partitioner/spmd/partition_state.h"
+
+namespace tessel::spmd {
+namespace {
+
+bool overlapsAny(llvm::ArrayRef<ir::AxisRefAttr> axes, const Layout& layout) {
+  for (const AxisList& dim : layout.dims) {
+    if (anyOverlap(axes, dim)) return true;
+  }
+  return false;
+}
+
+// The axes a split input feature dimension brings (from the lhs, else the rhs), if they
+// do not collide with the output's axes.
+AxisList inputFeatureAxes(const PartitionState& state, hlo::ConvolutionOp conv,
+                          const Layout& out) {
+  hlo::ConvDimensionNumbersAttr dims = conv.getDimensionNumbers();
+  const std::pair<mlir::Value, int64_t> candidates[] = {
+      {conv.getLhs(), dims.getInputFeatureDimension()},
+      {conv.getRhs(), dims.getKernelInputFeatureDimension()}};
+  for (auto [value, dim] : candidates) {
+    const Layout& layout = state.local(value).layout;
+    if (layout.meshName != out.meshName || layout.dims[dim].empty()) continue;
+    if (overlapsAny(layout.dims[dim], out)) continue;
+    return layout.dims[dim];
+  }
+  return {};
+}
+
+}  // namespace
+
+mlir::FailureOr<bool> partitionConvolution(mlir::Operation* op, PartitionState& state) {
+  auto conv = llvm::dyn_cast<hlo::ConvolutionOp>(op);
+  if (!conv) return false;
+  mlir::OpResult result = conv->getResult(0);
+  Layout out = state.annotatedLayout(result);
+  if (!out.mesh || !out.unreduced.empty()) return false;
+  hlo::ConvDimensionNumbersAttr dims = conv.getDimensionNumbers();
+  const int64_t featureGroups = conv.getFeatureGroupCount();
+  const int64_t batchGroups = conv.getBatchGroupCount();
+  llvm::ArrayRef<int64_t> lhsShape = state.local(conv.getLhs()).shape;
+  llvm::ArrayRef<int64_t> rhsShape = state.local(conv.getRhs()).shape;
+  llvm::ArrayRef<int64_t> outShape = shapeOf(result.getType());
+  const int64_t outFeature = dims.getOutputFeatureDimension();
+  const int64_t inFeature = dims.getInputFeatureDimension();
+  const int64_t inBatch = dims.getInputBatchDimension();
+
+  Layout lhsTarget = Layout::replicated(out.mesh, out.meshName, lhsShape.size());
+  Layout rhsTarget = Layout::replicated(out.mesh, out.meshName, rhsShape.size());
+  if (!out.dims[dims.getOutputBatchDimension()].empty()) {
+    if (batchGroups > 1) return false;
+    lhsTarget.dims[inBatch] = out.dims[dims.getOutputBatchDimension()];
+  }
+  int64_t localFeatureGroups = featureGroups, localBatchGroups = batchGroups;
+  if (const int64_t n = out.numShards(outFeature); n > 1) {
+    rhsTarget.dims[dims.getKernelOutputFeatureDimension()] = out.dims[outFeature];
+    if (featureGroups > 1) {
+      if (featureGroups % n != 0) return false;
+      lhsTarget.dims[inFeature] = out.dims[outFeature];
+      localFeatureGroups = featureGroups / n;
+    }
+    if (batchGroups > 1) {
+      if (batchGroups % n != 0) return false;
+      lhsTarget.dims[inBatch] = out.dims[outFeature];
+      localBatchGroups = batchGroups / n;
+    }
+  }
+  AxisList reduced;
+  if (featureGroups == 1 && batchGroups == 1) {
+    reduced = inputFeatureAxes(state, conv, out);
+    lhsTarget.dims[inFeature] = reduced;
+    rhsTarget.dims[dims.getKernelInputFeatureDimension()] = reduced;
+  }
+
+  const int64_t numSpatial = dims.getNumSpatialDims();
+  llvm::SmallVector<int64_t> kernelSizes;
+  for (int64_t k : dims.getKernelSpatialDimensions()) kernelSizes.push_back(rhsShape[k]);
+  llvm::SmallVector<WindowDim> window =
+      windowDims(kernelSizes, conv.getWindowStrides(), conv.getLhsDilation(),
+                 conv.getRhsDilation(), conv.getPadding());
+  for (int64_t s = 0; s < numSpatial; ++s) {
+    const AxisList& axes = out.dims[dims.getOutputSpatialDimensions()[s]];
+    // Empty dimensions have no shards to exchange halos between.
+    if (!axes.empty() && (outShape[dims.getOutputSpatialDimensions()[s]] == 0 ||
+                          lhsShape[dims.getInputSpatialDimensions()[s]] == 0)) {
+      return false;
+    }
+    lhsTarget.dims[dims.getInputSpatialDimensions()[s]] = axes;
+  }
+
+  mlir::Location loc = conv.getLoc();
+  mlir::FailureOr<mlir::Value> lhs = state.localAs(conv.getLhs(), lhsTarget, loc);
+  if (mlir::failed(lhs)) return mlir::failure();
+  mlir::FailureOr<mlir::Value> rhs = state.localAs(conv.getRhs(), rhsTarget, loc);
+  if (mlir::failed(rhs)) return mlir::failure();
+  SpmdBuilder& spmd = state.spmd();
+  if (!reduced.empty()) {
+    // Padding of an uneven feature split would be summed: zero it in both operands.
+    auto zero = [&](mlir::Value value) {
+      return spmd.zeroScalar(llvm::cast<mlir::RankedTensorType>(value.getType()).getElementType(),
+                             loc);
+    };
+    *lhs = spmd.maskPadding(*lhs, lhsTarget, lhsShape, {inFeature}, zero(*lhs), loc);
+    *rhs = spmd.maskPadding(*rhs, rhsTarget, rhsShape, {dims.getKernelInputFeatureDimension()},
+                            zero(*rhs), loc);
+  }
+  llvm::SmallVector<int64_t> lhsDilation, strides;
+  for (int64_t s = 0; s < numSpatial; ++s) {
+    const int64_t dim = dims.getInputSpatialDimensions()[s];
+    const int64_t outDim = dims.getOutputSpatialDimensions()[s];
+    if (lhsTarget.numShards(dim) > 1 && !window[s].isTrivial()) {
+      auto elementType = llvm::cast<mlir::RankedTensorType>(lhs->getType()).getElementType();
+      *lhs = haloForWindow(spmd, *lhs, lhsTarget, lhsShape, dim, window[s], outShape[outDim],
+                           spmd.zeroScalar(elementType, loc), loc);
+      window[s].padLow = window[s].padHigh = 0;
+      window[s].baseDilation = 1;
+    }
+    lhsDilation.push_back(window[s].baseDilation);
+  }
+
+  mlir::IRMapping mapping;
+  mapping.map(conv.getLhs(), *lhs);
+  mapping.map(conv.getRhs(), *rhs);
+  auto local = llvm::cast<hlo::ConvolutionOp>(spmd.builder().clone(*conv, mapping));
+  local->removeAttr(ir::TesselDialect::kShardingAttrName);
+  if (conv.getPadding()) local.setPaddingAttr(paddingAttr(conv.getContext(), window));
+  if (conv.getLhsDilation()) local.setLhsDilation(llvm::ArrayRef<int64_t>(lhsDilation));
+  local.setFeatureGroupCount(localFeatureGroups);
+  local.setBatchGroupCount(localBatchGroups);
+  auto type = llvm::cast<mlir::RankedTensorType>(result.getType());
+  Layout computed = out;
+  computed.unreduced = reduced;
+  local.getResult().setType(
+      mlir::RankedTensorType::get(computed.localShape(outShape), type.getElementType()));
+  mlir::FailureOr<mlir::Value> resharded =
+      spmd.reshard(local.getResult(), computed, out, outShape, loc);
+  if (mlir::failed(resharded)) return mlir::failure();
+  state.define(result, *resharded, out, outShape);
+  return true;
+}
+
+}  // namespace tessel::spmd
