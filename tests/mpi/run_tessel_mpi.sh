@@ -26,5 +26,4 @@ if ! grep -Eq -- "$pattern" <<<"$output"; then
   echo "FAILED: the output does not match: $pattern"
   failed=1
 fi
-if [[ $failed -eq 0 ]]; then echo "1 passed, 0 failed"; else echo "0 passed, 1 failed"; fi
 exit $failed

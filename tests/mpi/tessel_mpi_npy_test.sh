@@ -9,7 +9,7 @@ program="$2"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 work="$(mktemp -d "${TEST_TMPDIR:-/tmp}/npy.XXXXXX")"
 export TMPDIR="$work"
-fail() { echo "FAILED: $*"; echo "0 passed, 1 failed"; rm -rf "$work"; exit 1; }
+fail() { echo "FAILED: $*"; rm -rf "$work"; exit 1; }
 
 cat > "$work/args.mlir" <<'MLIR'
 func.func @main(%x: tensor<16x64xf32>, %w1: tensor<64x256xf32>, %w2: tensor<256x64xf32>)
@@ -33,4 +33,4 @@ timeout 300 mpirun --oversubscribe -np 2 --mca btl self,vader,tcp \
 [[ $(stat -c %s "$work/mpi/result_0.npy") -eq $(stat -c %s "$work/single/result_0.npy") ]] \
   || fail "result_0.npy differs in size from the single-device run's"
 rm -rf "$work"
-echo "1 passed, 0 failed"
+echo "PASSED"

@@ -242,8 +242,9 @@ Subcommand RunCommand() {
   command.name = "run";
   command.synopsis =
       "run FILE [--function=main] [--inputs=a.npy,b.npy | --seed=N] "
-      "[--partitions=N | --backend=mpi [--device_assignment=AXIS:local|mpi,...]] "
-      "[--output_dir=DIR] [--print_limit=K] [--check]";
+      "[--partitions=N] [--output_dir=DIR] [--print_limit=K] [--check] "
+      "[--backend=local|mpi [--device_assignment=AXIS:local|mpi,...] "
+      "[--collective_timeout=DURATION]]";
   command.summary = "Run a function of a program on the reference executor.";
   command.details =
       "FILE is MLIR (.mlir) or XLA HLO text (.hlo); other names are sniffed (HLO text\n"
