@@ -73,8 +73,8 @@ absl::StatusOr<DeviceAssignment> AssignByAxes(absl::Span<const MeshAxis> axes,
                            [&](const auto& entry) { return entry.first == axis.name; });
     if (it == spec.end()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "device assignment ", AxisBackendsString(spec), " does not place mesh axis \"",
-          axis.name, "\"; name every mesh axis once, as axis:local or axis:mpi"));
+          "device assignment ", AxisBackendsString(spec), " does not place mesh axis \"", axis.name,
+          "\"; name every mesh axis once, as axis:local or axis:mpi"));
     }
     backend_of_axis.push_back(it->second);
     devices *= axis.size;
@@ -88,17 +88,17 @@ absl::StatusOr<DeviceAssignment> AssignByAxes(absl::Span<const MeshAxis> axes,
                      [&](const MeshAxis& axis) { return axis.name == name; })) {
       std::vector<std::string> names;
       for (const MeshAxis& axis : axes) names.push_back(absl::StrCat("\"", axis.name, "\""));
-      return absl::InvalidArgumentError(absl::StrCat("device assignment names axis \"", name,
-                                                     "\", which the mesh lacks (its axes: ",
-                                                     absl::StrJoin(names, ", "), ")"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("device assignment names axis \"", name,
+                       "\", which the mesh lacks (its axes: ", absl::StrJoin(names, ", "), ")"));
     }
   }
   if (num_ranks != world_size) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "device assignment ", AxisBackendsString(spec), " needs ", num_ranks,
-        num_ranks == 1 ? " rank" : " ranks", " (the product of its mpi axes [",
-        absl::StrJoin(mpi_axes, ", "), "]) but the MPI job has ", world_size,
-        world_size == 1 ? " rank" : " ranks"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("device assignment ", AxisBackendsString(spec), " needs ", num_ranks,
+                     num_ranks == 1 ? " rank" : " ranks", " (the product of its mpi axes [",
+                     absl::StrJoin(mpi_axes, ", "), "]) but the MPI job has ", world_size,
+                     world_size == 1 ? " rank" : " ranks"));
   }
   if (!device_ids.empty() && static_cast<int64_t>(device_ids.size()) != devices) {
     return absl::InvalidArgumentError(absl::StrCat("the mesh lists ", device_ids.size(),

@@ -75,10 +75,12 @@ TEST(AxisAssignmentTest, RejectsSpecsThatDoNotMatchTheMeshOrTheJob) {
               StatusIs(kInvalid, "does not place mesh axis \"model\""));
   EXPECT_THAT(
       AssignByAxes(kMesh, {}, *ParseAxisBackends("data:mpi,model:local,seq:mpi"), 4).status(),
-      StatusIs(kInvalid, "names axis \"seq\", which the mesh lacks (its axes: \"data\", \"model\")"));
+      StatusIs(kInvalid,
+               "names axis \"seq\", which the mesh lacks (its axes: \"data\", \"model\")"));
   EXPECT_THAT(AssignByAxes(kMesh, {}, *ParseAxisBackends("data:mpi,model:local"), 3).status(),
-              StatusIs(kInvalid, "data:mpi,model:local needs 4 ranks (the product of its mpi "
-                                 "axes [\"data\"=4]) but the MPI job has 3 ranks"));
+              StatusIs(kInvalid,
+                       "data:mpi,model:local needs 4 ranks (the product of its mpi "
+                       "axes [\"data\"=4]) but the MPI job has 3 ranks"));
 }
 
 }  // namespace

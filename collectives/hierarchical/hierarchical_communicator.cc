@@ -122,8 +122,8 @@ absl::Status HierarchicalCommunicator::RunMixed(int64_t self, const Layout& layo
     }
     absl::Status status = body(layout, members);
     if (!status.ok()) {
-      status = absl::Status(status.code(),
-                            absl::StrCat(status.message(), " (in ", description, ")"));
+      status =
+          absl::Status(status.code(), absl::StrCat(status.message(), " (in ", description, ")"));
     }
     for (Member* member : members) member->result = Detach(status);
   }

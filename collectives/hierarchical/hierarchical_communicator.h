@@ -139,8 +139,8 @@ class HierarchicalCommunicator final : public Communicator {
   Layout LayoutOf(absl::Span<const int64_t> group) const;
   // Steps 1-3 for the caller.
   absl::Status RunMixed(int64_t self, const Layout& layout, absl::string_view name,
-                        const std::string& description, absl::Status own_status,
-                        ConstBuffer input, Buffer output, const LeaderBody& body);
+                        const std::string& description, absl::Status own_status, ConstBuffer input,
+                        Buffer output, const LeaderBody& body);
   // Every member's input (each `bytes` long), all-gathered among the leaders and returned
   // in group order. Fails with InvalidArgument if another rank's members described their
   // call differently (`description`).

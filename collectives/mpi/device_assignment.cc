@@ -43,9 +43,9 @@ absl::StatusOr<DeviceAssignment> DeviceAssignment::FromRanks(
                                                      ", which is out of range [0, ", n, ")"));
     }
     if (owner[rank] >= 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("device assignment: partitions ", owner[rank], " and ", p,
-                       " both map to rank ", rank, " (one partition per rank)"));
+      return absl::InvalidArgumentError(absl::StrCat("device assignment: partitions ", owner[rank],
+                                                     " and ", p, " both map to rank ", rank,
+                                                     " (one partition per rank)"));
     }
     owner[rank] = p;
     locations[p] = {rank, 0};
@@ -78,9 +78,9 @@ absl::StatusOr<DeviceAssignment> DeviceAssignment::FromLocations(
   }
   for (size_t rank = 0; rank < owner.size(); ++rank) {
     if (owner[rank].empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "device assignment: rank ", rank, " runs no partition, but rank ", owner.size() - 1,
-          " does (ranks must be numbered from 0 without gaps)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("device assignment: rank ", rank, " runs no partition, but rank ",
+                       owner.size() - 1, " does (ranks must be numbered from 0 without gaps)"));
     }
     for (size_t slot = 0; slot < owner[rank].size(); ++slot) {
       if (owner[rank][slot] < 0) {
@@ -98,12 +98,12 @@ absl::Status DeviceAssignment::ValidateWorldSize(int64_t world_size) const {
   if (world_size == num_ranks()) return absl::OkStatus();
   if (one_per_rank()) {
     return absl::InvalidArgumentError(absl::StrCat("device assignment has ", num_partitions(),
-                                                   " partitions but the MPI job has ",
-                                                   world_size, " ranks (one partition per rank)"));
+                                                   " partitions but the MPI job has ", world_size,
+                                                   " ranks (one partition per rank)"));
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "device assignment places ", num_partitions(), " partitions on ", num_ranks(),
-      " ranks but the MPI job has ", world_size, " ranks"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("device assignment places ", num_partitions(), " partitions on ", num_ranks(),
+                   " ranks but the MPI job has ", world_size, " ranks"));
 }
 
 }  // namespace tessel::collectives

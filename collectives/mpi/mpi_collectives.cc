@@ -263,9 +263,9 @@ absl::Status MpiCommunicator::Reject(int64_t self, absl::Span<const int64_t> gro
                                  : reason;
   // The collective code does not matter: the other members look at own_code first.
   Signature signature{kBarrierCode};
-  TESSEL_ASSIGN_OR_RETURN(MPI_Comm comm, Begin(call, self, signature, own));
-  (void)comm;
-  return own;  // unreachable in practice: Begin fails on a call whose own status failed
+  // Begin fails on a call whose own status failed, once the others know.
+  absl::StatusOr<MPI_Comm> joined = Begin(call, self, signature, own);
+  return joined.ok() ? own : joined.status();
 }
 
 }  // namespace tessel::collectives

@@ -3,6 +3,8 @@
 // turn ({0, R} on rank 0, ...). Every collective runs over groups that lie on one rank, one
 // per rank, and mixed (contiguous runs per rank and interleaved), against values computed
 // here; plus calls that must fail on every member.
+#include "collectives/hierarchical/hierarchical_communicator.h"
+
 #include <mpi.h>
 
 #include <algorithm>
@@ -14,7 +16,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "collectives/hierarchical/hierarchical_communicator.h"
 #include "collectives/reduction.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -140,14 +141,14 @@ TEST_P(HierarchicalTest, AllReduceEveryDataTypeAndReductionOverEveryGroup) {
   OnEveryPartition([&](int64_t self) {
     for (const std::vector<int64_t>& group : GroupsOf(self)) {
       for (DataType type : kAllDataTypes) {
-        for (ReductionKind kind : {ReductionKind::kSum, ReductionKind::kProd,
-                                   ReductionKind::kMax, ReductionKind::kMin}) {
+        for (ReductionKind kind : {ReductionKind::kSum, ReductionKind::kProd, ReductionKind::kMax,
+                                   ReductionKind::kMin}) {
           std::vector<unsigned char> input = TypedInput(type, self, count);
           std::vector<unsigned char> output(input.size());
-          ASSERT_THAT(communicator_->AllReduce(self, group, kind,
-                                               ConstBuffer{type, input.data(), count},
-                                               Buffer{type, output.data(), count}),
-                      IsOk());
+          ASSERT_THAT(
+              communicator_->AllReduce(self, group, kind, ConstBuffer{type, input.data(), count},
+                                       Buffer{type, output.data(), count}),
+              IsOk());
           std::vector<unsigned char> expected = TypedInput(type, group[0], count);
           for (size_t i = 1; i < group.size(); ++i) {
             std::vector<unsigned char> other = TypedInput(type, group[i], count);
@@ -171,8 +172,7 @@ TEST_P(HierarchicalTest, AllReduceInPlaceAndBitIdenticalFloatSums) {
     EXPECT_EQ(buffer[1], 7 * n_);
     // A sum whose rounding depends on the order: every member must get the same bits.
     for (const std::vector<int64_t>& group : GroupsOf(self)) {
-      std::vector<float> input = {1e8f * (self % 2 == 0 ? 1 : -1) + 0.1f * self,
-                                  1.0f / (1 + self)},
+      std::vector<float> input = {1e8f * (self % 2 == 0 ? 1 : -1) + 0.1f * self, 1.0f / (1 + self)},
                          sum(2);
       ASSERT_THAT(communicator_->AllReduce(self, group, ReductionKind::kSum, In(input), Out(sum)),
                   IsOk());
@@ -191,9 +191,9 @@ TEST_P(HierarchicalTest, FloatMaxCombinesInGroupOrder) {
   OnEveryPartition([&](int64_t self) {
     for (const std::vector<int64_t>& group : GroupsOf(self)) {
       std::vector<float> input = {self == group.back() ? -0.0f : 0.0f}, output(1);
-      ASSERT_THAT(communicator_->AllReduce(self, group, ReductionKind::kMax, In(input),
-                                           Out(output)),
-                  IsOk());
+      ASSERT_THAT(
+          communicator_->AllReduce(self, group, ReductionKind::kMax, In(input), Out(output)),
+          IsOk());
       EXPECT_TRUE(std::signbit(output[0])) << GroupString(group);
     }
   });
@@ -275,8 +275,7 @@ TEST_P(HierarchicalTest, CollectivePermuteRingsAndNonTargets) {
       std::vector<SourceTarget> ring;
       for (int64_t i = 0; i < size; ++i) ring.push_back({group[i], group[(i + 1) % size]});
       std::vector<double> buffer = {static_cast<double>(self), 0.5};
-      ASSERT_THAT(communicator_->CollectivePermuteInPlace(self, group, ring, Out(buffer)),
-                  IsOk());
+      ASSERT_THAT(communicator_->CollectivePermuteInPlace(self, group, ring, Out(buffer)), IsOk());
       EXPECT_EQ(buffer[0], static_cast<double>(group[(position + size - 1) % size]))
           << GroupString(group);
       EXPECT_EQ(buffer[1], 0.5);
@@ -314,9 +313,9 @@ TEST_P(HierarchicalTest, MismatchedSizesFailOnEveryMemberAndLeaveItUsable) {
     for (const std::vector<int64_t>& group : {Iota(0, n_), GroupsOf(self)[2]}) {
       const int64_t count = self == 0 ? 4 : 5;
       std::vector<int32_t> input(count, 1), output(count);
-      EXPECT_THAT(communicator_->AllReduce(self, group, ReductionKind::kSum, In(input),
-                                           Out(output)),
-                  StatusIs(absl::StatusCode::kInvalidArgument, "all_reduce"))
+      EXPECT_THAT(
+          communicator_->AllReduce(self, group, ReductionKind::kSum, In(input), Out(output)),
+          StatusIs(absl::StatusCode::kInvalidArgument, "all_reduce"))
           << "partition " << self << " over " << GroupString(group);
       std::vector<int32_t> one = {1}, sum(1);
       ASSERT_THAT(communicator_->AllReduce(self, group, ReductionKind::kSum, In(one), Out(sum)),

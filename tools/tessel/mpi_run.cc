@@ -213,8 +213,9 @@ absl::StatusOr<std::vector<Tensor>> LocalResultShapes(mlir::func::FuncOp functio
   for (mlir::Type type : function.getResultTypes()) {
     auto tensor_type = llvm::dyn_cast<mlir::RankedTensorType>(type);
     if (!tensor_type || !tensor_type.hasStaticShape()) {
-      return absl::InvalidArgumentError("the partitioned function has a result that is not a "
-                                        "statically shaped tensor");
+      return absl::InvalidArgumentError(
+          "the partitioned function has a result that is not a "
+          "statically shaped tensor");
     }
     TESSEL_ASSIGN_OR_RETURN(runtime::ElementType element,
                             runtime::ElementTypeFromMlir(tensor_type.getElementType()));
@@ -225,9 +226,8 @@ absl::StatusOr<std::vector<Tensor>> LocalResultShapes(mlir::func::FuncOp functio
 }
 
 // On rank 0: assembles, prints, saves and checks the gathered results.
-absl::Status Report(const MpiRunOptions& options, Setup& setup,
-                    const std::vector<Tensor>& shapes, const std::vector<std::byte>& gathered,
-                    int world_size, std::ostream& out) {
+absl::Status Report(const MpiRunOptions& options, Setup& setup, const std::vector<Tensor>& shapes,
+                    const std::vector<std::byte>& gathered, int world_size, std::ostream& out) {
   const int64_t num_partitions = setup.assignment->num_partitions();
   // The gather holds rank 0's partitions by slot, then rank 1's, and so on.
   std::vector<std::vector<Tensor>> locals(shapes.size(), std::vector<Tensor>(num_partitions));
@@ -250,14 +250,14 @@ absl::Status Report(const MpiRunOptions& options, Setup& setup,
         r, ir::TesselDialect::kShardingAttrName);
     auto global = llvm::cast<mlir::RankedTensorType>(setup.original.getResultTypes()[r]);
     TESSEL_ASSIGN_OR_RETURN(
-        Tensor whole,
-        runtime::AssembleTensor(locals[r], sharding, setup.mesh,
-                                runtime::Shape(global.getShape().begin(), global.getShape().end())));
+        Tensor whole, runtime::AssembleTensor(
+                          locals[r], sharding, setup.mesh,
+                          runtime::Shape(global.getShape().begin(), global.getShape().end())));
     results.push_back(std::move(whole));
   }
-  out << "ran the partitioned program on " << num_partitions << " partitions over "
-      << world_size << (world_size == 1 ? " MPI rank" : " MPI ranks")
-      << " (device assignment " << setup.spec << ")\n";
+  out << "ran the partitioned program on " << num_partitions << " partitions over " << world_size
+      << (world_size == 1 ? " MPI rank" : " MPI ranks") << " (device assignment " << setup.spec
+      << ")\n";
   for (size_t r = 0; r < results.size(); ++r) {
     out << "result " << r << ": "
         << (options.print_limit == 0 ? results[r].ShapeString()
@@ -273,8 +273,7 @@ absl::Status Report(const MpiRunOptions& options, Setup& setup,
     }
     for (size_t r = 0; r < results.size(); ++r) {
       std::string path =
-          (std::filesystem::path(options.output_dir) / absl::StrCat("result_", r, ".npy"))
-              .string();
+          (std::filesystem::path(options.output_dir) / absl::StrCat("result_", r, ".npy")).string();
       TESSEL_RETURN_IF_ERROR(runtime::WriteNpy(results[r], path));
       out << "wrote " << path << "\n";
     }
@@ -300,14 +299,13 @@ bool Agree(Job& job, const absl::Status& status, absl::string_view stage, std::o
   return false;
 }
 
-int RunInitialized(const MpiRunOptions& options, Job& job, std::ostream& out,
-                   std::ostream& err) {
+int RunInitialized(const MpiRunOptions& options, Job& job, std::ostream& out, std::ostream& err) {
   mlir::MLIRContext context;
   Setup setup;
   std::ostringstream ignored;
   // Remarks from partitioning are the same on every rank: rank 0 shows them.
-  absl::Status prepared = Prepare(options, job.rank(), job.size(), context, setup,
-                                  job.rank() == 0 ? err : ignored);
+  absl::Status prepared =
+      Prepare(options, job.rank(), job.size(), context, setup, job.rank() == 0 ? err : ignored);
   if (!Agree(job, prepared, "setting up", err)) return 1;
 
   collectives::MpiCommunicator::Options mpi_options;
@@ -338,8 +336,8 @@ int RunInitialized(const MpiRunOptions& options, Job& job, std::ostream& out,
     const int64_t bytes =
         per_partition * static_cast<int64_t>(setup.assignment->PartitionsOf(rank).size());
     if (bytes > INT_MAX) {
-      fits = absl::InvalidArgumentError(absl::StrCat(
-          "rank ", rank, "'s results take ", bytes, " bytes, more than one MPI message holds"));
+      fits = absl::InvalidArgumentError(absl::StrCat("rank ", rank, "'s results take ", bytes,
+                                                     " bytes, more than one MPI message holds"));
     }
     counts.push_back(static_cast<int>(std::min<int64_t>(bytes, INT_MAX)));
   }
