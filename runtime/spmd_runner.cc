@@ -1,5 +1,5 @@
-// One interpreter thread per partition around a shared LocalCommunicator (see
-// spmd_runner.h).
+// One interpreter thread per partition around a shared communicator: a LocalCommunicator
+// for RunSpmd, the caller's for RunPartitions (see spmd_runner.h).
 #include "runtime/spmd_runner.h"
 
 #include <mutex>
@@ -23,31 +23,53 @@ absl::StatusOr<std::vector<std::vector<Tensor>>> RunSpmd(
     return absl::InvalidArgumentError(absl::StrCat(
         "expected inputs for ", num_partitions, " partitions, got ", per_partition_inputs.size()));
   }
+  collectives::LocalCommunicator::Options communicator_options;
+  communicator_options.timeout = options.collective_timeout;
+  collectives::LocalCommunicator communicator(num_partitions, communicator_options);
+  std::vector<int64_t> partitions(num_partitions);
+  for (int64_t p = 0; p < num_partitions; ++p) partitions[p] = p;
+  return RunPartitions(function, partitions, per_partition_inputs, communicator, options);
+}
+
+absl::StatusOr<std::vector<std::vector<Tensor>>> RunPartitions(
+    mlir::func::FuncOp function, absl::Span<const int64_t> partitions,
+    absl::Span<const std::vector<Tensor>> per_partition_inputs,
+    collectives::Communicator& communicator, const SpmdOptions& options) {
+  const int64_t num_partitions = communicator.num_partitions();
+  if (per_partition_inputs.size() != partitions.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("expected inputs for ", partitions.size(),
+                                                   " partitions, got ",
+                                                   per_partition_inputs.size()));
+  }
+  for (int64_t p : partitions) {
+    if (p < 0 || p >= num_partitions) {
+      return absl::InvalidArgumentError(absl::StrCat("partition ", p, " is out of range [0, ",
+                                                     num_partitions, ")"));
+    }
+  }
   if (!function) return absl::InvalidArgumentError("no function to run");
   // The interpreters read the IR and look up types and attributes concurrently, which MLIR
   // allows only while the context keeps its multithreading locks.
-  if (num_partitions > 1 && !function->getContext()->isMultithreadingEnabled()) {
+  if (partitions.size() > 1 && !function->getContext()->isMultithreadingEnabled()) {
     return absl::InvalidArgumentError(
         "the function's MLIR context has multithreading disabled; partitions cannot run "
         "concurrently");
   }
   const KernelRegistry& registry =
       options.registry != nullptr ? *options.registry : DefaultKernelRegistry();
-  collectives::LocalCommunicator::Options communicator_options;
-  communicator_options.timeout = options.collective_timeout;
-  collectives::LocalCommunicator communicator(num_partitions, communicator_options);
 
-  std::vector<std::vector<Tensor>> outputs(num_partitions);
+  std::vector<std::vector<Tensor>> outputs(partitions.size());
   std::mutex failure_mu;
   absl::Status first_failure;  // guarded by failure_mu
   std::vector<std::thread> threads;
-  for (int64_t p = 0; p < num_partitions; ++p) {
-    threads.emplace_back([&, p] {
+  for (size_t i = 0; i < partitions.size(); ++i) {
+    threads.emplace_back([&, i] {
+      const int64_t p = partitions[i];
       Interpreter interpreter(registry, PartitionContext{p, num_partitions, &communicator});
       absl::StatusOr<std::vector<Tensor>> results =
-          interpreter.RunFunction(function, per_partition_inputs[p]);
+          interpreter.RunFunction(function, per_partition_inputs[i]);
       if (results.ok()) {
-        outputs[p] = *std::move(results);
+        outputs[i] = *std::move(results);
         return;
       }
       absl::Status failure(results.status().code(),

@@ -8,6 +8,10 @@
 //   // (*outputs)[p] holds partition p's results.
 //
 // Partition p is the mesh device with id p (see kernels/collective_kernels.cc).
+//
+// RunPartitions runs only some of the partitions, on a communicator the caller provides:
+// how each rank of an MPI job runs its share of the partitions (see tools/tessel's
+// `run --backend=mpi`).
 #ifndef TESSEL_RUNTIME_SPMD_RUNNER_H_
 #define TESSEL_RUNTIME_SPMD_RUNNER_H_
 
@@ -17,6 +21,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
+#include "collectives/communicator.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/tensor.h"
@@ -41,6 +46,20 @@ struct SpmdOptions {
 absl::StatusOr<std::vector<std::vector<Tensor>>> RunSpmd(
     mlir::func::FuncOp function, absl::Span<const std::vector<Tensor>> per_partition_inputs,
     int64_t num_partitions, const SpmdOptions& options = SpmdOptions());
+
+// Runs `function` on the partitions `partitions` (ids in [0, communicator.num_partitions())),
+// each on its own thread with `per_partition_inputs[i]` as partition `partitions[i]`'s
+// arguments, and returns their results in the same order. The collectives go through
+// `communicator`, which must accept these partitions as callers (for a rank of an MPI job,
+// its HierarchicalCommunicator and its local partitions). `options.collective_timeout` is
+// not used: the communicator has its own.
+//
+// Fails like RunSpmd; a failing partition calls communicator.Abort, which for an MPI
+// communicator may end the whole job.
+absl::StatusOr<std::vector<std::vector<Tensor>>> RunPartitions(
+    mlir::func::FuncOp function, absl::Span<const int64_t> partitions,
+    absl::Span<const std::vector<Tensor>> per_partition_inputs,
+    collectives::Communicator& communicator, const SpmdOptions& options = SpmdOptions());
 
 }  // namespace tessel::runtime
 

@@ -1,11 +1,13 @@
-// Tests of RunSpmd: hand-written SPMD programs on 4 partitions, where each partition adds
+// Tests of RunSpmd and RunPartitions: hand-written SPMD programs on 4 partitions, where each partition adds
 // something to its own shard and then calls a collective, compared with values computed by
 // hand; and how failures of one partition are reported.
 #include "runtime/spmd_runner.h"
 
+#include <thread>
 #include <vector>
 
 #include "absl/time/clock.h"
+#include "collectives/local/local_communicator.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "partitioner/ir/parse_module.h"
@@ -61,6 +63,42 @@ TEST_F(SpmdRunnerTest, AddThenAllReduce) {
   for (const auto& output : *outputs) {
     EXPECT_THAT(output[0].ToVector<float>(), ElementsAre(10.0f, 68.0f));
   }
+}
+
+TEST_F(SpmdRunnerTest, RunPartitionsRunsASubsetOnTheCallersCommunicator) {
+  // Partitions {0, 1} and {3, 2} run from two RunPartitions calls on one communicator, as
+  // two ranks of an MPI job would; results come back in the order the partitions were given.
+  constexpr absl::string_view kProgram = R"(
+    tessel.mesh @mesh = <["x"=4]>
+    func.func @main(%x: tensor<1xi32>) -> tensor<4xi32> {
+      %g = tessel.all_gather %x over @mesh ["x"] dim = 0 : (tensor<1xi32>) -> tensor<4xi32>
+      return %g : tensor<4xi32>
+    })";
+  auto module = ParseModule(kProgram, "test.mlir", context_);
+  ASSERT_THAT(module, IsOk());
+  auto main = (*module)->lookupSymbol<mlir::func::FuncOp>("main");
+  collectives::LocalCommunicator communicator(4);
+  auto input = [](int64_t p) {
+    return std::vector<Tensor>{Tensor::FromVector<int32_t>({1}, {int32_t(10 * p)})};
+  };
+  absl::StatusOr<std::vector<std::vector<Tensor>>> first, second;
+  std::thread other([&] {
+    second = RunPartitions(main, {3, 2}, {input(3), input(2)}, communicator);
+  });
+  first = RunPartitions(main, {0, 1}, {input(0), input(1)}, communicator);
+  other.join();
+  ASSERT_THAT(first, IsOk());
+  ASSERT_THAT(second, IsOk());
+  for (const auto* outputs : {&*first, &*second}) {
+    ASSERT_EQ(outputs->size(), 2u);
+    for (const auto& output : *outputs) {
+      EXPECT_THAT(output[0].ToVector<int32_t>(), ElementsAre(0, 10, 20, 30));
+    }
+  }
+  EXPECT_THAT(RunPartitions(main, {4}, {input(0)}, communicator),
+              StatusIs(absl::StatusCode::kInvalidArgument, "partition 4 is out of range [0, 4)"));
+  EXPECT_THAT(RunPartitions(main, {0, 1}, {input(0)}, communicator),
+              StatusIs(absl::StatusCode::kInvalidArgument, "expected inputs for 2 partitions"));
 }
 
 TEST_F(SpmdRunnerTest, AddThenAllGatherRebuildsTheGlobalValue) {

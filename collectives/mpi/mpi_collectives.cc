@@ -76,7 +76,7 @@ absl::Status MpiCommunicator::Finish(const Call& call, absl::string_view functio
 
 absl::Status MpiCommunicator::AllReduce(int64_t self, absl::Span<const int64_t> group,
                                         ReductionKind kind, ConstBuffer input, Buffer output) {
-  Call call = MakeCall("all_reduce", group);
+  Call call = MakeCall("all_reduce", self, group);
   absl::Status own = ValidateOutput(input, output, input.num_elements);
   if (own.ok()) own = FitsMpiCount(input.num_elements);
   Signature signature{kAllReduceCode, static_cast<int64_t>(input.type), input.num_elements,
@@ -100,7 +100,7 @@ absl::Status MpiCommunicator::AllReduce(int64_t self, absl::Span<const int64_t> 
 
 absl::Status MpiCommunicator::AllGather(int64_t self, absl::Span<const int64_t> group,
                                         ConstBuffer input, Buffer output) {
-  Call call = MakeCall("all_gather", group);
+  Call call = MakeCall("all_gather", self, group);
   const int64_t size = static_cast<int64_t>(group.size());
   absl::Status own = ValidateOutput(input, output, size * input.num_elements);
   if (own.ok()) own = FitsMpiCount(input.num_elements);
@@ -124,7 +124,7 @@ absl::Status MpiCommunicator::AllGather(int64_t self, absl::Span<const int64_t> 
 absl::Status MpiCommunicator::ReduceScatter(int64_t self, absl::Span<const int64_t> group,
                                             ReductionKind kind, ConstBuffer input,
                                             Buffer output) {
-  Call call = MakeCall("reduce_scatter", group);
+  Call call = MakeCall("reduce_scatter", self, group);
   const int64_t size = static_cast<int64_t>(group.size());
   absl::Status own = ValidateDivisible("input", input.num_elements, size);
   if (own.ok()) own = ValidateOutput(input, output, input.num_elements / size);
@@ -148,7 +148,7 @@ absl::Status MpiCommunicator::ReduceScatter(int64_t self, absl::Span<const int64
 
 absl::Status MpiCommunicator::AllToAll(int64_t self, absl::Span<const int64_t> group,
                                        ConstBuffer input, Buffer output) {
-  Call call = MakeCall("all_to_all", group);
+  Call call = MakeCall("all_to_all", self, group);
   const int64_t size = static_cast<int64_t>(group.size());
   absl::Status own = ValidateOutput(input, output, input.num_elements);
   if (own.ok()) own = ValidateDivisible("input", input.num_elements, size);
@@ -173,7 +173,7 @@ absl::Status MpiCommunicator::AllToAll(int64_t self, absl::Span<const int64_t> g
 absl::Status MpiCommunicator::CollectivePermute(int64_t self, absl::Span<const int64_t> group,
                                                 absl::Span<const SourceTarget> pairs,
                                                 ConstBuffer input, Buffer output) {
-  Call call = MakeCall("collective_permute", group);
+  Call call = MakeCall("collective_permute", self, group);
   absl::Status own = ValidateOutput(input, output, input.num_elements);
   if (own.ok()) own = ValidatePairs(group, pairs);
   if (own.ok()) own = FitsMpiCount(input.num_elements);
@@ -224,7 +224,7 @@ absl::Status MpiCommunicator::CollectivePermute(int64_t self, absl::Span<const i
 
 absl::Status MpiCommunicator::Broadcast(int64_t self, absl::Span<const int64_t> group,
                                         int64_t root, Buffer buffer) {
-  Call call = MakeCall("broadcast", group);
+  Call call = MakeCall("broadcast", self, group);
   absl::Status own = absl::OkStatus();
   const int64_t root_position = PositionOf(group, root);
   if (root_position < 0) {
@@ -245,7 +245,7 @@ absl::Status MpiCommunicator::Broadcast(int64_t self, absl::Span<const int64_t> 
 }
 
 absl::Status MpiCommunicator::Barrier(int64_t self, absl::Span<const int64_t> group) {
-  Call call = MakeCall("barrier", group);
+  Call call = MakeCall("barrier", self, group);
   Signature signature{kBarrierCode};
   TESSEL_ASSIGN_OR_RETURN(MPI_Comm comm, Begin(call, self, signature, absl::OkStatus()));
   // With verify_calls the signature exchange already synchronized the group; the barrier
@@ -254,6 +254,18 @@ absl::Status MpiCommunicator::Barrier(int64_t self, absl::Span<const int64_t> gr
   int code = MPI_Ibarrier(comm, &requests[0]);
   std::unique_ptr<std::vector<unsigned char>> no_scratch;
   return Finish(call, "MPI_Ibarrier", code, requests, no_scratch);
+}
+
+absl::Status MpiCommunicator::Reject(int64_t self, absl::Span<const int64_t> group,
+                                     absl::string_view collective, const absl::Status& reason) {
+  Call call = MakeCall(collective, self, group);
+  absl::Status own = reason.ok() ? absl::InternalError("a call was rejected without a reason")
+                                 : reason;
+  // The collective code does not matter: the other members look at own_code first.
+  Signature signature{kBarrierCode};
+  // Begin fails on a call whose own status failed, once the others know.
+  absl::StatusOr<MPI_Comm> joined = Begin(call, self, signature, own);
+  return joined.ok() ? own : joined.status();
 }
 
 }  // namespace tessel::collectives

@@ -15,11 +15,10 @@
 namespace tessel::collectives {
 namespace {
 
-// Point-to-point tag of the group handshake on the base communicator. Group creation uses
-// tags from kFirstGroupTag up, so the two never meet.
-constexpr int kHandshakeTag = 1;
-constexpr int kFirstGroupTag = 100;
-constexpr int kGroupTags = 30000;  // MPI guarantees tags up to 32767
+// MPI guarantees tags up to 32767; OpenMPI allows 2^31 - 1. A group's handshake (point to
+// point on the base communicator) and its MPI_Comm_create_group use the same tag, which MPI
+// allows: creation tags do not meet point-to-point ones.
+constexpr int64_t kMinTagSpace = 32767;
 
 uint64_t HashIds(absl::Span<const int64_t> ids) {
   uint64_t hash = 14695981039346656037ull;  // FNV-1a
@@ -52,6 +51,15 @@ absl::StatusOr<std::unique_ptr<MpiCommunicator>> MpiCommunicator::Create(
   // Checked here, before any collective: with too few ranks some partitions would wait for
   // partners that do not exist.
   TESSEL_RETURN_IF_ERROR(assignment.ValidateWorldSize(world_size));
+  if (!assignment.one_per_rank()) {
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&provided);
+    if (provided != MPI_THREAD_MULTIPLE) {
+      return absl::FailedPreconditionError(
+          "the device assignment places several partitions on one rank, whose threads call "
+          "MPI concurrently: initialize MPI with MPI_Init_thread(MPI_THREAD_MULTIPLE)");
+    }
+  }
   if (options.timeout <= absl::ZeroDuration()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "collective timeout ", absl::FormatDuration(options.timeout), " is not positive"));
@@ -59,17 +67,23 @@ absl::StatusOr<std::unique_ptr<MpiCommunicator>> MpiCommunicator::Create(
   MPI_Comm base = MPI_COMM_NULL;
   MPI_Comm_dup(MPI_COMM_WORLD, &base);
   MPI_Comm_set_errhandler(base, MPI_ERRORS_RETURN);
+  int64_t tag_space = kMinTagSpace;
+  int* tag_ub = nullptr;
+  int has_tag_ub = 0;
+  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &has_tag_ub);
+  if (has_tag_ub && tag_ub != nullptr && *tag_ub > tag_space) tag_space = *tag_ub;
   return std::unique_ptr<MpiCommunicator>(
-      new MpiCommunicator(std::move(assignment), options, rank, base));
+      new MpiCommunicator(std::move(assignment), options, rank, base, tag_space));
 }
 
 MpiCommunicator::MpiCommunicator(DeviceAssignment assignment, Options options, int64_t rank,
-                                 MPI_Comm base)
+                                 MPI_Comm base, int64_t tag_space)
     : assignment_(std::move(assignment)),
       options_(options),
       rank_(rank),
       partition_id_(assignment_.PartitionOf(rank)),
-      base_(base) {}
+      base_(base),
+      tag_space_(tag_space) {}
 
 MpiCommunicator::~MpiCommunicator() {
   int finalized = 0;
@@ -79,15 +93,28 @@ MpiCommunicator::~MpiCommunicator() {
   MPI_Comm_free(&base_);
 }
 
-MpiCommunicator::Call MpiCommunicator::MakeCall(absl::string_view name,
+MpiCommunicator::Call MpiCommunicator::MakeCall(absl::string_view name, int64_t self,
                                                 absl::Span<const int64_t> group) const {
-  return Call{name, group, absl::Now() + options_.timeout};
+  return Call{name, self, group, absl::Now() + options_.timeout};
+}
+
+int MpiCommunicator::GroupTag(uint64_t hash) const {
+  return static_cast<int>(1 + hash % static_cast<uint64_t>(tag_space_));
+}
+
+absl::Status MpiCommunicator::FailedStatus() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return failed_;
 }
 
 absl::Status MpiCommunicator::Fail(absl::Status status) {
-  failed_ = absl::AbortedError(
-      absl::StrCat("the MPI communicator is unusable after an earlier failure: ",
-                   status.message()));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (failed_.ok()) {
+      failed_ = absl::AbortedError(absl::StrCat(
+          "the MPI communicator is unusable after an earlier failure: ", status.message()));
+    }
+  }
   if (options_.abort_job) {
     std::fprintf(stderr, "tessel mpi: rank %lld: %s; aborting the MPI job\n",
                  static_cast<long long>(rank_), status.ToString().c_str());
@@ -112,7 +139,9 @@ absl::Status MpiCommunicator::MpiError(const Call& call, absl::string_view funct
 }
 
 void MpiCommunicator::Orphan(std::unique_ptr<std::vector<unsigned char>> buffer) {
-  if (buffer) orphans_.push_back(std::move(buffer));
+  if (!buffer) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  orphans_.push_back(std::move(buffer));
 }
 
 absl::Status MpiCommunicator::Wait(const Call& call, std::vector<MPI_Request>& requests,
@@ -146,20 +175,26 @@ absl::Status MpiCommunicator::Wait(const Call& call, std::vector<MPI_Request>& r
 
 absl::StatusOr<MPI_Comm> MpiCommunicator::GroupComm(const Call& call) {
   std::vector<int64_t> key(call.group.begin(), call.group.end());
-  auto it = group_comms_.find(key);
-  if (it != group_comms_.end()) return it->second;
+  {
+    // Only this rank's member of the group (one thread) creates or uses its communicator,
+    // so the lookup and the later insertion need no lock held in between.
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = group_comms_.find(key);
+    if (it != group_comms_.end()) return it->second;
+  }
 
   const int64_t size = static_cast<int64_t>(key.size());
   int64_t position = 0;
   std::vector<int> ranks(size);
   for (int64_t i = 0; i < size; ++i) {
     ranks[i] = static_cast<int>(assignment_.RankOf(key[i]));
-    if (key[i] == partition_id_) position = i;
+    if (key[i] == call.self) position = i;
   }
   // Handshake: every member tells every other that it has reached this group's setup, so a
   // member that never comes costs a timeout naming it rather than a hang in
   // MPI_Comm_create_group, which has no nonblocking form.
   const uint64_t hash = HashIds(key);
+  const int tag = GroupTag(hash);
   auto slots = std::make_unique<std::vector<unsigned char>>(size * sizeof(uint64_t));
   auto* values = reinterpret_cast<uint64_t*>(slots->data());
   values[position] = hash;
@@ -169,14 +204,13 @@ absl::StatusOr<MPI_Comm> MpiCommunicator::GroupComm(const Call& call) {
     if (i == position) continue;
     requests.emplace_back();
     peer_of_request.push_back(key[i]);
-    MPI_Irecv(&values[i], 1, MPI_UINT64_T, ranks[i], kHandshakeTag, base_, &requests.back());
+    MPI_Irecv(&values[i], 1, MPI_UINT64_T, ranks[i], tag, base_, &requests.back());
   }
   for (int64_t i = 0; i < size; ++i) {
     if (i == position) continue;
     requests.emplace_back();
     peer_of_request.push_back(-1);  // sends complete on their own; no peer to blame
-    MPI_Isend(&values[position], 1, MPI_UINT64_T, ranks[i], kHandshakeTag, base_,
-              &requests.back());
+    MPI_Isend(&values[position], 1, MPI_UINT64_T, ranks[i], tag, base_, &requests.back());
   }
   std::vector<size_t> missing;
   absl::Status arrived = Wait(call, requests, "while setting up the group", &missing);
@@ -204,11 +238,12 @@ absl::StatusOr<MPI_Comm> MpiCommunicator::GroupComm(const Call& call) {
   MPI_Comm_group(base_, &world_group);
   MPI_Group_incl(world_group, static_cast<int>(size), ranks.data(), &group);
   MPI_Comm comm = MPI_COMM_NULL;
-  int code = MPI_Comm_create_group(base_, group, kFirstGroupTag + hash % kGroupTags, &comm);
+  int code = MPI_Comm_create_group(base_, group, tag, &comm);
   MPI_Group_free(&group);
   MPI_Group_free(&world_group);
   if (code != MPI_SUCCESS) return Fail(MpiError(call, "MPI_Comm_create_group", code));
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  std::lock_guard<std::mutex> lock(mu_);
   group_comms_.emplace(std::move(key), comm);
   return comm;
 }
@@ -238,15 +273,22 @@ absl::Status MpiCommunicator::ExchangeSignatures(const Call& call, MPI_Comm comm
   }
   for (int64_t i = 0; i < size; ++i) {
     const Signature& theirs = signatures[i];
-    if (!theirs.own_ok) {
+    if (theirs.own_code == static_cast<int64_t>(absl::StatusCode::kInvalidArgument)) {
       return absl::InvalidArgumentError(absl::StrCat(call.name, " over group ",
                                                      GroupString(call.group), ": partition ",
                                                      call.group[i], " made an invalid call"));
     }
+    if (theirs.own_code != 0) {
+      const auto code = static_cast<absl::StatusCode>(theirs.own_code);
+      return absl::Status(code, absl::StrCat(call.name, " over group ", GroupString(call.group),
+                                             ": partition ", call.group[i],
+                                             " could not make its call (",
+                                             absl::StatusCodeToString(code), ")"));
+    }
     if (std::memcmp(&theirs, &mine, sizeof(Signature)) != 0) {
       return absl::InvalidArgumentError(absl::StrCat(
           call.name, " over group ", GroupString(call.group), ": partition ", call.group[i],
-          " called ", Describe(theirs), " but partition ", partition_id_, " called ",
+          " called ", Describe(theirs), " but partition ", call.self, " called ",
           Describe(mine)));
     }
   }
@@ -279,18 +321,34 @@ std::string MpiCommunicator::Describe(const Signature& signature) {
 
 absl::StatusOr<MPI_Comm> MpiCommunicator::Begin(const Call& call, int64_t self,
                                                 Signature signature, absl::Status own_status) {
-  if (!failed_.ok()) return failed_;
+  TESSEL_RETURN_IF_ERROR(FailedStatus());
   absl::Status group_status = ValidateGroup(self, call.group, num_partitions());
   if (!group_status.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(call.name, ": ", group_status.message()));
   }
-  if (self != partition_id_) {
-    return absl::InvalidArgumentError(absl::StrCat(call.name, ": rank ", rank_,
-                                                   " runs partition ", partition_id_,
-                                                   ", not partition ", self));
+  if (assignment_.RankOf(self) != rank_) {
+    if (assignment_.one_per_rank()) {
+      return absl::InvalidArgumentError(absl::StrCat(call.name, ": rank ", rank_,
+                                                     " runs partition ", partition_id_,
+                                                     ", not partition ", self));
+    }
+    return absl::InvalidArgumentError(absl::StrCat(call.name, ": partition ", self,
+                                                   " runs on rank ", assignment_.RankOf(self),
+                                                   ", not on rank ", rank_));
+  }
+  // Every member sees the same group, so every member rejects it alike.
+  std::map<int64_t, int64_t> member_on_rank;
+  for (int64_t id : call.group) {
+    auto [it, inserted] = member_on_rank.emplace(assignment_.RankOf(id), id);
+    if (!inserted) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          call.name, ": group ", GroupString(call.group), " has partitions ", it->second,
+          " and ", id, " on rank ", it->first,
+          "; the MPI backend moves data between ranks only (see collectives/hierarchical)"));
+    }
   }
   TESSEL_ASSIGN_OR_RETURN(MPI_Comm comm, GroupComm(call));
-  signature.own_ok = own_status.ok() ? 1 : 0;
+  signature.own_code = static_cast<int64_t>(own_status.code());
   if (options_.verify_calls) {
     TESSEL_RETURN_IF_ERROR(ExchangeSignatures(call, comm, signature, own_status));
   } else if (!own_status.ok()) {

@@ -1,6 +1,6 @@
-// The MPI collectives backend: one partition per rank of an MPI job, across processes and
-// hosts. Each rank creates one MpiCommunicator after MPI_Init and passes its own partition
-// id as `self` to every call.
+// The MPI collectives backend: partitions on the ranks of an MPI job, across processes and
+// hosts. Each rank creates one MpiCommunicator after MPI_Init and passes the calling
+// partition's id as `self` to every call.
 //
 //   MPI_Init(&argc, &argv);
 //   auto communicator = MpiCommunicator::Create(DeviceAssignment::Identity(world_size));
@@ -14,6 +14,14 @@
 // built the first time the group is used (MPI_Comm_create_group, collective over the group
 // only) and cached. Before building it the members exchange a handshake, so a member that
 // never arrives costs a timeout that names it instead of a hang inside MPI.
+//
+// Several partitions per rank: the assignment may place several partitions on one rank
+// (DeviceAssignment::FromLocations); then `self` is any of this rank's partitions, each
+// group must have its members on distinct ranks (collectives/hierarchical combines the
+// members of one rank first and calls this backend with one member per rank), and calls
+// over different groups may come from different threads at the same time, which needs MPI
+// initialized with MPI_THREAD_MULTIPLE. The calls of one partition must come from one
+// thread at a time, in program order.
 //
 // Every collective is nonblocking underneath (MPI_Iallreduce, ...) and polled until done or
 // until Options::timeout has passed since the call began. On a timeout the call fails with
@@ -33,6 +41,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -61,8 +70,9 @@ class MpiCommunicator final : public Communicator {
   };
 
   // The communicator for this rank. Fails with FailedPrecondition if MPI is not
-  // initialized, and with InvalidArgument if `assignment` does not have exactly one
-  // partition per rank of MPI_COMM_WORLD.
+  // initialized, or if the assignment places several partitions on a rank and MPI was not
+  // initialized with MPI_THREAD_MULTIPLE, and with InvalidArgument if `assignment` does not
+  // use exactly the ranks of MPI_COMM_WORLD.
   static absl::StatusOr<std::unique_ptr<MpiCommunicator>> Create(DeviceAssignment assignment,
                                                                  Options options);
   static absl::StatusOr<std::unique_ptr<MpiCommunicator>> Create(DeviceAssignment assignment);
@@ -72,8 +82,13 @@ class MpiCommunicator final : public Communicator {
   ~MpiCommunicator() override;
 
   int64_t num_partitions() const override { return assignment_.num_partitions(); }
-  // The partition this rank runs: the only valid `self`.
+  // The partition in slot 0 of this rank: with one partition per rank, the only valid
+  // `self`.
   int64_t partition_id() const { return partition_id_; }
+  // Every partition this rank runs, by slot: the valid `self`s.
+  absl::Span<const int64_t> local_partitions() const {
+    return assignment_.PartitionsOf(rank_);
+  }
   int64_t rank() const { return rank_; }
   const DeviceAssignment& assignment() const { return assignment_; }
 
@@ -92,6 +107,15 @@ class MpiCommunicator final : public Communicator {
                          Buffer buffer) override;
   absl::Status Barrier(int64_t self, absl::Span<const int64_t> group) override;
   void Abort(const absl::Status& reason) override;
+
+  // Joins the next call over `group` as a member that cannot make it, because of `reason`
+  // (not OK): with verify_calls the other members' calls, whatever collective they are,
+  // fail with `reason`'s code and a message naming `self`, and this call returns `reason`
+  // prefixed with `collective` and the group. Without verify_calls the others are not told
+  // and run into their timeout. This is how a layer above (collectives/hierarchical) fails
+  // a call on every member when its own part of the call failed before reaching MPI.
+  absl::Status Reject(int64_t self, absl::Span<const int64_t> group, absl::string_view collective,
+                      const absl::Status& reason);
 
  private:
   // Signature::collective values; their names are in Describe.
@@ -113,16 +137,19 @@ class MpiCommunicator final : public Communicator {
     int64_t kind = 0;
     int64_t root = 0;
     int64_t pairs_hash = 0;
-    int64_t own_ok = 1;
+    // The status code of the caller's own argument checks (0 is OK).
+    int64_t own_code = 0;
   };
   // One call in progress.
   struct Call {
     absl::string_view name;
+    int64_t self;
     absl::Span<const int64_t> group;
     absl::Time deadline;
   };
 
-  MpiCommunicator(DeviceAssignment assignment, Options options, int64_t rank, MPI_Comm base);
+  MpiCommunicator(DeviceAssignment assignment, Options options, int64_t rank, MPI_Comm base,
+                  int64_t tag_space);
 
   // Checks that this rank may call over `group` as `self` and is not failed, agrees with
   // the other members on the call (own_status is the caller's own argument check), and
@@ -145,7 +172,10 @@ class MpiCommunicator final : public Communicator {
   // Keeps `buffer` alive for the rest of the communicator's life: after a failed wait MPI
   // may still write to it.
   void Orphan(std::unique_ptr<std::vector<unsigned char>> buffer);
-  Call MakeCall(absl::string_view name, absl::Span<const int64_t> group) const;
+  Call MakeCall(absl::string_view name, int64_t self, absl::Span<const int64_t> group) const;
+  // The tag of `group`'s handshake and communicator creation, from its hash: concurrent
+  // setups of different groups (from different threads) must use different tags.
+  int GroupTag(uint64_t hash) const;
   // Completes a call whose nonblocking MPI function returned `code` and filled `requests`;
   // `scratch` (may be null) is what MPI reads or writes besides the caller's buffers; on
   // failure it moves to the orphans, on success it stays with the caller.
@@ -155,13 +185,21 @@ class MpiCommunicator final : public Communicator {
   // "all_gather of 4 x f32 into 8" and so on, for mismatch messages.
   static std::string Describe(const Signature& signature);
 
+  // The status every later call fails with, OK while none has failed.
+  absl::Status FailedStatus();
+
   const DeviceAssignment assignment_;
   const Options options_;
   const int64_t rank_;
   const int64_t partition_id_;
   // A duplicate of MPI_COMM_WORLD that errors return on, the parent of every group's.
   MPI_Comm base_;
+  // Group tags run over [1, tag_space_] (MPI_TAG_UB, as large as the job allows).
+  const int64_t tag_space_;
   mpi::MpiTypeTable types_;
+  // Guards what follows; never held while waiting for MPI, so that the threads of several
+  // partitions can wait at the same time.
+  std::mutex mu_;
   std::map<std::vector<int64_t>, MPI_Comm> group_comms_;
   // Set after a timeout or Abort(): every later call fails with it.
   absl::Status failed_;

@@ -1,6 +1,7 @@
 // gtest main for tests that run under mpirun: every rank runs every test, in the same
 // order, so each test's collectives meet. Only rank 0 prints gtest's usual report; other
-// ranks print their failures, prefixed with their rank.
+// ranks print their failures, prefixed with their rank. MPI runs with MPI_THREAD_MULTIPLE,
+// for tests with several partitions (threads) per rank.
 #include <mpi.h>
 
 #include <cstdio>
@@ -26,7 +27,9 @@ class RankFailurePrinter : public ::testing::EmptyTestEventListener {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  // Several partitions per rank call MPI from their own threads.
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   ::testing::InitGoogleTest(&argc, argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -3,13 +3,19 @@
 # in the first and starts the second host's ranks through an rsh agent that enters the
 # second namespace. OpenMPI talks TCP over the veth subnet only, so no traffic leaves the
 # namespaces this test makes, and they are deleted at the end.
-#   multihost_test.sh BINARY [RANKS_PER_HOST]
+#   multihost_test.sh BINARY [RANKS_PER_HOST [ARGS...]]
+# ARGS go to every rank; those that name existing files are made absolute first.
 # Needs root and `ip` (iproute2). Where either is missing or the kernel refuses network
 # namespaces, it prints SKIPPED with the reason and records the test as skipped in the
 # XML report Bazel collects, so the suite's summary counts it as skipped, not passed.
 set -u
 binary="$(realpath "$1")"
 per_host="${2:-2}"
+shift $(( $# < 2 ? $# : 2 ))
+args=()
+for arg in "$@"; do
+  if [[ -f "$arg" ]]; then args+=("$(realpath "$arg")"); else args+=("$arg"); fi
+done
 export PATH="$PATH:/usr/sbin:/sbin"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Bazel's gtest hooks name one file for the whole test; every rank would race on it. The
@@ -90,7 +96,7 @@ timeout 240 ip netns exec "$ns1" mpirun --oversubscribe -np "$np" \
   --host "$ip1:$per_host,$ip2:$per_host" \
   --mca plm_rsh_agent "$agent" \
   --mca btl tcp,self --mca btl_tcp_if_include "$subnet" --mca oob_tcp_if_include "$subnet" \
-  "$binary"
+  "$binary" "${args[@]}"
 rc=$?
 echo "mpirun across two namespaces ($np ranks) exited with $rc after $(( $(date +%s) - start ))s"
 failures=0

@@ -61,6 +61,18 @@ absl::Status Compare(const runtime::Tensor& got, const runtime::Tensor& want, si
 
 }  // namespace
 
+absl::Status CompareResults(const std::vector<runtime::Tensor>& got,
+                            const std::vector<runtime::Tensor>& expected, std::ostream& out) {
+  if (got.size() != expected.size()) {
+    return absl::FailedPreconditionError(absl::StrCat("partitioned run gave ", got.size(),
+                                                      " results, expected ", expected.size()));
+  }
+  for (size_t r = 0; r < expected.size(); ++r) {
+    TESSEL_RETURN_IF_ERROR(Compare(got[r], expected[r], r, out));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_name,
                               const std::vector<runtime::Tensor>& inputs,
                               const std::vector<runtime::Tensor>& expected, std::ostream& out,
@@ -89,6 +101,7 @@ absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_
   TESSEL_ASSIGN_OR_RETURN(std::vector<std::vector<runtime::Tensor>> results,
                           runtime::RunSpmd(function, per_partition, num_partitions));
   out << "check: ran the partitioned program on " << num_partitions << " partitions\n";
+  std::vector<runtime::Tensor> assembled;
   for (size_t r = 0; r < expected.size(); ++r) {
     auto sharding = function.getResultAttrOfType<ir::ShardingAttr>(
         r, ir::TesselDialect::kShardingAttrName);
@@ -97,9 +110,9 @@ absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_
     TESSEL_ASSIGN_OR_RETURN(
         runtime::Tensor whole,
         runtime::AssembleTensor(locals, sharding, mesh, expected[r].shape()));
-    TESSEL_RETURN_IF_ERROR(Compare(whole, expected[r], r, out));
+    assembled.push_back(std::move(whole));
   }
-  return absl::OkStatus();
+  return CompareResults(assembled, expected, out);
 }
 
 }  // namespace tessel::cli

@@ -26,6 +26,13 @@ absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_
                               const std::vector<runtime::Tensor>& expected, std::ostream& out,
                               std::ostream& remarks);
 
+// Compares the assembled results of a partitioned run, `got`, with the single-device
+// `expected` by the rules above, printing one line per result to `out`. Fails with
+// FailedPrecondition on the first mismatch (a different count, type or shape, or a
+// differing element). Shared by every backend's --check.
+absl::Status CompareResults(const std::vector<runtime::Tensor>& got,
+                            const std::vector<runtime::Tensor>& expected, std::ostream& out);
+
 }  // namespace tessel::cli
 
 #endif  // TESSEL_TOOLS_TESSEL_CHECK_H_

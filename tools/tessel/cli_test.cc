@@ -294,5 +294,27 @@ TEST_F(CliTest, RunExitCodes) {
               HasSubstr("add.mlir:1:1: @main takes 1 argument, but --inputs names 0 files"));
 }
 
+TEST_F(CliTest, RunBackendFlagsAreUsageErrors) {
+  // Each is rejected before MPI is touched, with exit status 2 and a message.
+  std::string program = TempPath("mesh.mlir");
+  WriteText(program, "func.func @main() { return }\n");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--backend=nccl"}, "--backend must be local or mpi, got 'nccl'"},
+      {{"--backend=mpi", "--partitions=4"}, "drop --partitions"},
+      {{"--backend=mpi", "--device_assignment=data"}, "'data' is not axis:backend"},
+      {{"--backend=mpi", "--device_assignment=data:gpu"}, "unknown backend 'gpu'"},
+      {{"--backend=mpi", "--collective_timeout=0s"}, "--collective_timeout must be positive"},
+      {{"--device_assignment=data:mpi"}, "need --backend=mpi"},
+      {{"--collective_timeout=5s"}, "need --backend=mpi"},
+  };
+  for (const auto& [flags, message] : cases) {
+    std::vector<std::string> args = {program};
+    args.insert(args.end(), flags.begin(), flags.end());
+    std::ostringstream out, err;
+    EXPECT_EQ(RunSubcommand(RunCommand(), args, out, err), kExitUsage) << flags[0];
+    EXPECT_THAT(err.str(), HasSubstr(message)) << flags[0];
+  }
+}
+
 }  // namespace
 }  // namespace tessel::cli

@@ -1,6 +1,6 @@
 // `tessel run FILE`: executes one function of a program on the reference executor, on one
-// device or as an SPMD program on N local partitions, and prints (and optionally saves) the
-// results.
+// device, as an SPMD program on N local partitions, or partitioned across the ranks of an
+// MPI job (--backend=mpi, in mpi_run.cc), and prints (and optionally saves) the results.
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -11,6 +11,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "collectives/hierarchical/axis_assignment.h"
 #include "mlir/IR/MLIRContext.h"
 #include "runtime/interpreter.h"
 #include "runtime/npy.h"
@@ -19,6 +21,7 @@
 #include "support/status_macros.h"
 #include "tools/tessel/check.h"
 #include "tools/tessel/common_flags.h"
+#include "tools/tessel/mpi_run.h"
 #include "tools/tessel/program.h"
 #include "tools/tessel/run_inputs.h"
 #include "tools/tessel/subcommands.h"
@@ -41,6 +44,19 @@ ABSL_FLAG(bool, check, false,
           "local partition per mesh device, and check it gives the single-device results.");
 ABSL_FLAG(int64_t, print_limit, 16,
           "Print at most K elements of each result; 0 prints only the shapes.");
+ABSL_FLAG(std::string, backend, "local",
+          "Where the partitions run: 'local' (threads of this process, see --partitions) or "
+          "'mpi' (under mpirun: the program is partitioned and its partitions run on the "
+          "ranks of the MPI job, placed by --device_assignment; results are gathered to "
+          "rank 0, which prints them).");
+ABSL_FLAG(std::string, device_assignment, "",
+          "With --backend=mpi: which mesh axes run inside a process (as threads) and which "
+          "across processes, as axis:local or axis:mpi for every mesh axis, e.g. "
+          "'data:mpi,model:local'. The ranks are the positions over the mpi axes. Default: "
+          "every axis over MPI, one partition per rank.");
+ABSL_FLAG(absl::Duration, collective_timeout, absl::Seconds(60),
+          "With --backend=mpi: how long a collective may wait for its partners before the "
+          "job fails instead of hanging.");
 
 namespace tessel::cli {
 namespace {
@@ -57,6 +73,9 @@ struct RunOptions {
   std::string output_dir;
   int64_t print_limit = 16;
   bool check = false;
+  bool mpi = false;
+  std::string device_assignment;
+  absl::Duration collective_timeout = absl::Seconds(60);
 };
 
 // Reads the flags into options; a conflict or out-of-range value is a usage error.
@@ -75,6 +94,35 @@ absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
   options.output_dir = absl::GetFlag(FLAGS_output_dir);
   options.print_limit = absl::GetFlag(FLAGS_print_limit);
   options.check = absl::GetFlag(FLAGS_check);
+  const std::string backend = absl::GetFlag(FLAGS_backend);
+  if (backend != "local" && backend != "mpi") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--backend must be local or mpi, got '", backend, "'"));
+  }
+  options.mpi = backend == "mpi";
+  options.device_assignment = absl::GetFlag(FLAGS_device_assignment);
+  options.collective_timeout = absl::GetFlag(FLAGS_collective_timeout);
+  if (options.mpi) {
+    if (args.explicitly_set.count("partitions") > 0) {
+      return absl::InvalidArgumentError(
+          "--backend=mpi takes the partitions from the program's mesh; drop --partitions");
+    }
+    if (args.explicitly_set.count("device_assignment") > 0) {
+      // Only the syntax here; whether it fits the mesh and the job is bad input (exit 1).
+      absl::Status spec =
+          collectives::ParseAxisBackends(options.device_assignment).status();
+      if (!spec.ok()) return spec;
+    }
+    if (options.collective_timeout <= absl::ZeroDuration()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--collective_timeout must be positive, got ",
+                       absl::FormatDuration(options.collective_timeout)));
+    }
+  } else if (args.explicitly_set.count("device_assignment") > 0 ||
+             args.explicitly_set.count("collective_timeout") > 0) {
+    return absl::InvalidArgumentError(
+        "--device_assignment and --collective_timeout need --backend=mpi");
+  }
   if (options.check && options.partitions != 1) {
     return absl::InvalidArgumentError(
         "--check runs the single-device program and partitions it itself; drop --partitions");
@@ -194,7 +242,9 @@ Subcommand RunCommand() {
   command.name = "run";
   command.synopsis =
       "run FILE [--function=main] [--inputs=a.npy,b.npy | --seed=N] "
-      "[--partitions=N] [--output_dir=DIR] [--print_limit=K] [--check]";
+      "[--partitions=N] [--output_dir=DIR] [--print_limit=K] [--check] "
+      "[--backend=local|mpi [--device_assignment=AXIS:local|mpi,...] "
+      "[--collective_timeout=DURATION]]";
   command.summary = "Run a function of a program on the reference executor.";
   command.details =
       "FILE is MLIR (.mlir) or XLA HLO text (.hlo); other names are sniffed (HLO text\n"
@@ -203,17 +253,38 @@ Subcommand RunCommand() {
       "first elements; --output_dir saves them whole. --check also partitions an annotated\n"
       "program, runs it on one local partition per mesh device and compares the results.\n"
       "\n"
+      "Under MPI, `mpirun -np R tessel run --backend=mpi FILE` partitions the program on\n"
+      "every rank, runs each rank's partitions (as placed by --device_assignment) and prints\n"
+      "the assembled results on rank 0; --check compares them there with the single-device\n"
+      "run. Every rank exits with the same status.\n"
+      "\n"
       "Exit status: 0 on success, 1 for bad input (unreadable or invalid program, unknown\n"
-      "function, inputs that do not match the signature, an op the executor cannot run),\n"
+      "function, inputs that do not match the signature, an op the executor cannot run, a\n"
+      "device assignment that does not fit the mesh or the MPI job, a failed --check),\n"
       "2 for a bad command line.\n";
-  command.flags = {"function",   "inputs",      "seed", "partitions",
-                   "output_dir", "print_limit", "check"};
+  command.flags = {"function",    "inputs",      "seed",    "partitions",
+                   "output_dir",  "print_limit", "check",   "backend",
+                   "device_assignment", "collective_timeout"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     absl::StatusOr<RunOptions> options = GetOptions(args);
     if (!options.ok()) {
       err << "tessel run: " << options.status().message() << "\n"
           << "see 'tessel run --help' for usage\n";
       return static_cast<int>(kExitUsage);
+    }
+    if (options->mpi) {
+      MpiRunOptions mpi;
+      mpi.file = options->file;
+      mpi.function = options->function;
+      mpi.use_inputs = options->use_inputs;
+      mpi.inputs = options->inputs;
+      mpi.seed = options->seed;
+      mpi.device_assignment = options->device_assignment;
+      mpi.timeout = options->collective_timeout;
+      mpi.output_dir = options->output_dir;
+      mpi.print_limit = options->print_limit;
+      mpi.check = options->check;
+      return RunOnMpi(mpi, out, err);
     }
     absl::Status status = Run(*options, out, err);
     if (!status.ok()) {

@@ -1,0 +1,46 @@
+// `tessel run --backend=mpi FILE`: the MPI path of `tessel run`, run by every rank of an MPI
+// job (`mpirun -np R tessel run --backend=mpi FILE`). Every rank partitions the program
+// the same way, places the mesh's devices by the device-assignment spec (which mesh axes
+// are threads of one rank and which span ranks), builds the same inputs and cuts its own
+// partitions' shards, and runs its partitions as threads on a HierarchicalCommunicator.
+// The results are gathered to rank 0, assembled into global tensors and printed there; with
+// --check rank 0 also runs the single-device program and compares.
+#ifndef TESSEL_TOOLS_TESSEL_MPI_RUN_H_
+#define TESSEL_TOOLS_TESSEL_MPI_RUN_H_
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+
+namespace tessel::cli {
+
+struct MpiRunOptions {
+  std::string file;
+  std::string function = "main";
+  // .npy files, one per argument, when use_inputs; otherwise arguments from `seed`.
+  bool use_inputs = false;
+  std::vector<std::string> inputs;
+  uint64_t seed = 0;
+  // "axis:local|mpi,...", or empty for every mesh axis over MPI (one partition per rank).
+  std::string device_assignment;
+  // How long a collective (and each step where the ranks wait for one another) may take.
+  absl::Duration timeout = absl::Seconds(60);
+  std::string output_dir;
+  int64_t print_limit = 16;
+  bool check = false;
+};
+
+// Initializes MPI (MPI_THREAD_MULTIPLE), runs, finalizes MPI, and returns the process's exit
+// code: 0 on success, 1 for bad input (on any rank), a device assignment that does not fit
+// the mesh or the job, a failed run or a failed check. Every rank returns the same code;
+// errors are printed once, by the lowest rank that has them. A rank whose partition fails
+// or whose collective times out ends the whole job through MPI_Abort instead (mpirun then
+// exits non-zero), since the other ranks may be waiting for it.
+int RunOnMpi(const MpiRunOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace tessel::cli
+
+#endif  // TESSEL_TOOLS_TESSEL_MPI_RUN_H_
