@@ -113,7 +113,9 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
   };
 
   mlir::OpBuilder& builder = state.spmd().builder();
-  mlir::IRMapping mapping;
+  // Operand by operand, not value by value: one value used twice (a dot of x with itself)
+  // may need a different layout on each side.
+  llvm::SmallVector<mlir::Value> localOperands;
   for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
     Layout target = layoutFor(rule.getOperand(index));
     mlir::FailureOr<mlir::Value> local = state.localAs(operand, target, op->getLoc());
@@ -134,10 +136,11 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
                                        state.spmd().zeroScalar(elementType, op->getLoc()),
                                        op->getLoc());
     }
-    mapping.map(operand, value);
+    localOperands.push_back(value);
   }
 
-  mlir::Operation* local = builder.clone(*op, mapping);
+  mlir::Operation* local = builder.clone(*op);
+  local->setOperands(localOperands);
   local->walk([](mlir::Operation* nested) {
     nested->removeAttr(ir::TesselDialect::kShardingAttrName);
   });

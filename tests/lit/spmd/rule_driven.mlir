@@ -77,3 +77,21 @@ func.func @dot_non_contracting(
       : (tensor<8x5xf32>, tensor<5x6xf32>) -> tensor<8x6xf32>
   return %0 : tensor<8x6xf32>
 }
+
+// -----
+
+tessel.mesh @mesh = <["x"=2]>
+
+// One value on both sides of a dot, each side wanting its own layout: the lhs keeps its
+// column split (a batch of the result), the rhs is gathered whole.
+// CHECK-LABEL: func @dot_same_value_twice
+// CHECK-SAME: (%[[A:.*]]: tensor<4x2xf32>
+// CHECK: %[[G:.*]] = tessel.all_gather %[[A]] over @mesh ["x"] dim = 1 : (tensor<4x2xf32>) -> tensor<4x4xf32>
+// CHECK: hlo.dot_general %[[A]], %[[G]], lhs_contract = [0], rhs_contract = [0] : (tensor<4x2xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+func.func @dot_same_value_twice(%a: tensor<4x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {"x"}]>})
+    -> (tensor<4x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>}) {
+  %0 = hlo.dot_general %a, %a, lhs_contract = [0], rhs_contract = [0]
+      {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"x"}, {}]>]>}
+      : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
