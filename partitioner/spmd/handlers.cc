@@ -9,6 +9,11 @@ mlir::FailureOr<bool> partitionBySpecialHandler(mlir::Operation* op, PartitionSt
   using Handler = mlir::FailureOr<bool> (*)(mlir::Operation*, PartitionState&);
   static constexpr Handler kHandlers[] = {
       partitionIota,
+      partitionSliceOrPad,
+      partitionConcatenate,
+      partitionReverse,
+      partitionDynamicSlices,
+      partitionReshape,
   };
   for (Handler handler : kHandlers) {
     mlir::FailureOr<bool> done = handler(op, state);

@@ -70,6 +70,11 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
 // nothing), and failure() after an error.
 mlir::FailureOr<bool> partitionBySpecialHandler(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionIota(mlir::Operation* op, PartitionState& state);
+mlir::FailureOr<bool> partitionSliceOrPad(mlir::Operation* op, PartitionState& state);
+mlir::FailureOr<bool> partitionConcatenate(mlir::Operation* op, PartitionState& state);
+mlir::FailureOr<bool> partitionReverse(mlir::Operation* op, PartitionState& state);
+mlir::FailureOr<bool> partitionDynamicSlices(mlir::Operation* op, PartitionState& state);
+mlir::FailureOr<bool> partitionReshape(mlir::Operation* op, PartitionState& state);
 
 // Partitions `op` by replicating its operands, running it on whole tensors and cutting its
 // results to their layouts. Correct for every op; `remark` says whether to tell the user.

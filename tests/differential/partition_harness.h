@@ -27,6 +27,9 @@ struct HarnessOptions {
   // ones it must not (e.g. "tessel.all_gather" where a handler should avoid a gather).
   std::vector<std::string> expect_in_program;
   std::vector<std::string> expect_not_in_program;
+  // Partition with spmd::PartitionOptions::replicationIsError: the case fails if an op with
+  // split operands takes the replication fallback (shows that a handler did the work).
+  bool replication_is_error = false;
 };
 
 // Runs the check described at the top with gtest assertions; failures print the module and
