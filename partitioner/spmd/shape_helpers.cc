@@ -115,8 +115,11 @@ Halo measure(const Layout& layout, llvm::ArrayRef<int64_t> globalShape, const Wi
     steps.push_back({PlanStepKind::kCollectivePermute, n,
                      std::min(halo.maxRight - (k - 1) * s, s) * rowBytes});
   }
+  // Ties go to the gather (one collective instead of several) unless one permute does.
+  const int64_t haloBytes = planBytes(steps);
+  const int64_t gatherBytes = planBytes({{PlanStepKind::kAllGather, n, bytes}});
   halo.cheap = static_cast<int64_t>(steps.size()) < n &&
-               planBytes(steps) <= planBytes({{PlanStepKind::kAllGather, n, bytes}});
+               (haloBytes < gatherBytes || (haloBytes == gatherBytes && steps.size() <= 1));
   return halo;
 }
 

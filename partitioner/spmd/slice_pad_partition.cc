@@ -44,6 +44,7 @@ mlir::FailureOr<Piece> gatherDim(PartitionState& state, Piece piece, int64_t dim
 // Pads `value` along `dim` only.
 mlir::Value padDim(SpmdBuilder& spmd, mlir::Value value, mlir::Value padValue, int64_t dim,
                    int64_t low, int64_t high, int64_t interior, mlir::Location loc) {
+  if (low == 0 && high == 0 && interior == 0) return value;
   auto type = llvm::cast<mlir::RankedTensorType>(value.getType());
   const int64_t rank = type.getRank();
   llvm::SmallVector<int64_t> lows(rank, 0), highs(rank, 0), interiors(rank, 0);
@@ -171,8 +172,13 @@ mlir::FailureOr<bool> partitionPadOp(hlo::PadOp pad, PartitionState& state) {
                                                          [](int64_t) { return 0; }, loc));
         }
         mlir::OpBuilder& b = spmd.builder();
-        mlir::Value cut = b.create<hlo::DynamicSliceOp>(loc, withShape(spread, sizes), spread,
-                                                        starts, b.getDenseI64ArrayAttr(sizes));
+        // Without interior padding the window is already the shard's c elements.
+        mlir::Value cut = spreadType.getDimSize(d) == c
+                              ? spread
+                              : b.create<hlo::DynamicSliceOp>(loc, withShape(spread, sizes),
+                                                              spread, starts,
+                                                              b.getDenseI64ArrayAttr(sizes))
+                                    .getResult();
         DimRange inside{d, [=](int64_t linear) { return low - c * shardOf(linear); },
                         [=](int64_t linear) { return low + span - c * shardOf(linear); }};
         piece.value = keepInRanges(spmd, cut, layout.mesh, {inside}, *padValue, loc);
