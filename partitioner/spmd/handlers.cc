@@ -14,6 +14,11 @@ mlir::FailureOr<bool> partitionBySpecialHandler(mlir::Operation* op, PartitionSt
       partitionConvolution,
       partitionReduceWindow,
       partitionSelectAndScatter,
+      partitionSliceOrPad,
+      partitionConcatenate,
+      partitionReverse,
+      partitionDynamicSlices,
+      partitionReshape,
   };
   for (Handler handler : kHandlers) {
     mlir::FailureOr<bool> done = handler(op, state);

@@ -11,7 +11,7 @@
 namespace tessel::spmd {
 
 // Rewrites every function of `module` (sharded by --tessel-propagate) into the program each
-// partition runs. Ops without a handler are partitioned by replication with a remark. Fails
+// partition runs. Ops without a handler are partitioned by replication with a warning. Fails
 // with an error on what it cannot partition at all (dynamic shapes, several blocks, calls,
 // nested manual computations, values moving between meshes). A module without a mesh is
 // left as is.

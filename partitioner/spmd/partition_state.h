@@ -82,6 +82,11 @@ mlir::FailureOr<bool> partitionScatter(mlir::Operation* op, PartitionState& stat
 mlir::FailureOr<bool> partitionConvolution(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionReduceWindow(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionSelectAndScatter(mlir::Operation* op, PartitionState& state);
+mlir::FailureOr<bool> partitionSliceOrPad(mlir::Operation* op, PartitionState& state);
+mlir::FailureOr<bool> partitionConcatenate(mlir::Operation* op, PartitionState& state);
+mlir::FailureOr<bool> partitionReverse(mlir::Operation* op, PartitionState& state);
+mlir::FailureOr<bool> partitionDynamicSlices(mlir::Operation* op, PartitionState& state);
+mlir::FailureOr<bool> partitionReshape(mlir::Operation* op, PartitionState& state);
 
 // Partitions every op of `block` but its terminator, in order, appending local code where
 // the builder points: a function body, or a region of control flow being rebuilt.

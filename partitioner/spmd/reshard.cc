@@ -4,15 +4,17 @@
 //   1. unreduced axes of A that B lacks: all_reduce (sum) over them, or a reduce_scatter
 //      when B splits one whole dimension evenly over exactly those axes; unreduced axes B adds:
 //      keep the value on group position 0 and zero elsewhere, so the group sums to it;
-//   2. per dimension, keep the longest common prefix of A's and B's axes when both split the
+//   2. splits that move from one dimension to another: one all_to_all each, and shards that
+//      only change devices: one collective_permute (reshard_moves.cc), where exact and
+//      cheaper by planBytes than gathering and slicing;
+//   3. per dimension, keep the longest common prefix of A's and B's axes when both split the
 //      dimension evenly (otherwise keep nothing) and all_gather the rest of A's axes, minor
 //      part of the dimension included in one collective; a full gather of an uneven split
 //      yields n*ceil(D/n) >= D elements and is sliced back to D;
-//   3. per dimension, cut B's remaining axes with one dynamic_slice whose offsets come from
+//   4. per dimension, cut B's remaining axes with one dynamic_slice whose offsets come from
 //      tables indexed by partition_id; dimensions that were whole and split unevenly are
 //      zero-padded to n*ceil(D/n) first, because dynamic_slice clamps its offsets.
-// This is always correct; moving a split between dimensions costs a gather and a slice
-// instead of an all_to_all (a later optimization).
+// Steps 3 and 4 are always correct: whatever steps 2 cannot do exactly, they do.
 #include <algorithm>
 #include <optional>
 
@@ -126,7 +128,7 @@ mlir::Value SpmdBuilder::gatherAndSlice(mlir::Value value, Layout& current, cons
                                         mlir::Location loc) {
   mlir::MLIRContext* context = builder_.getContext();
   const int64_t rank = current.rank();
-  // Step 2: gather what is not kept.
+  // Step 3: gather what is not kept.
   llvm::SmallVector<size_t> kept(rank, 0);
   for (int64_t d = 0; d < rank; ++d) {
     const AxisList& a = current.dims[d];
@@ -161,7 +163,7 @@ mlir::Value SpmdBuilder::gatherAndSlice(mlir::Value value, Layout& current, cons
                                             builder_.getDenseI64ArrayAttr(strides));
     }
   }
-  // Step 3: cut what `to` adds.
+  // Step 4: cut what `to` adds.
   bool anyCut = false;
   for (int64_t d = 0; d < rank; ++d) anyCut |= current.dims[d].size() != to.dims[d].size();
   if (!anyCut) return value;
@@ -260,6 +262,8 @@ mlir::FailureOr<mlir::Value> SpmdBuilder::reshard(mlir::Value value, const Layou
   }
   if (!added.empty()) value = keepOnFirst(value, current, added, loc);
   current.unreduced = target.unreduced;
+  value = moveSplits(value, current, target, globalShape, loc);
+  value = permuteShards(value, current, target, loc);
   return gatherAndSlice(value, current, target, globalShape, loc);
 }
 

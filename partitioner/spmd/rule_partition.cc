@@ -1,6 +1,9 @@
-// Rule-driven partitioning: ops whose sharding rule has only pass-through and reduction
-// factors (elementwise ops, convert, compare, select, clamp, broadcast_in_dim, transpose,
-// reduce, dot_general). Each factor gets the axes of the result dimension it appears in
+// Rule-driven partitioning: ops whose sharding rule has only pass-through, reduction and
+// need-replication factors (elementwise ops, convert, compare, select, clamp,
+// broadcast_in_dim, transpose, reduce, dot_general, sort, concatenate). Need-replication
+// factors (a sort's sorted dimension, a concatenated dimension) are kept whole in every
+// tensor while the other dimensions stay split, so sorting along an unsplit dimension with
+// the others split is purely local. Each factor gets the axes of the result dimension it appears in
 // (pass-through) or of an operand dimension (reduction factors of dot_general only); the
 // operands are resharded to what those factor axes imply, the op runs on local types, and
 // the result — a partial sum over the axes of split reduction factors — is resharded to its
@@ -18,8 +21,18 @@ bool isStaticTensor(mlir::Type type) {
   return tensor && tensor.hasStaticShape();
 }
 
-// Whether the generic path applies: only pass-through and reduction factors, each dimension
-// one factor of exactly its size, every operand and result a static tensor.
+// Whether need-replication factors may simply be kept whole while the op runs on local
+// types. Not for ops whose attributes carry sizes of split dimensions (dynamic_slice, gather)
+// or whose pass-through factors do not compute shard by shard (dynamic_update_slice writes
+// an update that is whole into an operand that would stay split); those have handlers.
+bool allowsWholeFactors(mlir::Operation* op) {
+  return !llvm::isa<hlo::DynamicSliceOp, hlo::DynamicUpdateSliceOp, hlo::GatherOp,
+                    hlo::ScatterOp>(op);
+}
+
+// Whether the generic path applies: only pass-through, reduction and need-replication
+// factors (the last kept whole), each dimension one factor of exactly its size (any size
+// for a need-replication dimension), every operand and result a static tensor.
 bool ruleFits(mlir::Operation* op, const rules::OpShardingRule& rule,
               const PartitionState& state) {
   // These ops' attributes hold global positions and sizes (start and limit indices,
@@ -32,6 +45,10 @@ bool ruleFits(mlir::Operation* op, const rules::OpShardingRule& rule,
     return false;
   }
   for (auto [index, factor] : llvm::enumerate(rule.getFactors())) {
+    if (factor.kind == rules::FactorKind::kNeedReplication) {
+      if (!allowsWholeFactors(op)) return false;
+      continue;
+    }
     if (factor.kind != rules::FactorKind::kPassThrough &&
         factor.kind != rules::FactorKind::kReduction) {
       return false;
@@ -51,7 +68,12 @@ bool ruleFits(mlir::Operation* op, const rules::OpShardingRule& rule,
     for (auto [shape, factors] : llvm::zip(shapes, tensors)) {
       if (factors.size() != shape.size()) return false;
       for (auto [dimFactors, size] : llvm::zip(factors, shape)) {
-        if (dimFactors.size() != 1 || rule.getFactor(dimFactors[0]).size != size) return false;
+        if (dimFactors.size() != 1) return false;
+        // A need-replication dimension stays whole, whatever the factor's extent.
+        const rules::Factor& factor = rule.getFactor(dimFactors[0]);
+        if (factor.kind != rules::FactorKind::kNeedReplication && factor.size != size) {
+          return false;
+        }
       }
     }
     return true;
@@ -83,6 +105,7 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
   auto claim = [&](int64_t factor, llvm::ArrayRef<ir::AxisRefAttr> axes) {
     if (axes.empty() || !factorAxes[factor].empty() || anyOverlap(axes, used)) return;
     if (rule.getFactor(factor).size == 1) return;
+    if (rule.getFactor(factor).kind == rules::FactorKind::kNeedReplication) return;
     factorAxes[factor].assign(axes.begin(), axes.end());
     used.append(axes.begin(), axes.end());
   };

@@ -76,6 +76,12 @@ class SpmdBuilder {
                         llvm::ArrayRef<ir::AxisRefAttr> axes, mlir::Location loc);
   mlir::Value keepOnFirst(mlir::Value value, const Layout& layout,
                           llvm::ArrayRef<ir::AxisRefAttr> axes, mlir::Location loc);
+  // All_to_all moves of splits between dimensions (reshard_moves.cc).
+  mlir::Value moveSplits(mlir::Value value, Layout& current, const Layout& to,
+                         llvm::ArrayRef<int64_t> globalShape, mlir::Location loc);
+  // One collective_permute when only the order of the shards changes (reshard_moves.cc).
+  mlir::Value permuteShards(mlir::Value value, Layout& current, const Layout& to,
+                            mlir::Location loc);
   mlir::Value gatherAndSlice(mlir::Value value, Layout& current, const Layout& to,
                              llvm::ArrayRef<int64_t> globalShape, mlir::Location loc);
 

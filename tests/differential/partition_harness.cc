@@ -107,9 +107,10 @@ void ExpectPartitionedRunMatches(const std::string& module_text,
   RegisterTesselDialects(registry);
   rules::registerShardingRuleModels(registry);
   mlir::MLIRContext context(registry);
-  // Remarks from the fallback are expected; keep the log quiet.
+  // Warnings from the fallback (and remarks) are expected; keep the log quiet.
   context.getDiagEngine().registerHandler([](mlir::Diagnostic& diagnostic) {
-    return mlir::success(diagnostic.getSeverity() == mlir::DiagnosticSeverity::Remark);
+    return mlir::success(diagnostic.getSeverity() == mlir::DiagnosticSeverity::Remark ||
+                         diagnostic.getSeverity() == mlir::DiagnosticSeverity::Warning);
   });
   auto module = ParseModule(module_text, "case.mlir", context);
   ASSERT_TRUE(module.ok()) << module.status() << "\n" << module_text;
@@ -122,7 +123,10 @@ void ExpectPartitionedRunMatches(const std::string& module_text,
 
   ASSERT_TRUE(mlir::succeeded(propagation::propagateShardings(**module, {}, nullptr)))
       << module_text;
-  ASSERT_TRUE(mlir::succeeded(spmd::partitionModule(**module))) << module_text;
+  spmd::PartitionOptions partition_options;
+  partition_options.replicationIsError = options.replication_is_error;
+  ASSERT_TRUE(mlir::succeeded(spmd::partitionModule(**module, partition_options)))
+      << module_text;
   ASSERT_TRUE(mlir::succeeded(mlir::verify(**module))) << module_text;
   std::string partitioned;
   llvm::raw_string_ostream os(partitioned);

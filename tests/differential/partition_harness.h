@@ -31,6 +31,9 @@ struct HarnessOptions {
   // instead of zeros: the partitioned program may assume nothing about padding, so a
   // reduction that forgets to mask it shows up as a wrong result.
   bool poison_padding = true;
+  // Partition with spmd::PartitionOptions::replicationIsError: the case fails if an op with
+  // split operands takes the replication fallback (shows that a handler did the work).
+  bool replication_is_error = false;
 };
 
 // Runs the check described at the top with gtest assertions; failures print the module and

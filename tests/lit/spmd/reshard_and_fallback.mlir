@@ -80,16 +80,44 @@ func.func @unreduced(%a: tensor<4xf32> {tessel.sharding = #tessel.sharding<@mesh
 
 tessel.mesh @mesh = <["x"=2]>
 
-// An op without a handler runs on replicated operands; its result is cut again.
+// An op without a handler runs on replicated operands; its result is cut again. The warning
+// names the op, where it is, the bytes gathered, and the constraint that would avoid it
+// (here the rule's permutation factor on dim 0: move the split to dim 1).
 // CHECK-LABEL: func @fallback
 // CHECK: tessel.all_gather %arg0 over @mesh ["x"] dim = 0 : (tensor<4x3xf32>) -> tensor<8x3xf32>
-// CHECK: hlo.reverse {{.*}} : tensor<8x3xf32>
+// CHECK: hlo.custom_call @kernel({{.*}} : (tensor<8x3xf32>) -> tensor<8x3xf32>
 // CHECK: hlo.dynamic_slice {{.*}} -> tensor<4x3xf32>
 func.func @fallback(%a: tensor<8x3xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>})
     -> (tensor<8x3xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>}) {
-  // expected-remark @+1 {{'hlo.reverse' is partitioned by replication: 96 bytes of split operands are gathered}}
-  %0 = hlo.reverse %a, dims = [0] {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<8x3xf32>
+  // expected-warning-re @+1 {{'hlo.custom_call' at {{.*}}reshard_and_fallback.mlir{{.*}}:8 is partitioned by replication: 96 bytes of split operands are gathered; a sharding constraint to #tessel.sharding<@mesh, [{}, {"x"}]> on operand 0 would avoid it}}
+  %0 = hlo.custom_call @kernel(%a) {tessel.sharding_rule = "([i, j])->([i, j]) {i=8, j=3} permutation={i}", tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<8x3xf32>) -> tensor<8x3xf32>
   return %0 : tensor<8x3xf32>
+}
+
+// -----
+
+tessel.mesh @mesh = <["x"=2]>
+
+// An op without a sharding rule: no layout of its operands avoids the gather.
+// CHECK-LABEL: func @opaque
+func.func @opaque(%a: tensor<8x3xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>})
+    -> (tensor<8x3xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>}) {
+  // expected-warning-re @+1 {{'hlo.custom_call' at {{.*}} is partitioned by replication: 96 bytes of split operands are gathered; no sharding constraint avoids it: the op has no sharding rule, so only replicated operands suit it}}
+  %0 = hlo.custom_call @kernel(%a) {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<8x3xf32>) -> tensor<8x3xf32>
+  return %0 : tensor<8x3xf32>
+}
+
+// -----
+
+tessel.mesh @mesh = <["x"=2]>
+
+// The only dimension cannot stay split: the warning says no better layout exists.
+// CHECK-LABEL: func @no_better_layout
+func.func @no_better_layout(%a: tensor<8xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}]>})
+    -> (tensor<8xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}]>}) {
+  // expected-warning-re @+1 {{'hlo.custom_call' at {{.*}} is partitioned by replication: 32 bytes of split operands are gathered; no better layout exists: operand 0 has no other dimension the op can keep split, so it must be whole}}
+  %0 = hlo.custom_call @kernel(%a) {tessel.sharding_rule = "([i])->([i]) {i=8} permutation={i}", tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"x"}]>]>} : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
 }
 
 // -----

@@ -1,0 +1,221 @@
+// The reshard planner's moves that need no gather: an all_to_all where a split moves from one
+// dimension to another, and a collective_permute where only the order of the shards over the
+// devices changes. Each applies only where it is exact and, by planBytes, cheaper than the
+// gather-and-slice plan it replaces; everything else is left to that plan.
+#include <algorithm>
+#include <map>
+#include <vector>
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/tessel/collective_groups.h"
+#include "partitioner/spmd/plan_cost.h"
+#include "partitioner/spmd/spmd_builder.h"
+
+namespace tessel::spmd {
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+mlir::RankedTensorType withShape(mlir::Value value, llvm::ArrayRef<int64_t> shape) {
+  auto type = llvm::cast<mlir::RankedTensorType>(value.getType());
+  return mlir::RankedTensorType::get(shape, type.getElementType());
+}
+
+mlir::ArrayAttr axesAttr(mlir::MLIRContext* context, llvm::ArrayRef<ir::AxisRefAttr> axes) {
+  return mlir::ArrayAttr::get(context,
+                              llvm::SmallVector<mlir::Attribute>(axes.begin(), axes.end()));
+}
+
+bool startsWith(llvm::ArrayRef<ir::AxisRefAttr> list, llvm::ArrayRef<ir::AxisRefAttr> prefix) {
+  return list.size() >= prefix.size() && sameAxes(list.take_front(prefix.size()), prefix);
+}
+
+// One all_to_all: the minor axes `moved` of dimension `from` go to the minor end of `to`.
+struct AllToAllMove {
+  int64_t from;
+  int64_t to;
+  size_t count;  // how many of `from`'s minor axes move
+};
+
+}  // namespace
+
+// Moving the minor axes S (g devices) of dimension a (kept major part P, n_P shards) to the
+// minor end of dimension b (so far split n_b ways) is one all_to_all over S with
+// split_dim = b and concat_dim = a. The device at position p of S holds shard p of each
+// P-block of a; it cuts its b-piece into g parts (part p is its new b-shard) and receives
+// the other devices' a-shards of its P-block, in order. It is exact when:
+//   - the local b length L_b = ceil(D_b/n_b) divides by g, or b was whole (then it is
+//     zero-padded to a multiple of g: the extra rows are the padding of the last shards);
+//   - the g received a-shards make up exactly the new a-shard: g*ceil(D_a/(n_P*g)) equals
+//     ceil(D_a/n_P), or a becomes whole (then the concatenated padding is sliced off).
+mlir::Value SpmdBuilder::moveSplits(mlir::Value value, Layout& current, const Layout& to,
+                                    llvm::ArrayRef<int64_t> globalShape, mlir::Location loc) {
+  const int64_t rank = current.rank();
+  auto findMove = [&]() -> std::optional<AllToAllMove> {
+    for (int64_t a = 0; a < rank; ++a) {
+      const AxisList& axesA = current.dims[a];
+      for (size_t count = axesA.size(); count >= 1; --count) {
+        llvm::ArrayRef<ir::AxisRefAttr> kept = llvm::ArrayRef(axesA).drop_back(count);
+        llvm::ArrayRef<ir::AxisRefAttr> moved = llvm::ArrayRef(axesA).take_back(count);
+        // The part of a that stays must be what the target keeps on a.
+        if (!startsWith(to.dims[a], kept)) continue;
+        for (int64_t b = 0; b < rank; ++b) {
+          if (b == a) continue;
+          AxisList grown = current.dims[b];
+          grown.append(moved.begin(), moved.end());
+          if (!startsWith(to.dims[b], grown)) continue;
+          const int64_t g = ir::getGroupSize(current.mesh, moved);
+          const int64_t nb = current.numShards(b);
+          const int64_t nGrown = nb * g;
+          // Beyond the moved axes, the target splits b further: the gather plan keeps the
+          // grown prefix only when b splits evenly both ways.
+          if (grown.size() != to.dims[b].size() &&
+              (globalShape[b] % nGrown != 0 || globalShape[b] % to.numShards(b) != 0)) {
+            continue;
+          }
+          const int64_t lengthB = ceilDiv(globalShape[b], nb);
+          if (nb > 1 && lengthB % g != 0) continue;
+          const int64_t nKept = ir::getGroupSize(current.mesh, kept);
+          const int64_t lengthA = ceilDiv(globalShape[a], nKept * g);
+          if (!kept.empty() && lengthA * g != ceilDiv(globalShape[a], nKept)) continue;
+          const int64_t bytes = tensorBytes(value.getType());
+          if (planBytes({{PlanStepKind::kAllToAll, g, bytes}}) >
+              planBytes({{PlanStepKind::kAllGather, g, bytes}})) {
+            continue;
+          }
+          return AllToAllMove{a, b, count};
+        }
+      }
+    }
+    return std::nullopt;
+  };
+  mlir::MLIRContext* context = builder_.getContext();
+  while (std::optional<AllToAllMove> move = findMove()) {
+    const int64_t a = move->from, b = move->to;
+    AxisList moved(current.dims[a].end() - move->count, current.dims[a].end());
+    const int64_t g = ir::getGroupSize(current.mesh, moved);
+    if (g == 1) {
+      // Axes of size 1 split nothing: only the layout changes.
+      current.dims[a].resize(current.dims[a].size() - move->count);
+      current.dims[b].append(moved.begin(), moved.end());
+      continue;
+    }
+    llvm::SmallVector<int64_t> shape =
+        llvm::to_vector(llvm::cast<mlir::RankedTensorType>(value.getType()).getShape());
+    if (shape[b] % g != 0) {
+      llvm::SmallVector<int64_t> zeros(rank, 0), high(rank, 0);
+      high[b] = g * ceilDiv(shape[b], g) - shape[b];
+      shape[b] += high[b];
+      auto elementType = llvm::cast<mlir::RankedTensorType>(value.getType()).getElementType();
+      value = builder_.create<hlo::PadOp>(loc, withShape(value, shape), value,
+                                          zeroScalar(elementType, loc),
+                                          builder_.getDenseI64ArrayAttr(zeros),
+                                          builder_.getDenseI64ArrayAttr(high),
+                                          builder_.getDenseI64ArrayAttr(zeros));
+    }
+    shape[b] /= g;
+    shape[a] *= g;
+    value = builder_.create<ir::AllToAllOp>(loc, withShape(value, shape), value,
+                                            current.meshName, axesAttr(context, moved),
+                                            builder_.getI64IntegerAttr(b),
+                                            builder_.getI64IntegerAttr(a));
+    current.dims[a].resize(current.dims[a].size() - move->count);
+    current.dims[b].append(moved.begin(), moved.end());
+    if (current.dims[a].empty() && shape[a] > globalShape[a]) {
+      // a is whole again: the concatenated padding of the last shards goes.
+      llvm::SmallVector<int64_t> start(rank, 0), strides(rank, 1);
+      llvm::SmallVector<int64_t> limit = shape;
+      limit[a] = shape[a] = globalShape[a];
+      value = builder_.create<hlo::SliceOp>(loc, withShape(value, shape), value,
+                                            builder_.getDenseI64ArrayAttr(start),
+                                            builder_.getDenseI64ArrayAttr(limit),
+                                            builder_.getDenseI64ArrayAttr(strides));
+    }
+  }
+  return value;
+}
+
+// When `current` and `to` split every dimension into as many shards, each device already
+// holds a piece of the right shape and only needs another device's: one collective_permute
+// over the mesh axes either layout uses. Positions in those groups decide the shards, so the
+// (source, target) pairs are the same in every group: target t takes the shard `to` gives it
+// from a source that holds it in `current` (itself when it can, each source used once).
+mlir::Value SpmdBuilder::permuteShards(mlir::Value value, Layout& current, const Layout& to,
+                                       mlir::Location loc) {
+  const int64_t rank = current.rank();
+  bool differs = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (current.numShards(d) != to.numShards(d)) return value;
+    differs |= !sameAxes(current.dims[d], to.dims[d]);
+  }
+  if (!differs) return value;
+  ir::MeshAttr mesh = current.mesh;
+  mlir::MLIRContext* context = builder_.getContext();
+  // The whole mesh axes either layout touches, in mesh order.
+  AxisList axes;
+  for (ir::MeshAxisAttr meshAxis : mesh.getAxes()) {
+    auto full = ir::AxisRefAttr::get(context, meshAxis.getName());
+    bool used = false;
+    for (int64_t d = 0; d < rank; ++d) {
+      for (ir::AxisRefAttr axis : current.dims[d]) used |= full.overlaps(axis);
+      for (ir::AxisRefAttr axis : to.dims[d]) used |= full.overlaps(axis);
+    }
+    if (used) axes.push_back(full);
+  }
+  const int64_t groupSize = ir::getGroupSize(mesh, axes);
+  // The device of each position of group 0, and the shards it holds and needs.
+  std::vector<int64_t> deviceAt(groupSize, -1);
+  for (int64_t linear = 0; linear < mesh.getTotalSize(); ++linear) {
+    ir::GroupPosition where = ir::getGroupPosition(mesh, axes, linear);
+    if (where.groupIndex == 0) deviceAt[where.position] = linear;
+  }
+  auto shardsOf = [&](const Layout& layout, int64_t position) {
+    std::vector<int64_t> index(rank);
+    for (int64_t d = 0; d < rank; ++d) index[d] = layout.shardIndex(d, deviceAt[position]);
+    return index;
+  };
+  std::map<std::vector<int64_t>, std::vector<int64_t>> holders;
+  for (int64_t s = 0; s < groupSize; ++s) holders[shardsOf(current, s)].push_back(s);
+  std::vector<int64_t> sourceOf(groupSize, -1);
+  std::vector<bool> sending(groupSize, false);
+  for (int64_t t = 0; t < groupSize; ++t) {
+    if (shardsOf(current, t) == shardsOf(to, t)) sourceOf[t] = t, sending[t] = true;
+  }
+  bool moves = false;
+  for (int64_t t = 0; t < groupSize; ++t) {
+    if (sourceOf[t] >= 0) continue;
+    for (int64_t s : holders[shardsOf(to, t)]) {
+      if (!sending[s]) {
+        sourceOf[t] = s;
+        sending[s] = true;
+        break;
+      }
+    }
+    if (sourceOf[t] < 0) return value;  // no free holder: leave it to the gather plan
+    moves = true;
+  }
+  if (moves) {
+    const int64_t bytes = tensorBytes(value.getType());
+    int64_t gathered = 1;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!sameAxes(current.dims[d], to.dims[d])) gathered *= current.numShards(d);
+    }
+    if (planBytes({{PlanStepKind::kCollectivePermute, groupSize, bytes}}) >
+        planBytes({{PlanStepKind::kAllGather, gathered, bytes}})) {
+      return value;
+    }
+    llvm::SmallVector<int64_t> pairs;
+    for (int64_t t = 0; t < groupSize; ++t) {
+      pairs.push_back(sourceOf[t]);
+      pairs.push_back(t);
+    }
+    value = builder_.create<ir::CollectivePermuteOp>(
+        loc, value.getType(), value, current.meshName, axesAttr(context, axes),
+        /*shift=*/nullptr, /*cyclic=*/nullptr, builder_.getDenseI64ArrayAttr(pairs));
+  }
+  current.dims = to.dims;
+  return value;
+}
+
+}  // namespace tessel::spmd

@@ -1,0 +1,139 @@
+// The reshard planner on every pair of layouts: a tensor of rank 2 or 3, split by layout A on
+// its argument, goes through a sharding_constraint to layout B and is returned twice, once as
+// B and once as A, so both A -> B and B -> A are planned and run. Layouts are every way to
+// give each mesh axis to one dimension (or none), in every order on a dimension; meshes are
+// the standard 2, 3, 4, 6, 2x2 and 2x3 devices; shapes split unevenly (7, 5) and evenly (12).
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "gtest/gtest.h"
+#include "runtime/random_inputs.h"
+#include "tests/differential/partition_harness.h"
+
+namespace tessel {
+namespace {
+
+using Layout = std::vector<std::vector<std::string>>;
+
+// Every layout of a rank-`rank` tensor over `axes`: each axis unused or placed on one
+// dimension, in every order among the axes of that dimension.
+std::vector<Layout> AllLayouts(int rank, const std::vector<std::string>& axes) {
+  std::vector<Layout> out = {Layout(rank)};
+  for (const std::string& axis : axes) {
+    std::vector<Layout> next;
+    for (const Layout& layout : out) {
+      next.push_back(layout);
+      for (int d = 0; d < rank; ++d) {
+        for (size_t at = 0; at <= layout[d].size(); ++at) {
+          Layout with = layout;
+          with[d].insert(with[d].begin() + at, axis);
+          next.push_back(with);
+        }
+      }
+    }
+    out = next;
+  }
+  return out;
+}
+
+std::string LayoutName(const Layout& layout) {
+  std::vector<std::string> dims;
+  for (const auto& axes : layout) dims.push_back(axes.empty() ? "r" : absl::StrJoin(axes, ""));
+  return absl::StrJoin(dims, "_");
+}
+
+// The sharding as sharding_constraint writes it: `<@mesh, [...]>`.
+std::string ConstraintText(const Layout& layout) {
+  return absl::StrReplaceAll(testing::ShardingAttrText(layout), {{"#tessel.sharding", ""}});
+}
+
+// The number of shards each dimension of `layout` has on `mesh` (text like ["x"=2, "y"=3]).
+std::vector<int64_t> ShardCounts(const Layout& layout, const testing::TestMesh& mesh) {
+  std::vector<int64_t> counts;
+  for (const auto& axes : layout) {
+    int64_t count = 1;
+    for (const std::string& axis : axes) {
+      size_t at = mesh.text.find(absl::StrCat("\"", axis, "\"="));
+      count *= std::stoll(mesh.text.substr(at + axis.size() + 3));
+    }
+    counts.push_back(count);
+  }
+  return counts;
+}
+
+struct ReshardCase {
+  std::string name;
+  std::string module;
+  runtime::Shape shape;
+  runtime::ElementType type;
+  // Every dimension keeps its shard count: the planner must permute, not gather.
+  bool permute;
+};
+
+std::vector<ReshardCase> Cases() {
+  std::vector<ReshardCase> cases;
+  const std::vector<runtime::Shape> shapes = {{7, 12}, {5, 12, 7}};
+  for (const testing::TestMesh& mesh : testing::StandardMeshes()) {
+    for (const runtime::Shape& shape : shapes) {
+      const int rank = shape.size();
+      std::vector<std::string> sizes;
+      for (int64_t size : shape) sizes.push_back(absl::StrCat(size));
+      const std::string dims = absl::StrJoin(sizes, "x");
+      std::vector<Layout> layouts = AllLayouts(rank, mesh.axes);
+      int index = 0;
+      for (const Layout& from : layouts) {
+        for (const Layout& to : layouts) {
+          const bool exact = (index++) % 2 == 0;
+          const char* type = exact ? "i32" : "f32";
+          std::string module = absl::StrReplaceAll(
+              R"(tessel.mesh @mesh = <MESH>
+func.func @main(%a: tensor<DxT> FROM) -> (tensor<DxT> TO, tensor<DxT> FROM) {
+  %b = tessel.sharding_constraint %a TOSHARDING : tensor<DxT>
+  return %b, %b : tensor<DxT>, tensor<DxT>
+})",
+              {{"MESH", mesh.text},
+               {"FROM", testing::ShardingArgAttrText(from)},
+               {"TO", testing::ShardingArgAttrText(to)},
+               {"TOSHARDING", ConstraintText(to)},
+               {"D", dims},
+               {"T", type}});
+          cases.push_back({absl::StrCat(type, "_", dims, "_", mesh.devices, "dev",
+                                        mesh.axes.size(), "d_", LayoutName(from), "_to_",
+                                        LayoutName(to)),
+                           module, shape,
+                           exact ? runtime::ElementType::kS32 : runtime::ElementType::kF32,
+                           from != to && ShardCounts(from, mesh) == ShardCounts(to, mesh)});
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+void PrintTo(const ReshardCase& c, std::ostream* os) { *os << c.name; }
+
+class ReshardTest : public ::testing::TestWithParam<ReshardCase> {};
+
+TEST_P(ReshardTest, BothDirectionsKeepEveryElement) {
+  const ReshardCase& c = GetParam();
+  testing::HarnessOptions options;
+  if (c.permute) {
+    options.expect_in_program = {"tessel.collective_permute"};
+    options.expect_not_in_program = {"tessel.all_gather"};
+  }
+  testing::ExpectPartitionedRunMatches(c.module, {runtime::RandomTensor(c.type, c.shape, 11)},
+                                       options);
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, ReshardTest, ::testing::ValuesIn(Cases()),
+                         [](const ::testing::TestParamInfo<ReshardCase>& info) {
+                           return info.param.name;
+                         });
+
+}  // namespace
+}  // namespace tessel

@@ -1,0 +1,57 @@
+// RUN: tessel-opt %s -split-input-file --tessel-partition | FileCheck %s
+
+// When every dimension keeps its number of shards but the shards change devices, one
+// collective_permute with (source, target) group positions moves them; nothing is gathered.
+
+tessel.mesh @mesh = <["x"=2, "y"=3]>
+
+// ["x", "y"] -> ["y", "x"] on one dim: position 3x+y holds shard 3x+y and needs shard 2y+x.
+// CHECK-LABEL: func @reorder_axes
+// CHECK-NOT: tessel.all_gather
+// CHECK: tessel.collective_permute %arg0 over @mesh ["x", "y"] pairs = {{\[}}[0, 0], [2, 1], [4, 2], [1, 3], [3, 4], [5, 5]] : tensor<2x5xf32>
+// CHECK-NEXT: return
+func.func @reorder_axes(%a: tensor<12x5xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x", "y"}, {}]>})
+    -> (tensor<12x5xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"y", "x"}, {}]>}) {
+  return %a : tensor<12x5xf32>
+}
+
+// -----
+
+tessel.mesh @mesh = <["x"=2, "y"=3]>
+
+// Uneven (7 rows in 6 shards of 2): the shards keep their shape, so the permute is exact.
+// CHECK-LABEL: func @reorder_uneven
+// CHECK-NOT: tessel.all_gather
+// CHECK: tessel.collective_permute %arg0 over @mesh ["x", "y"] pairs = {{.*}} : tensor<2x5xi32>
+func.func @reorder_uneven(%a: tensor<7x5xi32> {tessel.sharding = #tessel.sharding<@mesh, [{"x", "y"}, {}]>})
+    -> (tensor<7x5xi32> {tessel.sharding = #tessel.sharding<@mesh, [{"y", "x"}, {}]>}) {
+  return %a : tensor<7x5xi32>
+}
+
+// -----
+
+tessel.mesh @mesh = <["x"=2, "y"=2]>
+
+// The splits of two dims trade axes of the same size: the device at (x, y) needs the
+// shard the device at (y, x) holds.
+// CHECK-LABEL: func @swap_dims
+// CHECK-NOT: tessel.all_gather
+// CHECK: tessel.collective_permute %arg0 over @mesh ["x", "y"] pairs = {{\[}}[0, 0], [2, 1], [1, 2], [3, 3]] : tensor<3x2xf32>
+func.func @swap_dims(%a: tensor<6x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {"y"}]>})
+    -> (tensor<6x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"y"}, {"x"}]>}) {
+  return %a : tensor<6x4xf32>
+}
+
+// -----
+
+tessel.mesh @mesh = <["x"=2, "y"=2]>
+
+// A split moving to another mesh axis of the same size: devices along "y" did not hold
+// distinct shards before, so each target takes the shard from a distinct holder.
+// CHECK-LABEL: func @other_axis
+// CHECK-NOT: tessel.all_gather
+// CHECK: tessel.collective_permute %arg0 over @mesh ["x", "y"] pairs = {{\[}}[0, 0], [2, 1], [1, 2], [3, 3]] : tensor<3x4xf32>
+func.func @other_axis(%a: tensor<6x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>})
+    -> (tensor<6x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"y"}, {}]>}) {
+  return %a : tensor<6x4xf32>
+}
