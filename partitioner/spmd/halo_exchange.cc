@@ -21,8 +21,6 @@
 
 namespace tessel::spmd {
 
-int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-int64_t ceilDiv(int64_t a, int64_t b) { return -floorDiv(-a, b); }
 
 int64_t WindowDim::outputSize(int64_t inputSize) const {
   int64_t dilatedBase = inputSize == 0 ? 0 : (inputSize - 1) * baseDilation + 1;
@@ -242,10 +240,15 @@ mlir::Value exchangeHalo(SpmdBuilder& spmd, mlir::Value local, const Layout& lay
     buffer = *spmd.reshard(local, layout, whole, globalShape, loc);
   }
 
-  // Pad so that every needed range lies inside the buffer, then cut it.
+  // Pad so that every needed range lies inside the buffer, then cut it. A shard that needs
+  // only positions outside [0, size) gets them from the mask, wherever its cut lands.
+  auto neededInside = [&](int64_t i) {
+    return needed(i) && std::max<int64_t>(ranges.starts[i] + ranges.needBegin[i], 0) <
+                            std::min(ranges.starts[i] + ranges.needEnd[i], size);
+  };
   int64_t padLow = 0, padHigh = 0;
   for (int64_t i = 0; i < n; ++i) {
-    if (!needed(i)) continue;
+    if (!neededInside(i)) continue;
     padLow = std::max(padLow, bufferStart[i] - ranges.starts[i]);
     padHigh = std::max(padHigh, ranges.starts[i] + length - bufferStart[i] - bufferLength);
   }

@@ -22,6 +22,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Value.h"
+#include "partitioner/spmd/int_math.h"
 #include "partitioner/spmd/layout.h"
 #include "partitioner/spmd/spmd_builder.h"
 
@@ -100,10 +101,6 @@ mlir::Value sliceAlong(mlir::OpBuilder& builder, mlir::Value value, int64_t dim,
 mlir::Value padAlong(mlir::OpBuilder& builder, mlir::Value value, mlir::Value padValue,
                      int64_t dim, int64_t low, int64_t high, int64_t interior,
                      mlir::Location loc);
-
-// floor(a / b) and ceil(a / b) for b > 0 and any sign of a.
-int64_t floorDiv(int64_t a, int64_t b);
-int64_t ceilDiv(int64_t a, int64_t b);
 
 }  // namespace tessel::spmd
 

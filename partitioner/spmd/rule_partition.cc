@@ -138,12 +138,23 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
   mlir::OpBuilder& builder = state.spmd().builder();
   // Operand by operand, not value by value: one value used twice (a dot of x with itself)
   // may need a different layout on each side.
+  // Operands that are the same value wanting the same layout share one reshard.
   llvm::SmallVector<mlir::Value> localOperands;
+  llvm::SmallVector<std::pair<Layout, mlir::Value>> resharded;
   for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
     Layout target = layoutFor(rule.getOperand(index));
-    mlir::FailureOr<mlir::Value> local = state.localAs(operand, target, op->getLoc());
-    if (mlir::failed(local)) return mlir::failure();
-    mlir::Value value = *local;
+    mlir::Value value;
+    for (unsigned earlier = 0; earlier < index && !value; ++earlier) {
+      if (op->getOperand(earlier) == operand && resharded[earlier].first == target) {
+        value = resharded[earlier].second;
+      }
+    }
+    if (!value) {
+      mlir::FailureOr<mlir::Value> local = state.localAs(operand, target, op->getLoc());
+      if (mlir::failed(local)) return mlir::failure();
+      value = *local;
+    }
+    resharded.push_back({target, value});
     // Padding along a split reduction dimension would be summed: zero it (in every operand,
     // so that padding holding inf or NaN cannot turn 0 * x into NaN).
     llvm::SmallVector<int64_t> reductionDims;

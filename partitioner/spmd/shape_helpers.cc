@@ -6,6 +6,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/spmd/halo_exchange.h"
 #include "partitioner/spmd/plan_cost.h"
 
 namespace tessel::spmd {
@@ -21,10 +22,6 @@ llvm::SmallVector<int64_t> shapeOfValue(mlir::Value value) {
 }
 
 }  // namespace
-
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 Layout withWholeDims(const Layout& layout, llvm::ArrayRef<int64_t> dims) {
   Layout whole = layout;
@@ -134,80 +131,23 @@ std::optional<mlir::Value> exchangeWindow(SpmdBuilder& spmd, mlir::Value value,
                                           const Layout& layout,
                                           llvm::ArrayRef<int64_t> globalShape,
                                           const Window& window, mlir::Location loc) {
-  const int64_t dim = window.dim;
-  Halo halo = measure(layout, globalShape, window, tensorBytes(value.getType()));
-  if (!halo.cheap) return std::nullopt;
-  const int64_t n = halo.shards, s = halo.local;
-  const int64_t maxLeft = halo.maxLeft, maxRight = halo.maxRight;
-  const std::vector<bool>& needy = halo.needy;
-  // The concatenation covers [s*i - maxLeft, s*(i+1) + maxRight); windows reaching past it
-  // (where they need nothing) get zero padding so that every offset is exact.
-  const int64_t extent = maxLeft + s + maxRight;
-  auto offsetOf = [&](int64_t i) { return window.start(i) - (s * i - maxLeft); };
-  int64_t padLow = 0, padHigh = 0;
+  if (!measure(layout, globalShape, window, tensorBytes(value.getType())).cheap) {
+    return std::nullopt;
+  }
+  // The exchange itself is the windowed ops' (halo_exchange.h), which takes the window as
+  // per-shard ranges relative to each shard's start.
+  ShardRanges ranges;
+  ranges.dim = window.dim;
+  ranges.length = window.length;
+  const int64_t n = layout.numShards(window.dim);
   for (int64_t i = 0; i < n; ++i) {
-    if (!needy[i]) continue;
-    padLow = std::max(padLow, -offsetOf(i));
-    padHigh = std::max(padHigh, offsetOf(i) + window.length - extent);
+    const int64_t start = window.start(i);
+    auto [first, last] = window.needed(i);
+    ranges.starts.push_back(start);
+    ranges.needBegin.push_back(first - start);
+    ranges.needEnd.push_back(std::max(first, last) - start);
   }
-  mlir::OpBuilder& b = spmd.builder();
-  mlir::MLIRContext* context = b.getContext();
-  llvm::SmallVector<mlir::Attribute> axes(layout.dims[dim].begin(), layout.dims[dim].end());
-  auto shifted = [&](mlir::Value piece, int64_t shift) {
-    return b.create<ir::CollectivePermuteOp>(loc, piece.getType(), piece, layout.meshName,
-                                             mlir::ArrayAttr::get(context, axes),
-                                             b.getI64IntegerAttr(shift), nullptr, nullptr)
-        .getResult();
-  };
-  llvm::SmallVector<mlir::Value> pieces;
-  for (int64_t k = ceilDiv(maxLeft, s); k >= 1; --k) {
-    int64_t length = std::min(maxLeft - (k - 1) * s, s);
-    pieces.push_back(shifted(sliceDim(spmd, value, dim, s - length, length, loc), k));
-  }
-  pieces.push_back(value);
-  for (int64_t k = 1; k <= ceilDiv(maxRight, s); ++k) {
-    int64_t length = std::min(maxRight - (k - 1) * s, s);
-    pieces.push_back(shifted(sliceDim(spmd, value, dim, 0, length, loc), -k));
-  }
-  llvm::SmallVector<int64_t> shape = shapeOfValue(value);
-  const int64_t rank = shape.size();
-  mlir::Value extended = value;
-  if (pieces.size() > 1) {
-    shape[dim] = extent;
-    extended = b.create<hlo::ConcatenateOp>(loc, withShape(value, shape), pieces,
-                                            b.getI64IntegerAttr(dim));
-  }
-  if (padLow > 0 || padHigh > 0) {
-    llvm::SmallVector<int64_t> low(rank, 0), high(rank, 0), interior(rank, 0);
-    low[dim] = padLow;
-    high[dim] = padHigh;
-    shape[dim] += padLow + padHigh;
-    auto elementType = llvm::cast<mlir::RankedTensorType>(value.getType()).getElementType();
-    extended = b.create<hlo::PadOp>(loc, withShape(value, shape), extended,
-                                    spmd.zeroScalar(elementType, loc),
-                                    b.getDenseI64ArrayAttr(low), b.getDenseI64ArrayAttr(high),
-                                    b.getDenseI64ArrayAttr(interior));
-  }
-  const int64_t total = shape[dim];
-  auto offsetAt = [&](int64_t linear) {
-    int64_t i = layout.shardIndex(dim, linear);
-    return std::clamp<int64_t>(offsetOf(i) + padLow, 0, total - window.length);
-  };
-  // A window at the same offset everywhere is a static slice.
-  bool same = true;
-  for (int64_t linear = 0; linear < layout.mesh.getTotalSize(); ++linear) {
-    same &= offsetAt(linear) == offsetAt(0);
-  }
-  if (same) return sliceDim(spmd, extended, dim, offsetAt(0), window.length, loc);
-  llvm::SmallVector<mlir::Value> starts;
-  for (int64_t d = 0; d < rank; ++d) {
-    starts.push_back(d == dim ? spmd.lookupPerDevice(layout.mesh, offsetAt, loc)
-                              : spmd.lookupPerDevice(layout.mesh, [](int64_t) { return 0; }, loc));
-  }
-  shape[dim] = window.length;
-  return b.create<hlo::DynamicSliceOp>(loc, withShape(value, shape), extended, starts,
-                                       b.getDenseI64ArrayAttr(shape))
-      .getResult();
+  return exchangeHalo(spmd, value, layout, globalShape, ranges, /*fill=*/nullptr, loc);
 }
 
 }  // namespace tessel::spmd

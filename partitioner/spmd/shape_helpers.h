@@ -15,14 +15,11 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "mlir/IR/Value.h"
+#include "partitioner/spmd/int_math.h"
 #include "partitioner/spmd/layout.h"
 #include "partitioner/spmd/spmd_builder.h"
 
 namespace tessel::spmd {
-
-int64_t ceilDiv(int64_t a, int64_t b);
-// floor(a / b) for b > 0 and any a.
-int64_t floorDiv(int64_t a, int64_t b);
 
 // `layout` with `dims` unsplit.
 Layout withWholeDims(const Layout& layout, llvm::ArrayRef<int64_t> dims);

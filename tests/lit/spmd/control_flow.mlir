@@ -81,8 +81,7 @@ tessel.mesh @mesh = <["x"=2]>
 // CHECK-LABEL: func @case_split_operands
 // CHECK-SAME: %[[K:.*]]: tensor<i32> {{.*}}, %[[X:.*]]: tensor<4x4xf32> {{.*}}, %[[Y:.*]]: tensor<8x2xf32>
 // CHECK: %[[R:.*]] = hlo.case %[[K]] branches {
-// CHECK: %[[WHOLE:.*]] = tessel.all_gather %[[X]] over @mesh ["x"] dim = 0 : (tensor<4x4xf32>) -> tensor<8x4xf32>
-// CHECK: %[[COLS:.*]] = hlo.dynamic_slice %[[WHOLE]], {{.*}} -> tensor<8x2xf32>
+// CHECK: %[[COLS:.*]] = tessel.all_to_all %[[X]] over @mesh ["x"] split_dim = 1 concat_dim = 0 : (tensor<4x4xf32>) -> tensor<8x2xf32>
 // CHECK-NEXT: %[[S:.*]] = hlo.add %[[COLS]], %[[COLS]] : tensor<8x2xf32>
 // CHECK-NEXT: hlo.return %[[S]] : tensor<8x2xf32>
 // CHECK-NEXT: }, {
