@@ -6,12 +6,14 @@
 //
 //   auto bootstrap = std::make_shared<InProcessBootstrap>();
 //   // On partition p's thread, for group {0, 1}:
-//   absl::StatusOr<ncclUniqueId> id = bootstrap->ExchangeId(p, {0, 1}, absl::Now() + timeout);
+//   absl::StatusOr<ncclUniqueId> id =
+//       bootstrap->ExchangeId(p, {0, 1}, absl::Now() + timeout, /*cancelled=*/nullptr);
 #ifndef TESSEL_COLLECTIVES_NCCL_NCCL_BOOTSTRAP_H_
 #define TESSEL_COLLECTIVES_NCCL_NCCL_BOOTSTRAP_H_
 
 #include <nccl.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <utility>
@@ -32,9 +34,12 @@ class NcclBootstrap {
   // of one exchange gets the same id. Fails with DeadlineExceeded if the id (or, where the
   // bootstrap can tell, some member) has not arrived by `deadline`. Each member calls it
   // once per communicator it builds; members' k-th exchanges over one group meet.
+  // Returns Cancelled soon after `*cancelled` (when given) becomes true, so that an Abort()
+  // of the communicator also ends a set-up in progress.
   // REQUIRES: `group` is valid and includes `self` (the communicator checked it).
   virtual absl::StatusOr<ncclUniqueId> ExchangeId(int64_t self, absl::Span<const int64_t> group,
-                                                  absl::Time deadline) = 0;
+                                                  absl::Time deadline,
+                                                  const std::atomic<bool>* cancelled) = 0;
 };
 
 // Members are threads of this process. Every member waits until the whole group has
@@ -42,7 +47,8 @@ class NcclBootstrap {
 class InProcessBootstrap final : public NcclBootstrap {
  public:
   absl::StatusOr<ncclUniqueId> ExchangeId(int64_t self, absl::Span<const int64_t> group,
-                                          absl::Time deadline) override;
+                                          absl::Time deadline,
+                                          const std::atomic<bool>* cancelled) override;
 
  private:
   // One exchange in progress over a group.

@@ -3,7 +3,9 @@
 // timeout. ncclGetUniqueId needs no GPU, so these run on any machine.
 #include "collectives/nccl/nccl_bootstrap.h"
 
+#include <atomic>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "collectives/local/test_util.h"
@@ -30,7 +32,7 @@ TEST(InProcessBootstrapTest, EveryMemberGetsTheSameIdAndGroupsGetDifferentOnes) 
   auto statuses = RunOnPartitions(4, [&](int64_t p) -> absl::Status {
     std::vector<int64_t> group = p < 2 ? std::vector<int64_t>{0, 1} : std::vector<int64_t>{3, 2};
     absl::StatusOr<ncclUniqueId> id =
-        bootstrap.ExchangeId(p, group, absl::Now() + absl::Seconds(30));
+        bootstrap.ExchangeId(p, group, absl::Now() + absl::Seconds(30), nullptr);
     if (!id.ok()) return id.status();
     ids[p] = *id;
     return absl::OkStatus();
@@ -47,7 +49,7 @@ TEST(InProcessBootstrapTest, ASecondSetUpOfTheSameGroupGetsAFreshId) {
   auto statuses = RunOnPartitions(2, [&](int64_t p) -> absl::Status {
     for (int round = 0; round < 2; ++round) {
       absl::StatusOr<ncclUniqueId> id =
-          bootstrap.ExchangeId(p, {0, 1}, absl::Now() + absl::Seconds(30));
+          bootstrap.ExchangeId(p, {0, 1}, absl::Now() + absl::Seconds(30), nullptr);
       if (!id.ok()) return id.status();
       ids[round][p] = *id;
     }
@@ -63,7 +65,7 @@ TEST(InProcessBootstrapTest, MembersThatNeverComeAreNamedAfterTheTimeout) {
   InProcessBootstrap bootstrap;
   absl::Time start = absl::Now();
   auto statuses = RunOnPartitions(std::vector<int64_t>{0, 2}, [&](int64_t p) {
-    return bootstrap.ExchangeId(p, {0, 1, 2, 3}, absl::Now() + absl::Milliseconds(200))
+    return bootstrap.ExchangeId(p, {0, 1, 2, 3}, absl::Now() + absl::Milliseconds(200), nullptr)
         .status();
   });
   EXPECT_LT(absl::Now() - start, absl::Seconds(10));
@@ -71,6 +73,21 @@ TEST(InProcessBootstrapTest, MembersThatNeverComeAreNamedAfterTheTimeout) {
               Each(StatusIs(absl::StatusCode::kDeadlineExceeded,
                             "setting up the NCCL communicator of group [0, 1, 2, 3]: partitions "
                             "1, 3 did not join")));
+}
+
+TEST(InProcessBootstrapTest, CancellationEndsAWaitLongBeforeTheDeadline) {
+  InProcessBootstrap bootstrap;
+  std::atomic<bool> cancelled{false};
+  absl::Time start = absl::Now();
+  std::thread canceller([&] {
+    absl::SleepFor(absl::Milliseconds(100));
+    cancelled = true;
+  });
+  absl::Status status =
+      bootstrap.ExchangeId(0, {0, 1}, absl::Now() + absl::Seconds(60), &cancelled).status();
+  canceller.join();
+  EXPECT_THAT(status, StatusIs(absl::StatusCode::kCancelled, "cancelled"));
+  EXPECT_LT(absl::Now() - start, absl::Seconds(10));
 }
 
 }  // namespace

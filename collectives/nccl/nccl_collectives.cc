@@ -73,8 +73,8 @@ absl::Status NcclCommunicator::Reduce(absl::string_view name, int64_t self,
                    "ncclAllReduce");
     }
     return Check(call,
-                 ncclReduceScatter(operands.input, operands.output, count, nccl_type, op,
-                                   call.comm, call.partition->stream),
+                 ncclReduceScatter(operands.input, operands.output, count, nccl_type, op, call.comm,
+                                   call.partition->stream),
                  "ncclReduceScatter");
   };
   if (!nccl::ReductionWidens(type) || !own_status.ok()) {
@@ -88,8 +88,8 @@ absl::Status NcclCommunicator::Reduce(absl::string_view name, int64_t self,
   const bool on_device = options_.buffers == BufferLocation::kDevice;
   std::vector<char> narrow(input.byte_size()), wide_input(input.num_elements * 4),
       wide_output(count * 4);
-  TESSEL_RETURN_IF_ERROR(CopyFromBuffer(on_device, partition->device, narrow.data(), input.data,
-                                        input.byte_size()));
+  TESSEL_RETURN_IF_ERROR(
+      CopyFromBuffer(on_device, partition->device, narrow.data(), input.data, input.byte_size()));
   nccl::Widen(type, narrow.data(), wide_input.data(), input.num_elements);
   TESSEL_RETURN_IF_ERROR(Run(name, self, group, signature, own_status, BufferLocation::kHost,
                              wide_input.data(), wide_input.size(), wide_output.data(),
@@ -97,28 +97,24 @@ absl::Status NcclCommunicator::Reduce(absl::string_view name, int64_t self,
                              /*always_enqueue=*/false, enqueue));
   narrow.resize(output.byte_size());
   nccl::Narrow(type, wide_output.data(), narrow.data(), count);
-  return CopyToBuffer(on_device, partition->device, output.data, narrow.data(),
-                      output.byte_size());
+  return CopyToBuffer(on_device, partition->device, output.data, narrow.data(), output.byte_size());
 }
 
 absl::Status NcclCommunicator::AllReduce(int64_t self, absl::Span<const int64_t> group,
                                          ReductionKind kind, ConstBuffer input, Buffer output) {
   absl::Status own = ValidateOutput(input, output, input.num_elements);
-  Signature signature{kAllReduceCode,      static_cast<int64_t>(input.type),
-                      input.num_elements,  output.num_elements,
-                      static_cast<int64_t>(kind)};
+  Signature signature{kAllReduceCode, static_cast<int64_t>(input.type), input.num_elements,
+                      output.num_elements, static_cast<int64_t>(kind)};
   return Reduce("all_reduce", self, group, signature, own, kind, /*blocks=*/1, input, output);
 }
 
 absl::Status NcclCommunicator::ReduceScatter(int64_t self, absl::Span<const int64_t> group,
-                                             ReductionKind kind, ConstBuffer input,
-                                             Buffer output) {
+                                             ReductionKind kind, ConstBuffer input, Buffer output) {
   const int64_t size = std::max<int64_t>(static_cast<int64_t>(group.size()), 1);
   absl::Status own = ValidateDivisible("input", input.num_elements, size);
   if (own.ok()) own = ValidateOutput(input, output, input.num_elements / size);
-  Signature signature{kReduceScatterCode,  static_cast<int64_t>(input.type),
-                      input.num_elements,  output.num_elements,
-                      static_cast<int64_t>(kind)};
+  Signature signature{kReduceScatterCode, static_cast<int64_t>(input.type), input.num_elements,
+                      output.num_elements, static_cast<int64_t>(kind)};
   return Reduce("reduce_scatter", self, group, signature, own, kind, size, input, output);
 }
 
@@ -153,19 +149,19 @@ absl::Status NcclCommunicator::AllToAll(int64_t self, absl::Span<const int64_t> 
     auto* in = static_cast<const char*>(operands.input);
     auto* out = static_cast<char*>(operands.output);
     const size_t own_block = call.position * block;
-    TESSEL_RETURN_IF_ERROR(CheckCuda(call,
-                                     cudaMemcpyAsync(out + own_block, in + own_block, block,
-                                                     cudaMemcpyDeviceToDevice, stream),
-                                     "cudaMemcpyAsync"));
+    TESSEL_RETURN_IF_ERROR(CheckCuda(
+        call,
+        cudaMemcpyAsync(out + own_block, in + own_block, block, cudaMemcpyDeviceToDevice, stream),
+        "cudaMemcpyAsync"));
     if (size == 1) return absl::OkStatus();
     TESSEL_RETURN_IF_ERROR(Check(call, ncclGroupStart(), "ncclGroupStart"));
     ncclResult_t first = ncclSuccess;
     for (int64_t j = 0; j < size; ++j) {
       if (j == call.position) continue;
-      ncclResult_t sent = ncclSend(in + j * block, block, ncclUint8, static_cast<int>(j),
-                                   call.comm, stream);
-      ncclResult_t received = ncclRecv(out + j * block, block, ncclUint8, static_cast<int>(j),
-                                       call.comm, stream);
+      ncclResult_t sent =
+          ncclSend(in + j * block, block, ncclUint8, static_cast<int>(j), call.comm, stream);
+      ncclResult_t received =
+          ncclRecv(out + j * block, block, ncclUint8, static_cast<int>(j), call.comm, stream);
       if (first == ncclSuccess) first = sent != ncclSuccess ? sent : received;
     }
     // The group must be closed even after a failed send or receive.
@@ -205,10 +201,10 @@ absl::Status NcclCommunicator::CollectivePermute(int64_t self, absl::Span<const 
           CheckCuda(call, cudaMemsetAsync(operands.output, 0, bytes, stream), "cudaMemsetAsync"));
     }
     if (send_to == call.position) {
-      return CheckCuda(call,
-                       cudaMemcpyAsync(operands.output, operands.input, bytes,
-                                       cudaMemcpyDeviceToDevice, stream),
-                       "cudaMemcpyAsync");
+      return CheckCuda(
+          call,
+          cudaMemcpyAsync(operands.output, operands.input, bytes, cudaMemcpyDeviceToDevice, stream),
+          "cudaMemcpyAsync");
     }
     if (send_to < 0 && receive_from < 0) return absl::OkStatus();
     TESSEL_RETURN_IF_ERROR(Check(call, ncclGroupStart(), "ncclGroupStart"));
@@ -237,8 +233,9 @@ absl::Status NcclCommunicator::Broadcast(int64_t self, absl::Span<const int64_t>
     own = absl::InvalidArgumentError(
         absl::StrCat("root ", root, " is not in the group ", GroupString(group)));
   }
-  Signature signature{kBroadcastCode, static_cast<int64_t>(buffer.type), buffer.num_elements,
-                      buffer.num_elements, /*kind=*/0, root};
+  Signature signature{kBroadcastCode,      static_cast<int64_t>(buffer.type),
+                      buffer.num_elements, buffer.num_elements,
+                      /*kind=*/0,          root};
   const size_t bytes = buffer.byte_size();
   Enqueue enqueue = [this, bytes, root_position](const Call& call, const Operands& operands) {
     return Check(call,
@@ -256,13 +253,12 @@ absl::Status NcclCommunicator::Barrier(int64_t self, absl::Span<const int64_t> g
   Enqueue enqueue = [this](const Call& call, const Operands&) -> absl::Status {
     // A one-element sum completes on no member before every member has joined it.
     TESSEL_ASSIGN_OR_RETURN(void* word, Reserve(call, call.partition->output, sizeof(int32_t)));
-    return Check(call,
-                 ncclAllReduce(word, word, 1, ncclInt32, ncclSum, call.comm,
-                               call.partition->stream),
-                 "ncclAllReduce");
+    return Check(
+        call, ncclAllReduce(word, word, 1, ncclInt32, ncclSum, call.comm, call.partition->stream),
+        "ncclAllReduce");
   };
-  return Run("barrier", self, group, signature, absl::OkStatus(), BufferLocation::kDevice,
-             nullptr, 0, nullptr, 0, /*in_place_ok=*/true, /*always_enqueue=*/true, enqueue);
+  return Run("barrier", self, group, signature, absl::OkStatus(), BufferLocation::kDevice, nullptr,
+             0, nullptr, 0, /*in_place_ok=*/true, /*always_enqueue=*/true, enqueue);
 }
 
 }  // namespace tessel::collectives

@@ -50,9 +50,8 @@ absl::StatusOr<std::unique_ptr<NcclCommunicator>> NcclCommunicator::Create(
   std::set<int> seen_devices;
   for (const LocalPartition& p : local) {
     if (p.partition < 0 || p.partition >= num_partitions) {
-      return absl::InvalidArgumentError(absl::StrCat("partition ", p.partition,
-                                                     " is out of range [0, ", num_partitions,
-                                                     ")"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("partition ", p.partition, " is out of range [0, ", num_partitions, ")"));
     }
     if (!seen_partitions.insert(p.partition).second) {
       return absl::InvalidArgumentError(
@@ -60,12 +59,12 @@ absl::StatusOr<std::unique_ptr<NcclCommunicator>> NcclCommunicator::Create(
     }
     if (p.device < 0 || p.device >= devices) {
       return absl::InvalidArgumentError(absl::StrCat("partition ", p.partition, " is on device ",
-                                                     p.device, ", but this process sees ",
-                                                     devices, " CUDA devices"));
+                                                     p.device, ", but this process sees ", devices,
+                                                     " CUDA devices"));
     }
     if (!seen_devices.insert(p.device).second) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "two partitions are on device ", p.device, "; NCCL needs one device per partition"));
+      return absl::InvalidArgumentError(absl::StrCat("two partitions are on device ", p.device,
+                                                     "; NCCL needs one device per partition"));
     }
   }
   std::unique_ptr<NcclCommunicator> communicator(
@@ -85,9 +84,8 @@ absl::StatusOr<std::unique_ptr<NcclCommunicator>> NcclCommunicator::CreateSingle
     int64_t num_partitions, Options options) {
   const int devices = nccl::CudaDeviceCount();
   if (devices < num_partitions) {
-    return absl::FailedPreconditionError(absl::StrCat(num_partitions, " partitions need ",
-                                                      num_partitions, " CUDA devices; found ",
-                                                      devices));
+    return absl::FailedPreconditionError(absl::StrCat(
+        num_partitions, " partitions need ", num_partitions, " CUDA devices; found ", devices));
   }
   std::vector<LocalPartition> local;
   for (int64_t p = 0; p < num_partitions; ++p) local.push_back({p, static_cast<int>(p)});
@@ -96,8 +94,7 @@ absl::StatusOr<std::unique_ptr<NcclCommunicator>> NcclCommunicator::CreateSingle
 }
 
 NcclCommunicator::NcclCommunicator(int64_t num_partitions,
-                                   std::shared_ptr<nccl::NcclBootstrap> bootstrap,
-                                   Options options)
+                                   std::shared_ptr<nccl::NcclBootstrap> bootstrap, Options options)
     : num_partitions_(num_partitions), bootstrap_(std::move(bootstrap)), options_(options) {}
 
 NcclCommunicator::~NcclCommunicator() {
@@ -150,8 +147,7 @@ absl::Status NcclCommunicator::Failed() const {
 
 absl::Status NcclCommunicator::Prefixed(const Call& call, const absl::Status& status) const {
   return absl::Status(status.code(), absl::StrCat(call.name, " over group ",
-                                                  GroupString(call.group), ": ",
-                                                  status.message()));
+                                                  GroupString(call.group), ": ", status.message()));
 }
 
 absl::Status NcclCommunicator::Fail(const Call& call, absl::Status status) {
@@ -191,8 +187,7 @@ absl::Status NcclCommunicator::Wait(const Call& call, bool stream, absl::string_
       return Fail(call, Prefixed(call, NcclStatus(queried, "ncclCommGetAsyncError", call.comm)));
     }
     if (state != ncclSuccess && state != ncclInProgress) {
-      return Fail(call, Prefixed(call, NcclStatus(state, absl::StrCat("NCCL ", stage),
-                                                  call.comm)));
+      return Fail(call, Prefixed(call, NcclStatus(state, absl::StrCat("NCCL ", stage), call.comm)));
     }
     if (state == ncclSuccess) {
       if (!stream) return absl::OkStatus();
@@ -229,8 +224,7 @@ absl::Status NcclCommunicator::CheckCuda(const Call& call, cudaError_t result,
   return Fail(call, Prefixed(call, CudaStatus(result, function)));
 }
 
-absl::StatusOr<void*> NcclCommunicator::Reserve(const Call& call, Scratch& scratch,
-                                                int64_t bytes) {
+absl::StatusOr<void*> NcclCommunicator::Reserve(const Call& call, Scratch& scratch, int64_t bytes) {
   if (scratch.bytes >= bytes) return scratch.data;
   if (scratch.data != nullptr) {
     // The stream is idle between calls, so nothing still uses the old memory.
@@ -248,21 +242,26 @@ absl::StatusOr<ncclComm_t> NcclCommunicator::GroupComm(Call& call) {
   if (it != call.partition->comms.end()) return it->second;
 
   absl::StatusOr<ncclUniqueId> id =
-      bootstrap_->ExchangeId(call.partition->id, call.group, call.deadline);
-  if (!id.ok()) return Prefixed(call, id.status());
+      bootstrap_->ExchangeId(call.partition->id, call.group, call.deadline, &has_failed_);
+  if (!id.ok()) {
+    // Cancelled means Abort() or another call's failure: report that instead.
+    return Prefixed(call,
+                    id.status().code() == absl::StatusCode::kCancelled ? Failed() : id.status());
+  }
   ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
   // Nonblocking: setup and collectives return at once and are polled, so that a member that
   // never comes costs a timeout instead of a hang.
   config.blocking = 0;
   ncclComm_t comm = nullptr;
-  ncclResult_t result = ncclCommInitRankConfig(&comm, static_cast<int>(key.size()), *id,
-                                               call.position, &config);
+  ncclResult_t result =
+      ncclCommInitRankConfig(&comm, static_cast<int>(key.size()), *id, call.position, &config);
   if (result != ncclSuccess && result != ncclInProgress) {
     if (comm != nullptr) ncclCommAbort(comm);
     return Fail(call, Prefixed(call, NcclStatus(result, "ncclCommInitRankConfig")));
   }
   call.comm = comm;
-  TESSEL_RETURN_IF_ERROR(Wait(call, /*stream=*/false, "while building the group's NCCL communicator"));
+  TESSEL_RETURN_IF_ERROR(
+      Wait(call, /*stream=*/false, "while building the group's NCCL communicator"));
   call.partition->comms.emplace(std::move(key), comm);
   return comm;
 }
@@ -279,27 +278,26 @@ absl::Status NcclCommunicator::ExchangeSignatures(const Call& call, const Signat
   TESSEL_RETURN_IF_ERROR(CheckCuda(
       call, cudaMemcpyAsync(&slots[size], &mine, sizeof(Signature), cudaMemcpyHostToDevice, stream),
       "cudaMemcpyAsync"));
-  TESSEL_RETURN_IF_ERROR(Check(
-      call, ncclAllGather(&slots[size], slots, kWords, ncclInt64, call.comm, stream),
-      "ncclAllGather"));
+  TESSEL_RETURN_IF_ERROR(
+      Check(call, ncclAllGather(&slots[size], slots, kWords, ncclInt64, call.comm, stream),
+            "ncclAllGather"));
   TESSEL_RETURN_IF_ERROR(Wait(call, /*stream=*/true, "waiting for every member to join"));
   std::vector<Signature> signatures(size);
-  TESSEL_RETURN_IF_ERROR(CheckCuda(call,
-                                   cudaMemcpy(signatures.data(), slots, size * sizeof(Signature),
-                                              cudaMemcpyDeviceToHost),
-                                   "cudaMemcpy"));
+  TESSEL_RETURN_IF_ERROR(CheckCuda(
+      call, cudaMemcpy(signatures.data(), slots, size * sizeof(Signature), cudaMemcpyDeviceToHost),
+      "cudaMemcpy"));
   if (!own_status.ok()) return Prefixed(call, own_status);
   for (int64_t i = 0; i < size; ++i) {
     const Signature& theirs = signatures[i];
     if (!theirs.own_ok) {
-      return Prefixed(call, absl::InvalidArgumentError(
-                                absl::StrCat("partition ", call.group[i], " made an invalid call")));
+      return Prefixed(call, absl::InvalidArgumentError(absl::StrCat("partition ", call.group[i],
+                                                                    " made an invalid call")));
     }
     if (std::memcmp(&theirs, &mine, sizeof(Signature)) != 0) {
-      return Prefixed(call, absl::InvalidArgumentError(absl::StrCat(
-                                "partition ", call.group[i], " called ", Describe(theirs),
-                                " but partition ", call.partition->id, " called ",
-                                Describe(mine))));
+      return Prefixed(
+          call, absl::InvalidArgumentError(absl::StrCat(
+                    "partition ", call.group[i], " called ", Describe(theirs), " but partition ",
+                    call.partition->id, " called ", Describe(mine))));
     }
   }
   return absl::OkStatus();
@@ -309,8 +307,8 @@ absl::StatusOr<NcclCommunicator::Partition*> NcclCommunicator::Local(
     absl::string_view name, int64_t self, absl::Span<const int64_t> group) {
   absl::Status failed = Failed();
   if (!failed.ok()) {
-    return absl::Status(failed.code(), absl::StrCat(name, " over group ", GroupString(group),
-                                                    ": ", failed.message()));
+    return absl::Status(failed.code(), absl::StrCat(name, " over group ", GroupString(group), ": ",
+                                                    failed.message()));
   }
   absl::Status group_status = ValidateGroup(self, group, num_partitions_);
   if (!group_status.ok()) {
@@ -348,19 +346,18 @@ absl::Status NcclCommunicator::Run(absl::string_view name, int64_t self,
   if (location == BufferLocation::kHost) {
     TESSEL_ASSIGN_OR_RETURN(void* device_input, Reserve(call, partition->input, input_bytes));
     TESSEL_ASSIGN_OR_RETURN(operands.output, Reserve(call, partition->output, output_bytes));
-    TESSEL_RETURN_IF_ERROR(CheckCuda(call,
-                                     cudaMemcpyAsync(device_input, input, input_bytes,
-                                                     cudaMemcpyHostToDevice, stream),
-                                     "cudaMemcpyAsync"));
+    TESSEL_RETURN_IF_ERROR(CheckCuda(
+        call, cudaMemcpyAsync(device_input, input, input_bytes, cudaMemcpyHostToDevice, stream),
+        "cudaMemcpyAsync"));
     operands.input = device_input;
   } else if (Overlap(input, input_bytes, output, output_bytes) &&
              !(in_place_ok && input == output)) {
     // NCCL reads and writes concurrently; an input that the output overlaps is read from a
     // copy.
     TESSEL_ASSIGN_OR_RETURN(void* copy, Reserve(call, partition->input, input_bytes));
-    TESSEL_RETURN_IF_ERROR(CheckCuda(
-        call, cudaMemcpyAsync(copy, input, input_bytes, cudaMemcpyDeviceToDevice, stream),
-        "cudaMemcpyAsync"));
+    TESSEL_RETURN_IF_ERROR(
+        CheckCuda(call, cudaMemcpyAsync(copy, input, input_bytes, cudaMemcpyDeviceToDevice, stream),
+                  "cudaMemcpyAsync"));
     operands.input = copy;
   }
   TESSEL_RETURN_IF_ERROR(enqueue(call, operands));
@@ -368,27 +365,26 @@ absl::Status NcclCommunicator::Run(absl::string_view name, int64_t self,
   if (location == BufferLocation::kHost && output_bytes > 0) {
     // Only after the wait: a copy from device to pageable host memory blocks, and must not
     // block on a collective that may never complete.
-    TESSEL_RETURN_IF_ERROR(CheckCuda(call,
-                                     cudaMemcpyAsync(output, operands.output, output_bytes,
-                                                     cudaMemcpyDeviceToHost, stream),
-                                     "cudaMemcpyAsync"));
+    TESSEL_RETURN_IF_ERROR(CheckCuda(
+        call,
+        cudaMemcpyAsync(output, operands.output, output_bytes, cudaMemcpyDeviceToHost, stream),
+        "cudaMemcpyAsync"));
     TESSEL_RETURN_IF_ERROR(Wait(call, /*stream=*/true, "copying the result to the host"));
   }
   return absl::OkStatus();
 }
 
 std::string NcclCommunicator::Describe(const Signature& signature) {
-  static constexpr absl::string_view kNames[] = {"all_reduce", "all_gather", "reduce_scatter",
-                                                 "all_to_all", "collective_permute",
-                                                 "broadcast", "barrier"};
+  static constexpr absl::string_view kNames[] = {
+      "all_reduce",         "all_gather", "reduce_scatter", "all_to_all",
+      "collective_permute", "broadcast",  "barrier"};
   std::string text(signature.collective >= 0 && signature.collective <= kBarrierCode
                        ? kNames[signature.collective]
                        : absl::string_view("an unknown collective"));
   if (signature.collective == kBarrierCode) return text;
   const auto type = static_cast<DataType>(signature.type);
   if (signature.collective == kAllReduceCode || signature.collective == kReduceScatterCode) {
-    absl::StrAppend(&text, "(", ReductionKindName(static_cast<ReductionKind>(signature.kind)),
-                    ")");
+    absl::StrAppend(&text, "(", ReductionKindName(static_cast<ReductionKind>(signature.kind)), ")");
   }
   absl::StrAppend(&text, " of ", signature.input_count, " x ", DataTypeName(type));
   if (signature.output_count != signature.input_count) {

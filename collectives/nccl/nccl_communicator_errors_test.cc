@@ -28,7 +28,8 @@ constexpr absl::Duration kFast = absl::Seconds(20);
 
 // Host buffers throughout: these tests are about control flow, not memory.
 std::unique_ptr<NcclCommunicator> Make(int64_t n, absl::Duration timeout) {
-  auto communicator = NcclCommunicator::CreateSingleProcess(n, OptionsFor(Location::kHost, timeout));
+  auto communicator =
+      NcclCommunicator::CreateSingleProcess(n, OptionsFor(Location::kHost, timeout));
   EXPECT_THAT(communicator.status(), IsOk());
   return communicator.ok() ? std::move(*communicator) : nullptr;
 }
@@ -43,9 +44,9 @@ absl::Status SumFloats(Communicator& communicator, int64_t self, std::vector<int
 
 TEST(NcclCommunicatorErrorsTest, CreationWithoutAnyGpuFailsClearly) {
   if (nccl::CudaDeviceCount() > 0) GTEST_SKIP() << "this machine has a CUDA device";
-  EXPECT_THAT(NcclCommunicator::CreateSingleProcess(2).status(),
-              StatusIs(absl::StatusCode::kFailedPrecondition,
-                       "2 partitions need 2 CUDA devices; found 0"));
+  EXPECT_THAT(
+      NcclCommunicator::CreateSingleProcess(2).status(),
+      StatusIs(absl::StatusCode::kFailedPrecondition, "2 partitions need 2 CUDA devices; found 0"));
   EXPECT_THAT(NcclCommunicator::Create(2, {{0, 0}}, std::make_shared<nccl::InProcessBootstrap>(),
                                        NcclCommunicator::Options())
                   .status(),
@@ -109,7 +110,8 @@ TEST(NcclCommunicatorErrorsTest, MismatchedCountsFailOnEveryMember) {
     return SumFloats(*communicator, p, {0, 1}, p == 0 ? 8 : 4);
   });
   EXPECT_LT(absl::Now() - start, kFast);
-  EXPECT_THAT(statuses, Each(StatusIs(absl::StatusCode::kInvalidArgument, " x f32 but partition ")));
+  EXPECT_THAT(statuses,
+              Each(StatusIs(absl::StatusCode::kInvalidArgument, " x f32 but partition ")));
   std::string message(statuses[0].message());
   EXPECT_TRUE(message.find("all_reduce(sum) of 8 x f32") != std::string::npos &&
               message.find("all_reduce(sum) of 4 x f32") != std::string::npos)
@@ -144,8 +146,9 @@ TEST(NcclCommunicatorErrorsTest, OneMembersBadArgumentsFailTheOthersToo) {
     return communicator->AllGather(p, {0, 1}, MakeConstBuffer(absl::MakeConstSpan(input)),
                                    MakeBuffer(absl::MakeSpan(output)));
   });
-  EXPECT_THAT(statuses[0], StatusIs(absl::StatusCode::kInvalidArgument,
-                                    "all_gather over group [0, 1]: partition 1 made an invalid call"));
+  EXPECT_THAT(statuses[0],
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "all_gather over group [0, 1]: partition 1 made an invalid call"));
   EXPECT_THAT(statuses[1], StatusIs(absl::StatusCode::kInvalidArgument,
                                     "all_gather over group [0, 1]: output has 3 elements, "
                                     "expected 4"));
@@ -177,18 +180,17 @@ TEST(NcclCommunicatorErrorsTest, ArgumentsThatCannotFitAreRejected) {
 
 TEST(NcclCommunicatorErrorsTest, GroupWithoutTheCallerFailsAtOnce) {
   TESSEL_SKIP_WITHOUT_DEVICES(1);
-  auto communicator = NcclCommunicator::Create(4, {{3, 0}},
-                                               std::make_shared<nccl::InProcessBootstrap>(),
-                                               NcclCommunicator::Options());
+  auto communicator = NcclCommunicator::Create(
+      4, {{3, 0}}, std::make_shared<nccl::InProcessBootstrap>(), NcclCommunicator::Options());
   ASSERT_THAT(communicator.status(), IsOk());
   EXPECT_THAT(SumFloats(**communicator, 3, {0, 1}, 2),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "all_reduce: group [0, 1] does not include the caller, partition 3"));
   EXPECT_THAT(SumFloats(**communicator, 3, {3, 9}, 2),
               StatusIs(absl::StatusCode::kInvalidArgument, "partition 9 is out of range [0, 4)"));
-  EXPECT_THAT(SumFloats(**communicator, 0, {0, 3}, 2),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       "partition 0 does not run in this process"));
+  EXPECT_THAT(
+      SumFloats(**communicator, 0, {0, 3}, 2),
+      StatusIs(absl::StatusCode::kInvalidArgument, "partition 0 does not run in this process"));
 }
 
 TEST(NcclCommunicatorErrorsTest, AbortWakesWaitingMembersAndFailsLaterCalls) {
@@ -196,7 +198,10 @@ TEST(NcclCommunicatorErrorsTest, AbortWakesWaitingMembersAndFailsLaterCalls) {
   auto communicator = Make(2, kLongTimeout);
   ASSERT_NE(communicator, nullptr);
   // Build the group's communicators first, so the waiting call below waits inside NCCL.
-  EXPECT_THAT(RunOnPartitions(2, [&](int64_t p) { return communicator->Barrier(p, {0, 1}); }),
+  EXPECT_THAT(RunOnPartitions(2,
+                              [&](int64_t p) {
+                                return communicator->Barrier(p, {0, 1});
+                              }),
               Each(IsOk()));
   absl::Time start = absl::Now();
   absl::Status waiting;
@@ -210,6 +215,23 @@ TEST(NcclCommunicatorErrorsTest, AbortWakesWaitingMembersAndFailsLaterCalls) {
                                 "kernel failed"));
   EXPECT_THAT(communicator->Barrier(1, {0, 1}),
               StatusIs(absl::StatusCode::kAborted, "partition 1: kernel failed"));
+}
+
+TEST(NcclCommunicatorErrorsTest, AbortEndsAGroupSetUpInProgress) {
+  TESSEL_SKIP_WITHOUT_DEVICES(2);
+  auto communicator = Make(2, kLongTimeout);
+  ASSERT_NE(communicator, nullptr);
+  absl::Time start = absl::Now();
+  absl::Status waiting;
+  // Partition 1 never comes, so partition 0 waits in the bootstrap.
+  std::thread member([&] { waiting = SumFloats(*communicator, 0, {0, 1}, 2); });
+  absl::SleepFor(absl::Milliseconds(200));
+  communicator->Abort(absl::InternalError("partition 1: out of memory"));
+  member.join();
+  EXPECT_LT(absl::Now() - start, kFast);
+  EXPECT_THAT(waiting, StatusIs(absl::StatusCode::kAborted,
+                                "all_reduce over group [0, 1]: collectives aborted: partition 1: "
+                                "out of memory"));
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // groups of 1 to 8 partitions (one GPU each), subgroups, every data type and reduction,
 // uneven counts and the in-place forms, each with device buffers and with host buffers.
 // Without enough GPUs each test skips itself and says why.
+#include "collectives/nccl/nccl_communicator.h"
+
 #include <atomic>
 #include <cstring>
 #include <tuple>
@@ -9,7 +11,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "collectives/local/test_util.h"
-#include "collectives/nccl/nccl_communicator.h"
 #include "collectives/nccl/nccl_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -65,13 +66,13 @@ class GroupSizeTest : public ::testing::TestWithParam<std::tuple<Location, int64
   }
 };
 
-INSTANTIATE_TEST_SUITE_P(
-    OneToEight, GroupSizeTest,
-    ::testing::Combine(::testing::Values(Location::kDevice, Location::kHost),
-                       ::testing::Range<int64_t>(1, 9)),
-    [](const ::testing::TestParamInfo<std::tuple<Location, int64_t>>& info) {
-      return absl::StrCat(LocationName(std::get<0>(info.param)), "_", std::get<1>(info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(OneToEight, GroupSizeTest,
+                         ::testing::Combine(::testing::Values(Location::kDevice, Location::kHost),
+                                            ::testing::Range<int64_t>(1, 9)),
+                         [](const ::testing::TestParamInfo<std::tuple<Location, int64_t>>& info) {
+                           return absl::StrCat(LocationName(std::get<0>(info.param)), "_",
+                                               std::get<1>(info.param));
+                         });
 
 TEST_P(GroupSizeTest, AllReduceSumsUnevenCounts) {
   TESSEL_SKIP_WITHOUT_DEVICES(n());
@@ -280,19 +281,17 @@ TEST_P(LocationTest, AllReduceOfPredIsOrAndIntegerSumsWrap) {
   int16_t s16_out[2][1];
   auto statuses = RunOnPartitions(2, [&](int64_t p) -> absl::Status {
     bool pred_in[2] = {p == 1, false};
-    TESSEL_RETURN_IF_ERROR(On(p, ConstBuffer{DataType::kPred, pred_in, 2},
-                              Buffer{DataType::kPred, pred_out[p], 2},
-                              [&](ConstBuffer in, Buffer out) {
-                                return (*communicator)->AllReduce(p, {0, 1}, ReductionKind::kSum,
-                                                                  in, out);
-                              }));
+    TESSEL_RETURN_IF_ERROR(
+        On(p, ConstBuffer{DataType::kPred, pred_in, 2}, Buffer{DataType::kPred, pred_out[p], 2},
+           [&](ConstBuffer in, Buffer out) {
+             return (*communicator)->AllReduce(p, {0, 1}, ReductionKind::kSum, in, out);
+           }));
     int8_t s8_in[1] = {100};
-    TESSEL_RETURN_IF_ERROR(On(p, ConstBuffer{DataType::kS8, s8_in, 1},
-                              Buffer{DataType::kS8, s8_out[p], 1},
-                              [&](ConstBuffer in, Buffer out) {
-                                return (*communicator)->AllReduce(p, {0, 1}, ReductionKind::kSum,
-                                                                  in, out);
-                              }));
+    TESSEL_RETURN_IF_ERROR(
+        On(p, ConstBuffer{DataType::kS8, s8_in, 1}, Buffer{DataType::kS8, s8_out[p], 1},
+           [&](ConstBuffer in, Buffer out) {
+             return (*communicator)->AllReduce(p, {0, 1}, ReductionKind::kSum, in, out);
+           }));
     int16_t s16_in[1] = {30000};  // through the 32-bit widening
     return On(p, ConstBuffer{DataType::kS16, s16_in, 1}, Buffer{DataType::kS16, s16_out[p], 1},
               [&](ConstBuffer in, Buffer out) {
@@ -302,8 +301,8 @@ TEST_P(LocationTest, AllReduceOfPredIsOrAndIntegerSumsWrap) {
   EXPECT_THAT(statuses, Each(IsOk()));
   for (int p = 0; p < 2; ++p) {
     EXPECT_THAT(pred_out[p], ElementsAre(true, false));
-    EXPECT_EQ(s8_out[p][0], -56);       // 200 wraps around in 8 bits
-    EXPECT_EQ(s16_out[p][0], -5536);    // 60000 wraps around in 16 bits
+    EXPECT_EQ(s8_out[p][0], -56);     // 200 wraps around in 8 bits
+    EXPECT_EQ(s16_out[p][0], -5536);  // 60000 wraps around in 16 bits
   }
 }
 

@@ -74,7 +74,8 @@ MpiBootstrap::~MpiBootstrap() {
   if (!finalized) MPI_Comm_free(&comm_);
 }
 
-absl::Status MpiBootstrap::Wait(MPI_Request& request, absl::Time deadline) {
+absl::Status MpiBootstrap::Wait(MPI_Request& request, absl::Time deadline,
+                                const std::atomic<bool>* cancelled) {
   while (true) {
     {
       absl::MutexLock lock(&mu_);
@@ -82,10 +83,11 @@ absl::Status MpiBootstrap::Wait(MPI_Request& request, absl::Time deadline) {
       int code = MPI_Test(&request, &done, MPI_STATUS_IGNORE);
       if (code != MPI_SUCCESS) return absl::InternalError("MPI_Test failed");
       if (done) return absl::OkStatus();
-      if (absl::Now() > deadline) {
+      const bool stop = cancelled != nullptr && cancelled->load();
+      if (stop || absl::Now() > deadline) {
         MPI_Cancel(&request);
         MPI_Request_free(&request);
-        return absl::DeadlineExceededError("timed out");
+        return stop ? absl::CancelledError("cancelled") : absl::DeadlineExceededError("timed out");
       }
     }
     std::this_thread::sleep_for(std::chrono::microseconds(100));
@@ -97,9 +99,9 @@ void MpiBootstrap::Orphan(std::unique_ptr<IdMessage> message) {
   orphans_.push_back(std::move(message));
 }
 
-absl::StatusOr<ncclUniqueId> MpiBootstrap::ExchangeId(int64_t self,
-                                                      absl::Span<const int64_t> group,
-                                                      absl::Time deadline) {
+absl::StatusOr<ncclUniqueId> MpiBootstrap::ExchangeId(int64_t self, absl::Span<const int64_t> group,
+                                                      absl::Time deadline,
+                                                      const std::atomic<bool>* cancelled) {
   const uint64_t hash = HashGroup(group);
   const std::string where =
       absl::StrCat("setting up the NCCL communicator of group ", GroupString(group));
@@ -112,13 +114,13 @@ absl::StatusOr<ncclUniqueId> MpiBootstrap::ExchangeId(int64_t self,
                 static_cast<int>(rank_of_partition_[group.front()]), TagOf(hash, self), comm_,
                 &request);
     }
-    absl::Status received = Wait(request, deadline);
+    absl::Status received = Wait(request, deadline, cancelled);
     if (!received.ok()) {
       Orphan(std::move(message));
-      return absl::Status(received.code(),
-                          absl::StrCat(where, ": no id from partition ", group.front(), " (rank ",
-                                       rank_of_partition_[group.front()], "): ",
-                                       received.message()));
+      return absl::Status(
+          received.code(),
+          absl::StrCat(where, ": no id from partition ", group.front(), " (rank ",
+                       rank_of_partition_[group.front()], "): ", received.message()));
     }
     if (message->group_hash != hash) {
       return absl::InternalError(
@@ -141,13 +143,12 @@ absl::StatusOr<ncclUniqueId> MpiBootstrap::ExchangeId(int64_t self,
     }
     // A synchronous send completes only once the member has posted its receive, so a
     // member that never comes costs a timeout naming it.
-    absl::Status sent = Wait(request, deadline);
+    absl::Status sent = Wait(request, deadline, cancelled);
     if (!sent.ok()) {
       Orphan(std::move(message));
       return absl::Status(sent.code(), absl::StrCat(where, ": partition ", group[i], " (rank ",
                                                     rank_of_partition_[group[i]],
-                                                    ") did not take the id: ",
-                                                    sent.message()));
+                                                    ") did not take the id: ", sent.message()));
     }
   }
   return message->id;

@@ -12,6 +12,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -32,7 +33,8 @@ class MpiBootstrap final : public NcclBootstrap {
   ~MpiBootstrap() override;
 
   absl::StatusOr<ncclUniqueId> ExchangeId(int64_t self, absl::Span<const int64_t> group,
-                                          absl::Time deadline) override;
+                                          absl::Time deadline,
+                                          const std::atomic<bool>* cancelled) override;
 
  private:
   // What travels: the group's hash (to catch two groups whose tags collide) and the id.
@@ -43,9 +45,9 @@ class MpiBootstrap final : public NcclBootstrap {
 
   MpiBootstrap(std::vector<int64_t> rank_of_partition, MPI_Comm comm);
 
-  // Polls `request` under the lock until it completes or `deadline` passes; on a timeout
-  // cancels it (sends complete on their own, so only receives are cancelled).
-  absl::Status Wait(MPI_Request& request, absl::Time deadline);
+  // Polls `request` under the lock until it completes, `deadline` passes or `*cancelled`
+  // becomes true; in the latter two cases cancels and frees it.
+  absl::Status Wait(MPI_Request& request, absl::Time deadline, const std::atomic<bool>* cancelled);
 
   // Keeps a message whose request timed out alive: MPI may still read or write it.
   void Orphan(std::unique_ptr<IdMessage> message);

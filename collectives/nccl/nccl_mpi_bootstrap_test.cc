@@ -1,14 +1,14 @@
 // Test of the MPI bootstrap, run under mpirun with one partition per rank (see BUILD): the
 // members of a group, whichever rank holds position 0, get one id; a member that never
 // comes costs a timeout naming it. ncclGetUniqueId needs no GPU. Exits non-zero on failure.
+#include "collectives/nccl/nccl_mpi_bootstrap.h"
+
 #include <mpi.h>
 
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
-
-#include "collectives/nccl/nccl_mpi_bootstrap.h"
 
 namespace tessel::collectives::nccl {
 namespace {
@@ -24,8 +24,8 @@ void Expect(bool condition, const std::string& what, int rank) {
 // Whether every member of `group` got the same id (non-members pass a zero id).
 bool AgreeOverGroup(const ncclUniqueId& mine, const std::vector<int64_t>& group, int size) {
   std::vector<ncclUniqueId> all(size);
-  MPI_Allgather(&mine, sizeof(ncclUniqueId), MPI_BYTE, all.data(), sizeof(ncclUniqueId),
-                MPI_BYTE, MPI_COMM_WORLD);
+  MPI_Allgather(&mine, sizeof(ncclUniqueId), MPI_BYTE, all.data(), sizeof(ncclUniqueId), MPI_BYTE,
+                MPI_COMM_WORLD);
   for (int64_t member : group) {
     if (std::memcmp(&all[member], &all[group.front()], sizeof(ncclUniqueId)) != 0) return false;
   }
@@ -43,7 +43,7 @@ void Run(int rank, int size) {
   // The whole job, position 0 on rank 0.
   std::vector<int64_t> everyone(size);
   for (int p = 0; p < size; ++p) everyone[p] = p;
-  auto id = (*bootstrap)->ExchangeId(rank, everyone, deadline);
+  auto id = (*bootstrap)->ExchangeId(rank, everyone, deadline, nullptr);
   Expect(id.ok(), "whole job: " + id.status().ToString(), rank);
   Expect(AgreeOverGroup(id.ok() ? *id : ncclUniqueId{}, everyone, size),
          "the whole job agrees on one id", rank);
@@ -52,7 +52,7 @@ void Run(int rank, int size) {
   std::vector<int64_t> pair = {size - 1, 0};
   ncclUniqueId pair_id{};
   if (rank == 0 || rank == size - 1) {
-    auto exchanged = (*bootstrap)->ExchangeId(rank, pair, deadline);
+    auto exchanged = (*bootstrap)->ExchangeId(rank, pair, deadline, nullptr);
     Expect(exchanged.ok(), "pair: " + exchanged.status().ToString(), rank);
     if (exchanged.ok()) pair_id = *exchanged;
   }
@@ -62,7 +62,8 @@ void Run(int rank, int size) {
 
   // Partition 1 never comes to the group {0, 1}: partition 0 names it after the timeout.
   if (rank == 0) {
-    auto missing = (*bootstrap)->ExchangeId(0, {0, 1}, absl::Now() + absl::Milliseconds(300));
+    auto missing =
+        (*bootstrap)->ExchangeId(0, {0, 1}, absl::Now() + absl::Milliseconds(300), nullptr);
     Expect(missing.status().code() == absl::StatusCode::kDeadlineExceeded &&
                std::string(missing.status().message()).find("partition 1 (rank 1) did not take") !=
                    std::string::npos,

@@ -49,8 +49,8 @@ TEST(NcclRuntimeTest, InterpreterResultsMatchTheLocalBackend) {
   auto expected = runtime::RunSpmd(main, inputs, n);
   ASSERT_THAT(expected.status(), IsOk());
 
-  auto communicator = NcclCommunicator::CreateSingleProcess(
-      n, OptionsFor(NcclCommunicator::BufferLocation::kHost));
+  auto communicator =
+      NcclCommunicator::CreateSingleProcess(n, OptionsFor(NcclCommunicator::BufferLocation::kHost));
   ASSERT_THAT(communicator.status(), IsOk());
   std::vector<absl::StatusOr<std::vector<runtime::Tensor>>> outputs(n);
   std::vector<std::thread> threads;

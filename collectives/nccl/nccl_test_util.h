@@ -17,9 +17,8 @@
 
 // Skips the current test, with the reason, unless this process sees `n` CUDA devices. The
 // tests are reported as skipped, never as passed, on machines without enough GPUs.
-#define TESSEL_SKIP_WITHOUT_DEVICES(n)                                                    \
-  if (int found_devices = ::tessel::collectives::nccl::CudaDeviceCount();                 \
-      found_devices < (n))                                                                 \
+#define TESSEL_SKIP_WITHOUT_DEVICES(n)                                                         \
+  if (int found_devices = ::tessel::collectives::nccl::CudaDeviceCount(); found_devices < (n)) \
   GTEST_SKIP() << "needs " << (n) << " CUDA device(s), found " << found_devices
 
 namespace tessel::collectives::nccl::testing {
@@ -36,9 +35,9 @@ inline NcclCommunicator::Options OptionsFor(NcclCommunicator::BufferLocation loc
 // Calls `collective` with `input` and `output`, host memory, as the communicator expects
 // them: unchanged for host buffers; for device buffers copied to fresh memory on `device`
 // and the output copied back. An output that is the input stays one buffer (in place).
-inline absl::Status WithBuffers(NcclCommunicator::BufferLocation location, int device,
-                                ConstBuffer input, Buffer output,
-                                const std::function<absl::Status(ConstBuffer, Buffer)>& collective) {
+inline absl::Status WithBuffers(
+    NcclCommunicator::BufferLocation location, int device, ConstBuffer input, Buffer output,
+    const std::function<absl::Status(ConstBuffer, Buffer)>& collective) {
   if (location == NcclCommunicator::BufferLocation::kHost) return collective(input, output);
   const bool in_place = input.data == output.data;
   TESSEL_RETURN_IF_ERROR(CudaStatus(cudaSetDevice(device), "cudaSetDevice"));
@@ -52,18 +51,18 @@ inline absl::Status WithBuffers(NcclCommunicator::BufferLocation location, int d
   } else {
     TESSEL_RETURN_IF_ERROR(
         CudaStatus(cudaMalloc(&device_output, output.byte_size() + 1), "cudaMalloc"));
-    TESSEL_RETURN_IF_ERROR(CudaStatus(cudaMemcpy(device_output, output.data, output.byte_size(),
-                                                 cudaMemcpyHostToDevice),
-                                      "cudaMemcpy"));
+    TESSEL_RETURN_IF_ERROR(CudaStatus(
+        cudaMemcpy(device_output, output.data, output.byte_size(), cudaMemcpyHostToDevice),
+        "cudaMemcpy"));
   }
-  TESSEL_RETURN_IF_ERROR(CudaStatus(
-      cudaMemcpy(device_input, input.data, input.byte_size(), cudaMemcpyHostToDevice),
-      "cudaMemcpy"));
+  TESSEL_RETURN_IF_ERROR(
+      CudaStatus(cudaMemcpy(device_input, input.data, input.byte_size(), cudaMemcpyHostToDevice),
+                 "cudaMemcpy"));
   absl::Status status = collective(ConstBuffer{input.type, device_input, input.num_elements},
                                    Buffer{output.type, device_output, output.num_elements});
-  absl::Status copied = CudaStatus(
-      cudaMemcpy(output.data, device_output, output.byte_size(), cudaMemcpyDeviceToHost),
-      "cudaMemcpy");
+  absl::Status copied =
+      CudaStatus(cudaMemcpy(output.data, device_output, output.byte_size(), cudaMemcpyDeviceToHost),
+                 "cudaMemcpy");
   cudaFree(device_input);
   if (!in_place) cudaFree(device_output);
   TESSEL_RETURN_IF_ERROR(status);

@@ -5,25 +5,36 @@
 
 namespace tessel::collectives::nccl {
 
-bool ReductionWidens(DataType type) {
-  return type == DataType::kS16 || type == DataType::kU16;
-}
+bool ReductionWidens(DataType type) { return type == DataType::kS16 || type == DataType::kU16; }
 
 ncclDataType_t ReductionNcclType(DataType type) {
   switch (type) {
-    case DataType::kPred: return ncclUint8;
-    case DataType::kS8: return ncclInt8;
-    case DataType::kS16: return ncclInt32;
-    case DataType::kS32: return ncclInt32;
-    case DataType::kS64: return ncclInt64;
-    case DataType::kU8: return ncclUint8;
-    case DataType::kU16: return ncclUint32;
-    case DataType::kU32: return ncclUint32;
-    case DataType::kU64: return ncclUint64;
-    case DataType::kF16: return ncclFloat16;
-    case DataType::kBF16: return ncclBfloat16;
-    case DataType::kF32: return ncclFloat32;
-    case DataType::kF64: return ncclFloat64;
+    case DataType::kPred:
+      return ncclUint8;
+    case DataType::kS8:
+      return ncclInt8;
+    case DataType::kS16:
+      return ncclInt32;
+    case DataType::kS32:
+      return ncclInt32;
+    case DataType::kS64:
+      return ncclInt64;
+    case DataType::kU8:
+      return ncclUint8;
+    case DataType::kU16:
+      return ncclUint32;
+    case DataType::kU32:
+      return ncclUint32;
+    case DataType::kU64:
+      return ncclUint64;
+    case DataType::kF16:
+      return ncclFloat16;
+    case DataType::kBF16:
+      return ncclBfloat16;
+    case DataType::kF32:
+      return ncclFloat32;
+    case DataType::kF64:
+      return ncclFloat64;
   }
   return ncclUint8;  // unreachable: every enumerator is handled above
 }
@@ -37,10 +48,14 @@ ncclRedOp_t ReductionNcclOp(DataType type, ReductionKind kind) {
     return kind == ReductionKind::kSum || kind == ReductionKind::kMax ? ncclMax : ncclMin;
   }
   switch (kind) {
-    case ReductionKind::kSum: return ncclSum;
-    case ReductionKind::kProd: return ncclProd;
-    case ReductionKind::kMax: return ncclMax;
-    case ReductionKind::kMin: return ncclMin;
+    case ReductionKind::kSum:
+      return ncclSum;
+    case ReductionKind::kProd:
+      return ncclProd;
+    case ReductionKind::kMax:
+      return ncclMax;
+    case ReductionKind::kMin:
+      return ncclMin;
   }
   return ncclSum;  // unreachable: every enumerator is handled above
 }

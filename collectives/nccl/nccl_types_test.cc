@@ -47,10 +47,14 @@ template <typename Wide>
 Wide Combine32(ReductionKind kind, Wide a, Wide b) {
   using U = uint32_t;
   switch (kind) {
-    case ReductionKind::kSum: return static_cast<Wide>(static_cast<U>(a) + static_cast<U>(b));
-    case ReductionKind::kProd: return static_cast<Wide>(static_cast<U>(a) * static_cast<U>(b));
-    case ReductionKind::kMax: return a > b ? a : b;
-    case ReductionKind::kMin: return a < b ? a : b;
+    case ReductionKind::kSum:
+      return static_cast<Wide>(static_cast<U>(a) + static_cast<U>(b));
+    case ReductionKind::kProd:
+      return static_cast<Wide>(static_cast<U>(a) * static_cast<U>(b));
+    case ReductionKind::kMax:
+      return a > b ? a : b;
+    case ReductionKind::kMin:
+      return a < b ? a : b;
   }
   return a;
 }

@@ -38,8 +38,7 @@ void Replay(const fs::path& path) {
   std::stringstream bytes;
   bytes << file.rdbuf();
   const std::string data = bytes.str();
-  EXPECT_EQ(FuzzHloText(reinterpret_cast<const uint8_t*>(data.data()), data.size()), 0)
-      << path;
+  EXPECT_EQ(FuzzHloText(reinterpret_cast<const uint8_t*>(data.data()), data.size()), 0) << path;
 }
 
 TEST(HloTextFuzzRegressionTest, SeedCorpusIsHandled) {
