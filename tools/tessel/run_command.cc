@@ -57,6 +57,7 @@ struct RunOptions {
   std::string output_dir;
   int64_t print_limit = 16;
   bool check = false;
+  std::vector<MeshAxisSize> mesh;
 };
 
 // Reads the flags into options; a conflict or out-of-range value is a usage error.
@@ -75,6 +76,7 @@ absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
   options.output_dir = absl::GetFlag(FLAGS_output_dir);
   options.print_limit = absl::GetFlag(FLAGS_print_limit);
   options.check = absl::GetFlag(FLAGS_check);
+  TESSEL_ASSIGN_OR_RETURN(options.mesh, ParseMeshSpec(absl::GetFlag(FLAGS_mesh)));
   if (options.check && options.partitions != 1) {
     return absl::InvalidArgumentError(
         "--check runs the single-device program and partitions it itself; drop --partitions");
@@ -140,6 +142,7 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
   mlir::MLIRContext context;
   TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
                           LoadProgram(options.file, context));
+  TESSEL_RETURN_IF_ERROR(ApplyMeshAxes(*module, options.mesh));
   TESSEL_ASSIGN_OR_RETURN(mlir::func::FuncOp function,
                           FindFunction(*module, options.function, options.file));
   TESSEL_ASSIGN_OR_RETURN(std::vector<runtime::Tensor> inputs,
@@ -194,7 +197,7 @@ Subcommand RunCommand() {
   command.name = "run";
   command.synopsis =
       "run FILE [--function=main] [--inputs=a.npy,b.npy | --seed=N] "
-      "[--partitions=N] [--output_dir=DIR] [--print_limit=K] [--check]";
+      "[--partitions=N] [--output_dir=DIR] [--print_limit=K] [--check] [--mesh=NAME=SIZE,...]";
   command.summary = "Run a function of a program on the reference executor.";
   command.details =
       "FILE is MLIR (.mlir) or XLA HLO text (.hlo); other names are sniffed (HLO text\n"
@@ -202,12 +205,14 @@ Subcommand RunCommand() {
       "from --inputs or, by default, from --seed. Each result is printed as its shape and its\n"
       "first elements; --output_dir saves them whole. --check also partitions an annotated\n"
       "program, runs it on one local partition per mesh device and compares the results.\n"
+      "--mesh=data=4,model=2 sets the sizes of the program's mesh axes (or declares the mesh\n"
+      "of a program without one) before anything runs.\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input (unreadable or invalid program, unknown\n"
       "function, inputs that do not match the signature, an op the executor cannot run),\n"
       "2 for a bad command line.\n";
-  command.flags = {"function",   "inputs",      "seed", "partitions",
-                   "output_dir", "print_limit", "check"};
+  command.flags = {"function",   "inputs",      "seed",  "partitions",
+                   "output_dir", "print_limit", "check", "mesh"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     absl::StatusOr<RunOptions> options = GetOptions(args);
     if (!options.ok()) {
