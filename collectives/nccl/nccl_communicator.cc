@@ -105,10 +105,13 @@ NcclCommunicator::~NcclCommunicator() {
   for (auto& [id, partition] : partitions_) {
     cudaSetDevice(partition->device);
     for (auto& [group, comm] : partition->comms) {
-      if (failed || ncclCommFinalize(comm) != ncclSuccess) {
-        ncclCommAbort(comm);
-      } else {
+      // Nonblocking communicators usually answer ncclInProgress and finish in the
+      // background.
+      ncclResult_t finalized = failed ? ncclInternalError : ncclCommFinalize(comm);
+      if (finalized == ncclSuccess || finalized == ncclInProgress) {
         finalizing.emplace_back(partition->device, comm);
+      } else {
+        ncclCommAbort(comm);
       }
     }
   }
