@@ -42,9 +42,11 @@ void Replay(const fs::path& path) {
 }
 
 TEST(HloTextFuzzRegressionTest, SeedCorpusIsHandled) {
-  std::vector<fs::path> seeds = InputsUnder({"tests/lit/hlo_text", "tests/corpus"});
-  // The seeds are the lit inputs and the JAX corpus; finding none means the data deps broke.
-  ASSERT_GE(seeds.size(), 10u);
+  std::vector<fs::path> seeds = InputsUnder(
+      {"tests/lit/hlo_text", "tests/corpus", "partitioner/hlo_text/fuzz/seeds"});
+  // The seeds are the lit inputs, the JAX corpus and the hand-written edge cases; finding
+  // few means the data deps broke.
+  ASSERT_GE(seeds.size(), 40u);
   for (const fs::path& seed : seeds) {
     if (seed.extension() == ".hlo") Replay(seed);
   }

@@ -10,7 +10,8 @@ workdir="${2:-/tmp/hlo_fuzz}"
 bazel build --config=fuzz //partitioner/hlo_text/fuzz:hlo_text_fuzzer
 fuzzer="$(bazel info --config=fuzz bazel-bin)/partitioner/hlo_text/fuzz/hlo_text_fuzzer"
 mkdir -p "$workdir/corpus" "$workdir/artifacts"
-for seed in tests/lit/hlo_text/*.hlo tests/corpus/*.hlo partitioner/hlo_text/fuzz/crashes/*; do
+for seed in tests/lit/hlo_text/*.hlo tests/corpus/*.hlo partitioner/hlo_text/fuzz/seeds/*.hlo \
+  partitioner/hlo_text/fuzz/crashes/*; do
   [[ -f "$seed" && "$seed" != *README.md ]] || continue
   cp "$seed" "$workdir/corpus/seed_$(basename "$(dirname "$seed")")_$(basename "$seed")"
 done
