@@ -5,6 +5,11 @@ Counts individual test cases, not targets: a gtest binary contributes one count 
 a lit file one per file. Cases come from each target's test.xml; a target that failed to
 build or produced no XML counts as one failure, so nothing broken goes unnoticed.
 
+Skipped: a case that gtest skipped (GTEST_SKIP, e.g. a GPU test on a machine without a GPU,
+written as result="skipped" in test.xml) and a target that Bazel skipped because it is
+incompatible with the build's configuration (the CUDA-only targets outside --config=cuda,
+reported as SKIPPED) count as skipped, never as passed.
+
 Usage: summarize_tests.py BAZEL_LOG BAZEL_EXIT_CODE TESTLOGS_DIR
 """
 import os

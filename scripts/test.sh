@@ -10,4 +10,11 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 bazel test //... --keep_going 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
+# The NCCL backend compiles and links where CUDA is installed (no GPU needed); its tests
+# run on GPU machines: see docs/nccl.md.
+if [[ -e /usr/local/cuda/include/nccl.h ]]; then
+  bazel build --config=cuda //collectives/nccl/... 2>&1 | tail -n 3
+  cuda_status=${PIPESTATUS[0]}
+  [[ $cuda_status -eq 0 ]] || { echo "FAILED: bazel build --config=cuda //collectives/nccl/..."; status=$cuda_status; }
+fi
 python3 scripts/summarize_tests.py "$log" "$status" "$(bazel info bazel-testlogs 2>/dev/null)"

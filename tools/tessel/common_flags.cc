@@ -1,6 +1,136 @@
-// Definitions of the flags shared by `tessel` subcommands (see common_flags.h).
+// Definitions of the flags shared by `tessel` subcommands (see common_flags.h), and the
+// --mesh override.
 #include "tools/tessel/common_flags.h"
 
+#include <algorithm>
+#include <set>
+
 #include "absl/flags/flag.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "llvm/ADT/SmallVector.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+#include "partitioner/ir/location.h"
+#include "partitioner/ir/tessel/tessel_ops.h"
 
 ABSL_FLAG(std::string, function, "main", "The function of the program to work on.");
+ABSL_FLAG(std::string, mesh, "",
+          "Device mesh axes NAME=SIZE,...: replaces the sizes of the program's one mesh "
+          "(same axis names), or declares the mesh of a program without one.");
+
+namespace tessel::cli {
+
+absl::StatusOr<std::vector<MeshAxisSize>> ParseMeshSpec(absl::string_view spec) {
+  std::vector<MeshAxisSize> axes;
+  if (spec.empty()) return axes;
+  std::set<std::string> names;
+  for (absl::string_view item : absl::StrSplit(spec, ',')) {
+    std::pair<absl::string_view, absl::string_view> parts =
+        absl::StrSplit(item, absl::MaxSplits('=', 1));
+    if (item.find('=') == absl::string_view::npos || parts.first.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--mesh: '", item, "' is not NAME=SIZE (e.g. --mesh=data=4,model=2)"));
+    }
+    int64_t size = 0;
+    if (!absl::SimpleAtoi(parts.second, &size) || size < 1) {
+      return absl::InvalidArgumentError(absl::StrCat("--mesh: the size of axis '", parts.first,
+                                                     "' must be a positive integer, got '",
+                                                     parts.second, "'"));
+    }
+    if (!names.insert(std::string(parts.first)).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--mesh: axis '", parts.first, "' is given twice"));
+    }
+    axes.push_back({std::string(parts.first), size});
+  }
+  return axes;
+}
+
+namespace {
+
+std::string QuotedAxes(llvm::ArrayRef<ir::MeshAxisAttr> axes) {
+  std::vector<std::string> names;
+  for (ir::MeshAxisAttr axis : axes) names.push_back(absl::StrCat("'", axis.getName().str(), "'"));
+  return absl::StrJoin(names, ", ");
+}
+
+// The new axes of `mesh`: its own, in its order, with the sizes from `axes`.
+absl::StatusOr<llvm::SmallVector<ir::MeshAxisAttr>> Resized(ir::MeshOp mesh,
+                                                            absl::Span<const MeshAxisSize> axes) {
+  ir::MeshAttr old = mesh.getMesh();
+  const std::string where = absl::StrCat("--mesh: mesh @", mesh.getSymName().str(), " (axes ",
+                                         QuotedAxes(old.getAxes()), ")");
+  for (const MeshAxisSize& axis : axes) {
+    if (!old.findAxisSize(axis.name)) {
+      return absl::InvalidArgumentError(absl::StrCat(where, " has no axis '", axis.name, "'"));
+    }
+  }
+  llvm::SmallVector<ir::MeshAxisAttr> resized;
+  bool changed = false;
+  for (ir::MeshAxisAttr axis : old.getAxes()) {
+    auto given = std::find_if(axes.begin(), axes.end(), [&](const MeshAxisSize& candidate) {
+      return candidate.name == axis.getName().str();
+    });
+    if (given == axes.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": axis '", axis.getName().str(), "' is missing from --mesh"));
+    }
+    changed |= given->size != axis.getSize();
+    resized.push_back(ir::MeshAxisAttr::get(mesh.getContext(), axis.getName(), given->size));
+  }
+  if (changed && !old.getDeviceIds().empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, " lists explicit device ids, which fit only its own axis sizes"));
+  }
+  return resized;
+}
+
+}  // namespace
+
+absl::Status ApplyMeshAxes(mlir::ModuleOp module, absl::Span<const MeshAxisSize> axes) {
+  if (axes.empty()) return absl::OkStatus();
+  mlir::MLIRContext* context = module.getContext();
+  llvm::SmallVector<ir::MeshOp> meshes(module.getOps<ir::MeshOp>());
+  if (meshes.size() > 1) {
+    std::vector<std::string> names;
+    for (ir::MeshOp mesh : meshes) names.push_back(absl::StrCat("@", mesh.getSymName().str()));
+    return absl::InvalidArgumentError(absl::StrCat("--mesh: the program declares ", meshes.size(),
+                                                   " meshes (", absl::StrJoin(names, ", "),
+                                                   "); --mesh needs at most one"));
+  }
+  if (meshes.empty()) {
+    // No mesh and so no shardings: the program runs replicated over the given mesh.
+    llvm::SmallVector<ir::MeshAxisAttr> declared;
+    for (const MeshAxisSize& axis : axes) {
+      declared.push_back(ir::MeshAxisAttr::get(context, axis.name, axis.size));
+    }
+    mlir::OpBuilder builder(context);
+    auto mesh = builder.create<ir::MeshOp>(module.getLoc(), "mesh",
+                                           ir::MeshAttr::get(context, declared, {}));
+    mlir::SymbolTable(module).insert(mesh, module.getBody()->begin());
+  } else {
+    absl::StatusOr<llvm::SmallVector<ir::MeshAxisAttr>> resized = Resized(meshes[0], axes);
+    if (!resized.ok()) return resized.status();
+    meshes[0].setMeshAttr(ir::MeshAttr::get(context, *resized, meshes[0].getMesh().getDeviceIds()));
+  }
+  // Shardings and collectives were verified against the old sizes; a sub-axis that no
+  // longer divides its axis, for one, makes the program invalid.
+  std::string errors;
+  mlir::ScopedDiagnosticHandler handler(context, [&](mlir::Diagnostic& diagnostic) {
+    absl::StrAppend(&errors, errors.empty() ? "" : "\n", FormatLocation(diagnostic.getLocation()),
+                    ": error: ", diagnostic.str());
+    return mlir::success();
+  });
+  if (mlir::failed(mlir::verify(module))) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--mesh: the program is invalid with the new mesh:\n", errors));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace tessel::cli

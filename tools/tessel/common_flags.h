@@ -4,11 +4,43 @@
 #ifndef TESSEL_TOOLS_TESSEL_COMMON_FLAGS_H_
 #define TESSEL_TOOLS_TESSEL_COMMON_FLAGS_H_
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/flags/declare.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "mlir/IR/BuiltinOps.h"
 
 // The function of the program a subcommand works on.
 ABSL_DECLARE_FLAG(std::string, function);
+
+// The device mesh to use instead of the program's: "data=4,model=2" (see docs/cli.md).
+ABSL_DECLARE_FLAG(std::string, mesh);
+
+namespace tessel::cli {
+
+// One axis of a --mesh value.
+struct MeshAxisSize {
+  std::string name;
+  int64_t size;
+};
+
+// Parses a --mesh value: comma-separated NAME=SIZE items with distinct non-empty names and
+// positive sizes; "" gives no axes (no override). Fails with InvalidArgument, a usage
+// error, naming the offending item.
+absl::StatusOr<std::vector<MeshAxisSize>> ParseMeshSpec(absl::string_view spec);
+
+// Applies parsed --mesh axes to a loaded program: with one tessel.mesh, its axis sizes
+// become the given ones (the names must be exactly the mesh's axes, in any order); with
+// none, `tessel.mesh @mesh` with these axes is declared. Fails with InvalidArgument (bad
+// input) for a program with several meshes, an unknown or missing axis, resizing a mesh
+// with explicit device ids, or a program that no longer verifies. No axes: no change.
+absl::Status ApplyMeshAxes(mlir::ModuleOp module, absl::Span<const MeshAxisSize> axes);
+
+}  // namespace tessel::cli
 
 #endif  // TESSEL_TOOLS_TESSEL_COMMON_FLAGS_H_

@@ -34,7 +34,7 @@ std::string Origin(const propagation::PropagationReport& report, mlir::Value val
 Subcommand ExplainCommand() {
   Subcommand command;
   command.name = "explain";
-  command.synopsis = "explain FILE [--function=main]";
+  command.synopsis = "explain FILE [--function=main] [--mesh=NAME=SIZE,...]";
   command.summary = "Show each value's propagated sharding and where it came from.";
   command.details =
       "Propagates shardings through FILE (MLIR or XLA HLO text) and prints, for every\n"
@@ -42,11 +42,17 @@ Subcommand ExplainCommand() {
       "it started from and the ops it travelled through.\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
-  command.flags = {"function"};
+  command.flags = {"function", "mesh"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     if (args.positional.size() != 1) {
       err << "tessel explain: expected one FILE, got " << args.positional.size()
           << " arguments\nsee 'tessel explain --help' for usage\n";
+      return static_cast<int>(kExitUsage);
+    }
+    absl::StatusOr<std::vector<MeshAxisSize>> mesh = ParseMeshSpec(absl::GetFlag(FLAGS_mesh));
+    if (!mesh.ok()) {
+      err << "tessel explain: " << mesh.status().message()
+          << "\nsee 'tessel explain --help' for usage\n";
       return static_cast<int>(kExitUsage);
     }
     const std::string& path = args.positional[0];
@@ -54,6 +60,7 @@ Subcommand ExplainCommand() {
     absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module = LoadProgram(path, context);
     propagation::PropagationReport report;
     absl::Status status = module.status();
+    if (status.ok()) status = ApplyMeshAxes(**module, *mesh);
     if (status.ok()) status = Propagate(**module, &report, err);
     absl::StatusOr<mlir::func::FuncOp> function =
         status.ok() ? FindFunction(**module, absl::GetFlag(FLAGS_function), path)

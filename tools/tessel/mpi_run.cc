@@ -150,6 +150,7 @@ std::string ExampleSpec(const std::vector<collectives::MeshAxis>& axes, int64_t 
 absl::Status Prepare(const MpiRunOptions& options, int rank, int world_size,
                      mlir::MLIRContext& context, Setup& setup, std::ostream& remarks) {
   TESSEL_ASSIGN_OR_RETURN(setup.module, LoadProgram(options.file, context));
+  TESSEL_RETURN_IF_ERROR(ApplyMeshAxes(*setup.module, options.mesh));
   TESSEL_ASSIGN_OR_RETURN(setup.original,
                           FindFunction(*setup.module, options.function, options.file));
   TESSEL_ASSIGN_OR_RETURN(setup.inputs, options.use_inputs

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "tools/tessel/common_flags.h"
 
 namespace tessel::cli {
 
@@ -31,6 +32,8 @@ struct MpiRunOptions {
   std::string output_dir;
   int64_t print_limit = 16;
   bool check = false;
+  // --mesh: new sizes for the program's mesh axes (see common_flags.h).
+  std::vector<MeshAxisSize> mesh;
 };
 
 // Initializes MPI (MPI_THREAD_MULTIPLE), runs, finalizes MPI, and returns the process's exit

@@ -2,10 +2,12 @@
 // the SPMD program every device runs, printed as MLIR.
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "absl/flags/flag.h"
 #include "llvm/Support/raw_os_ostream.h"
 #include "mlir/IR/MLIRContext.h"
+#include "tools/tessel/common_flags.h"
 #include "tools/tessel/pipeline.h"
 #include "tools/tessel/program.h"
 #include "tools/tessel/subcommands.h"
@@ -18,27 +20,35 @@ namespace tessel::cli {
 Subcommand PartitionCommand() {
   Subcommand command;
   command.name = "partition";
-  command.synopsis = "partition FILE [--output=OUT]";
+  command.synopsis = "partition FILE [--mesh=NAME=SIZE,...] [--output=OUT]";
   command.summary = "Propagate shardings and partition a program into its SPMD form.";
   command.details =
       "FILE is an annotated program (MLIR or XLA HLO text): a tessel.mesh and shardings on\n"
       "some values. Every value gets a sharding (--tessel-propagate), then every function\n"
       "is rewritten into the program each partition runs, with local types and explicit\n"
       "collectives (--tessel-partition). Ops partitioned by replication are reported as\n"
-      "remarks on standard error.\n"
+      "remarks on standard error. --mesh=data=4,model=2 sets the sizes of the program's\n"
+      "mesh axes (or declares the mesh of a program without one) before propagation.\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
-  command.flags = {"output"};
+  command.flags = {"mesh", "output"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     if (args.positional.size() != 1) {
       err << "tessel partition: expected one FILE, got " << args.positional.size()
           << " arguments\nsee 'tessel partition --help' for usage\n";
       return static_cast<int>(kExitUsage);
     }
+    absl::StatusOr<std::vector<MeshAxisSize>> mesh = ParseMeshSpec(absl::GetFlag(FLAGS_mesh));
+    if (!mesh.ok()) {
+      err << "tessel partition: " << mesh.status().message()
+          << "\nsee 'tessel partition --help' for usage\n";
+      return static_cast<int>(kExitUsage);
+    }
     mlir::MLIRContext context;
     absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
         LoadProgram(args.positional[0], context);
     absl::Status status = module.status();
+    if (status.ok()) status = ApplyMeshAxes(**module, *mesh);
     if (status.ok()) status = PropagateAndPartition(**module, err);
     if (!status.ok()) {
       err << "tessel partition: " << status.message() << "\n";

@@ -23,9 +23,6 @@
 #include "tools/tessel/program.h"
 #include "tools/tessel/subcommands.h"
 
-ABSL_FLAG(std::string, mesh, "",
-          "Resize mesh axes before partitioning, e.g. data=8,model=4: each named axis of the "
-          "program's meshes gets the new size.");
 ABSL_FLAG(std::string, hardware, "",
           "A hardware spec in protobuf text (cost_model/hardware_spec.proto); the built-in "
           "H100-class NVLink node when empty.");
@@ -37,40 +34,14 @@ ABSL_FLAG(bool, partitioned, false,
 namespace tessel::cli {
 namespace {
 
-using AxisSizes = std::vector<std::pair<std::string, int64_t>>;
-
 struct ReportOptions {
   std::string file;
   std::string function;
-  AxisSizes mesh;
+  std::vector<MeshAxisSize> mesh;
   std::string hardware;
   bool json = false;
   bool partitioned = false;
 };
-
-// "data=8,model=4" → {{"data", 8}, {"model", 4}}; a usage error if malformed.
-absl::StatusOr<AxisSizes> ParseMeshFlag(const std::string& text) {
-  AxisSizes sizes;
-  if (text.empty()) return sizes;
-  for (absl::string_view item : absl::StrSplit(text, ',')) {
-    std::vector<std::string> parts = absl::StrSplit(item, absl::MaxSplits('=', 1));
-    int64_t size = 0;
-    if (parts.size() != 2 || parts[0].empty() || !absl::SimpleAtoi(parts[1], &size) ||
-        size < 1) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--mesh expects AXIS=SIZE,... with sizes of at least 1, got '", std::string(item),
-          "'"));
-    }
-    for (const auto& [name, unused] : sizes) {
-      if (name == parts[0]) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("--mesh names axis \"", name, "\" twice"));
-      }
-    }
-    sizes.emplace_back(parts[0], size);
-  }
-  return sizes;
-}
 
 absl::StatusOr<ReportOptions> GetOptions(const ParsedArgs& args) {
   if (args.positional.size() != 1) {
@@ -88,7 +59,7 @@ absl::StatusOr<ReportOptions> GetOptions(const ParsedArgs& args) {
         absl::StrCat("--format must be table or json, got '", format, "'"));
   }
   options.json = format == "json";
-  absl::StatusOr<AxisSizes> mesh = ParseMeshFlag(absl::GetFlag(FLAGS_mesh));
+  absl::StatusOr<std::vector<MeshAxisSize>> mesh = ParseMeshSpec(absl::GetFlag(FLAGS_mesh));
   if (!mesh.ok()) return mesh.status();
   options.mesh = *std::move(mesh);
   if (options.partitioned && !options.mesh.empty()) {
@@ -115,54 +86,6 @@ bool LooksPartitioned(mlir::ModuleOp module) {
   return found;
 }
 
-// Gives the named axes of every mesh of `module` their new sizes and verifies the module
-// again (a sub-axis may no longer fit). Fails naming an axis no mesh has, a mesh with
-// explicit device ids (which a new size would invalidate), or the verifier's first error.
-absl::Status ResizeMeshes(mlir::ModuleOp module, const AxisSizes& sizes,
-                          const std::string& path) {
-  std::vector<bool> used(sizes.size(), false);
-  for (ir::MeshOp mesh_op : module.getOps<ir::MeshOp>()) {
-    ir::MeshAttr mesh = mesh_op.getMesh();
-    llvm::SmallVector<ir::MeshAxisAttr> axes;
-    bool changed = false;
-    for (ir::MeshAxisAttr axis : mesh.getAxes()) {
-      int64_t size = axis.getSize();
-      for (size_t i = 0; i < sizes.size(); ++i) {
-        if (sizes[i].first != axis.getName()) continue;
-        used[i] = true;
-        changed |= sizes[i].second != size;
-        size = sizes[i].second;
-      }
-      axes.push_back(ir::MeshAxisAttr::get(module.getContext(), axis.getName(), size));
-    }
-    if (!changed) continue;
-    if (!mesh.getDeviceIds().empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          FormatLocation(mesh_op.getLoc()), ": mesh @", mesh_op.getSymName().str(),
-          " lists explicit device ids; --mesh cannot resize it"));
-    }
-    mesh_op.setMeshAttr(ir::MeshAttr::get(module.getContext(), axes, {}));
-  }
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    if (!used[i]) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--mesh: no mesh of ", path, " has an axis \"", sizes[i].first, "\""));
-    }
-  }
-  std::string error;
-  mlir::ScopedDiagnosticHandler handler(module.getContext(), [&](mlir::Diagnostic& diag) {
-    if (error.empty() && diag.getSeverity() == mlir::DiagnosticSeverity::Error) {
-      error = absl::StrCat(FormatLocation(diag.getLocation()), ": error: ", diag.str());
-    }
-    return mlir::success();
-  });
-  if (mlir::failed(mlir::verify(module))) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the program does not fit the resized mesh: ", error));
-  }
-  return absl::OkStatus();
-}
-
 absl::Status Report(const ReportOptions& options, std::ostream& out, std::ostream& err) {
   cost_model::HardwareSpec spec = cost_model::DefaultHardwareSpec();
   if (!options.hardware.empty()) {
@@ -180,10 +103,8 @@ absl::Status Report(const ReportOptions& options, std::ostream& out, std::ostrea
         options.file, " is already partitioned (it has collectives or partition_id); "
                       "--mesh cannot resize it"));
   }
-  if (!options.mesh.empty()) {
-    absl::Status resized = ResizeMeshes(**module, options.mesh, options.file);
-    if (!resized.ok()) return resized;
-  }
+  absl::Status resized = ApplyMeshAxes(**module, options.mesh);
+  if (!resized.ok()) return resized;
   if (!partitioned) {
     absl::Status status = PropagateAndPartition(**module, err);
     if (!status.ok()) return status;
@@ -203,7 +124,7 @@ Subcommand ReportCommand() {
   Subcommand command;
   command.name = "report";
   command.synopsis =
-      "report FILE [--function=main] [--mesh=AXIS=SIZE,...] [--hardware=SPEC.textproto] "
+      "report FILE [--function=main] [--mesh=NAME=SIZE,...] [--hardware=SPEC.textproto] "
       "[--format=table|json] [--partitioned]";
   command.summary = "Estimate per-device memory, communication and step time.";
   command.details =

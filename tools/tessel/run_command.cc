@@ -76,6 +76,7 @@ struct RunOptions {
   bool mpi = false;
   std::string device_assignment;
   absl::Duration collective_timeout = absl::Seconds(60);
+  std::vector<MeshAxisSize> mesh;
 };
 
 // Reads the flags into options; a conflict or out-of-range value is a usage error.
@@ -123,6 +124,7 @@ absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
     return absl::InvalidArgumentError(
         "--device_assignment and --collective_timeout need --backend=mpi");
   }
+  TESSEL_ASSIGN_OR_RETURN(options.mesh, ParseMeshSpec(absl::GetFlag(FLAGS_mesh)));
   if (options.check && options.partitions != 1) {
     return absl::InvalidArgumentError(
         "--check runs the single-device program and partitions it itself; drop --partitions");
@@ -188,6 +190,7 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
   mlir::MLIRContext context;
   TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
                           LoadProgram(options.file, context));
+  TESSEL_RETURN_IF_ERROR(ApplyMeshAxes(*module, options.mesh));
   TESSEL_ASSIGN_OR_RETURN(mlir::func::FuncOp function,
                           FindFunction(*module, options.function, options.file));
   TESSEL_ASSIGN_OR_RETURN(std::vector<runtime::Tensor> inputs,
@@ -242,7 +245,7 @@ Subcommand RunCommand() {
   command.name = "run";
   command.synopsis =
       "run FILE [--function=main] [--inputs=a.npy,b.npy | --seed=N] "
-      "[--partitions=N] [--output_dir=DIR] [--print_limit=K] [--check] "
+      "[--partitions=N] [--output_dir=DIR] [--print_limit=K] [--check] [--mesh=NAME=SIZE,...] "
       "[--backend=local|mpi [--device_assignment=AXIS:local|mpi,...] "
       "[--collective_timeout=DURATION]]";
   command.summary = "Run a function of a program on the reference executor.";
@@ -252,6 +255,8 @@ Subcommand RunCommand() {
       "from --inputs or, by default, from --seed. Each result is printed as its shape and its\n"
       "first elements; --output_dir saves them whole. --check also partitions an annotated\n"
       "program, runs it on one local partition per mesh device and compares the results.\n"
+      "--mesh=data=4,model=2 sets the sizes of the program's mesh axes (or declares the mesh\n"
+      "of a program without one) before anything runs.\n"
       "\n"
       "Under MPI, `mpirun -np R tessel run --backend=mpi FILE` partitions the program on\n"
       "every rank, runs each rank's partitions (as placed by --device_assignment) and prints\n"
@@ -263,8 +268,8 @@ Subcommand RunCommand() {
       "device assignment that does not fit the mesh or the MPI job, a failed --check),\n"
       "2 for a bad command line.\n";
   command.flags = {"function",    "inputs",      "seed",    "partitions",
-                   "output_dir",  "print_limit", "check",   "backend",
-                   "device_assignment", "collective_timeout"};
+                   "output_dir",  "print_limit", "check",   "mesh",
+                   "backend",     "device_assignment", "collective_timeout"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     absl::StatusOr<RunOptions> options = GetOptions(args);
     if (!options.ok()) {
@@ -284,6 +289,7 @@ Subcommand RunCommand() {
       mpi.output_dir = options->output_dir;
       mpi.print_limit = options->print_limit;
       mpi.check = options->check;
+      mpi.mesh = options->mesh;
       return RunOnMpi(mpi, out, err);
     }
     absl::Status status = Run(*options, out, err);

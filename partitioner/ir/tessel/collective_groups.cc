@@ -35,8 +35,10 @@ GroupPosition getGroupPosition(MeshAttr mesh, llvm::ArrayRef<AxisRefAttr> axes,
       int64_t factor = end / begin;
       // Along an axis split major to minor, the piece [begin, end) has stride n / end.
       int64_t digit = (coordinate / (axisSize / end)) % factor;
+      // A named copy: C++17 lambdas cannot capture structured bindings (clang rejects it).
+      llvm::StringRef meshAxisName = meshAxis.getName();
       const AxisRefAttr* listed = llvm::find_if(axes, [&](AxisRefAttr axis) {
-        if (axis.getName() != meshAxis.getName()) return false;
+        if (axis.getName() != meshAxisName) return false;
         auto [axisBegin, axisEnd] = axis.getRange(mesh);
         return axisBegin <= begin && end <= axisEnd;
       });
