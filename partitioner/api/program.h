@@ -53,8 +53,8 @@ class Program {
   const std::vector<TensorType>& parameter_types() const;
   const std::vector<TensorType>& result_types() const;
 
-  // The sharding of each parameter (result), nullopt where none is given. Fails with
-  // Unimplemented if a sharding uses a sub-axis, which PartitionSpec cannot express yet.
+  // The sharding of each parameter (result), nullopt where none is given. Sub-axes are
+  // AxisRef sub-axes. Fails only if the module's sharding does not fit its mesh.
   absl::StatusOr<std::vector<std::optional<Sharding>>> parameter_shardings() const;
   absl::StatusOr<std::vector<std::optional<Sharding>>> result_shardings() const;
 
