@@ -20,14 +20,24 @@ int64_t byteSize(mlir::Type type) {
 
 mlir::LogicalResult partitionByReplication(mlir::Operation* op, PartitionState& state,
                                            bool remark) {
-  mlir::IRMapping mapping;
   int64_t replicatedBytes = 0;
   for (mlir::Value operand : op->getOperands()) {
     const LocalValue& current = state.local(operand);
     auto type = mlir::RankedTensorType::get(
         current.shape, llvm::cast<mlir::ShapedType>(operand.getType()).getElementType());
+    if (current.layout.isSplit()) replicatedBytes += byteSize(type);
+  }
+  if (remark && replicatedBytes > 0 && state.options().replicationIsError) {
+    return op->emitError() << "'" << op->getName() << "' would be partitioned by replication ("
+                           << replicatedBytes
+                           << " bytes of split operands gathered), which the options forbid";
+  }
+  mlir::IRMapping mapping;
+  for (mlir::Value operand : op->getOperands()) {
+    const LocalValue& current = state.local(operand);
+    auto type = mlir::RankedTensorType::get(
+        current.shape, llvm::cast<mlir::ShapedType>(operand.getType()).getElementType());
     const Layout& from = current.layout;
-    if (from.isSplit()) replicatedBytes += byteSize(type);
     Layout whole = Layout::replicated(from.mesh, from.meshName, type.getRank());
     mlir::FailureOr<mlir::Value> local = state.localAs(operand, whole, op->getLoc());
     if (mlir::failed(local)) return mlir::failure();

@@ -14,7 +14,14 @@ namespace tessel::spmd {
 // partition runs. Ops without a handler are partitioned by replication with a remark. Fails
 // with an error on what it cannot partition at all (dynamic shapes, several blocks, calls,
 // manual computations, values moving between meshes). A module without a mesh is left as is.
-mlir::LogicalResult partitionModule(mlir::ModuleOp module);
+struct PartitionOptions {
+  // An op that no handler partitions runs on replicated operands with a warning; with this
+  // set, that warning is an error and partitioning fails instead.
+  bool replicationIsError = false;
+};
+
+mlir::LogicalResult partitionModule(mlir::ModuleOp module,
+                                    const PartitionOptions& options = PartitionOptions());
 
 }  // namespace tessel::spmd
 

@@ -73,6 +73,9 @@ mlir::LogicalResult partitionOp(mlir::Operation* op, PartitionState& state) {
     state.define(result, *local, to, shapeOf(result.getType()));
     return mlir::success();
   }
+  mlir::FailureOr<bool> handled = partitionBySpecialHandler(op, state);
+  if (mlir::failed(handled)) return mlir::failure();
+  if (*handled) return mlir::success();
   if (isSourceOp(op)) return partitionByReplication(op, state, /*remark=*/false);
   rules::ShardingRuleOrNone rule = rules::getShardingRuleOf(op, rules::ShardingRuleOptions());
   if (const auto* factors = std::get_if<rules::OpShardingRule>(&rule)) {
@@ -84,7 +87,8 @@ mlir::LogicalResult partitionOp(mlir::Operation* op, PartitionState& state) {
 }
 
 mlir::LogicalResult partitionFunction(mlir::func::FuncOp func,
-                                      mlir::SymbolTableCollection& symbols) {
+                                      mlir::SymbolTableCollection& symbols,
+                                      const PartitionOptions& options) {
   if (func.isExternal()) return mlir::success();
   if (!func.getBody().hasOneBlock()) {
     return func.emitError() << "cannot partition a function of several blocks";
@@ -95,7 +99,7 @@ mlir::LogicalResult partitionFunction(mlir::func::FuncOp func,
   // sharding rules still see global types) until it is dropped at the end.
   auto* localBlock = new mlir::Block();
   func.getBody().push_back(localBlock);
-  PartitionState state(func, localBlock, symbols);
+  PartitionState state(func, localBlock, symbols, options);
   llvm::SmallVector<mlir::Type> argTypes;
   for (mlir::BlockArgument arg : block.getArguments()) {
     auto type = llvm::dyn_cast<mlir::RankedTensorType>(arg.getType());
@@ -149,7 +153,9 @@ struct PartitionPass : impl::PartitionPassBase<PartitionPass> {
   using PartitionPassBase::PartitionPassBase;
 
   void runOnOperation() override {
-    if (mlir::failed(partitionModule(getOperation()))) signalPassFailure();
+    PartitionOptions options;
+    options.replicationIsError = replicationIsError;
+    if (mlir::failed(partitionModule(getOperation(), options))) signalPassFailure();
   }
 };
 
@@ -204,13 +210,13 @@ mlir::LogicalResult inlineCalls(mlir::ModuleOp module) {
 
 }  // namespace
 
-mlir::LogicalResult partitionModule(mlir::ModuleOp module) {
+mlir::LogicalResult partitionModule(mlir::ModuleOp module, const PartitionOptions& options) {
   if (module.getOps<ir::MeshOp>().empty()) return mlir::success();
   rules::ensureShardingRuleModels(module.getContext());
   if (mlir::failed(inlineCalls(module))) return mlir::failure();
   mlir::SymbolTableCollection symbols;
   for (auto func : llvm::to_vector(module.getOps<mlir::func::FuncOp>())) {
-    if (mlir::failed(partitionFunction(func, symbols))) return mlir::failure();
+    if (mlir::failed(partitionFunction(func, symbols, options))) return mlir::failure();
     eraseDeadOps(func);
   }
   return mlir::success();

@@ -11,6 +11,7 @@
 #include "mlir/Support/LogicalResult.h"
 #include "partitioner/rules/op_sharding_rule.h"
 #include "partitioner/spmd/layout.h"
+#include "partitioner/spmd/partition.h"
 #include "partitioner/spmd/spmd_builder.h"
 
 namespace tessel::spmd {
@@ -25,10 +26,11 @@ struct LocalValue {
 class PartitionState {
  public:
   PartitionState(mlir::func::FuncOp func, mlir::Block* localBlock,
-                 mlir::SymbolTableCollection& symbols)
-      : builder_(func, localBlock), symbols_(symbols), func_(func) {}
+                 mlir::SymbolTableCollection& symbols, const PartitionOptions& options)
+      : builder_(func, localBlock), symbols_(symbols), func_(func), options_(options) {}
 
   SpmdBuilder& spmd() { return builder_; }
+  const PartitionOptions& options() const { return options_; }
 
   // The layout `sharding` describes for a value of rank `rank` (null: replicated).
   Layout layoutOf(ir::ShardingAttr sharding, int64_t rank);
@@ -50,6 +52,7 @@ class PartitionState {
   SpmdBuilder builder_;
   mlir::SymbolTableCollection& symbols_;
   mlir::func::FuncOp func_;
+  const PartitionOptions& options_;
   llvm::DenseMap<mlir::Value, LocalValue> values_;
 };
 
@@ -61,6 +64,12 @@ llvm::ArrayRef<int64_t> shapeOf(mlir::Type type);
 // touching anything otherwise, so the caller falls back.
 mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardingRule& rule,
                                       PartitionState& state);
+
+// The special handlers (handlers.cc lists them; one file per op family). Each returns true
+// when it partitioned `op`, false when it leaves `op` to the next path (having emitted
+// nothing), and failure() after an error.
+mlir::FailureOr<bool> partitionBySpecialHandler(mlir::Operation* op, PartitionState& state);
+mlir::FailureOr<bool> partitionIota(mlir::Operation* op, PartitionState& state);
 
 // Partitions `op` by replicating its operands, running it on whole tensors and cutting its
 // results to their layouts. Correct for every op; `remark` says whether to tell the user.

@@ -28,6 +28,10 @@ def PartitionPass : Pass<"tessel-partition", "mlir::ModuleOp"> {
     becomes a function of `tensor<4xf32>` whose `hlo.exp` works on `tensor<4xf32>`.
   }];
   let dependentDialects = ["::tessel::hlo::HloDialect", "::tessel::ir::TesselDialect"];
+  let options = [
+    Option<"replicationIsError", "replication-is-error", "bool", /*default=*/"false",
+           "Fail instead of partitioning an op by replicating its operands">,
+  ];
 }
 
 #endif  // TESSEL_PARTITIONER_SPMD_PASSES_TD

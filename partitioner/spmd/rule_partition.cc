@@ -22,6 +22,15 @@ bool isStaticTensor(mlir::Type type) {
 // one factor of exactly its size, every operand and result a static tensor.
 bool ruleFits(mlir::Operation* op, const rules::OpShardingRule& rule,
               const PartitionState& state) {
+  // These ops' attributes hold global positions and sizes (start and limit indices,
+  // padding amounts, slice sizes, windows): a clone on local types would read them against
+  // the shard, even where the factor sizes happen to match (a full-width slice, a pad that
+  // removes as much as it adds).
+  if (llvm::isa<hlo::SliceOp, hlo::PadOp, hlo::DynamicSliceOp, hlo::DynamicUpdateSliceOp,
+                hlo::GatherOp, hlo::ScatterOp, hlo::ReduceWindowOp, hlo::SelectAndScatterOp,
+                hlo::ConvolutionOp>(op)) {
+    return false;
+  }
   for (auto [index, factor] : llvm::enumerate(rule.getFactors())) {
     if (factor.kind != rules::FactorKind::kPassThrough &&
         factor.kind != rules::FactorKind::kReduction) {

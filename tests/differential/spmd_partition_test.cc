@@ -6,29 +6,17 @@
 // broadcast, transpose, compare/select/clamp, reduce, dot_general in every strategy, and
 // ops that take the fallback) x meshes (2, 3, 4, 6 devices; 2x2, 2x3) x shardings,
 // including uneven splits of dims 5 and 7.
-#include <cmath>
 #include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "gtest/gtest.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/Verifier.h"
-#include "partitioner/ir/parse_module.h"
-#include "partitioner/ir/tessel/tessel_ops.h"
-#include "partitioner/propagation/propagate.h"
-#include "partitioner/rules/sharding_rule_models.h"
-#include "partitioner/spmd/partition.h"
 #include "runtime/element_type.h"
-#include "runtime/interpreter.h"
 #include "runtime/random_inputs.h"
-#include "runtime/sharded_tensors.h"
-#include "runtime/spmd_runner.h"
+#include "tests/differential/partition_harness.h"
 
 namespace tessel {
 namespace {
@@ -135,50 +123,6 @@ std::vector<Program> Programs() {
   };
 }
 
-struct Mesh {
-  std::string text;  // e.g. ["x"=2, "y"=3]
-  std::vector<std::string> axes;
-  int devices;
-};
-
-std::vector<Mesh> Meshes() {
-  return {{R"(["x"=2])", {"x"}, 2},           {R"(["x"=3])", {"x"}, 3},
-          {R"(["x"=4])", {"x"}, 4},           {R"(["x"=6])", {"x"}, 6},
-          {R"(["x"=2, "y"=2])", {"x", "y"}, 4}, {R"(["x"=2, "y"=3])", {"x", "y"}, 6}};
-}
-
-// Every way to give the dims of a rank-`rank` tensor disjoint lists of the axes, in order
-// (at most two axes per dim).
-std::vector<std::vector<std::vector<std::string>>> DimAssignments(
-    int rank, const std::vector<std::string>& axes) {
-  std::vector<std::vector<std::vector<std::string>>> out = {
-      std::vector<std::vector<std::string>>(rank)};
-  for (const std::string& axis : axes) {
-    std::vector<std::vector<std::vector<std::string>>> next;
-    for (const auto& assignment : out) {
-      next.push_back(assignment);  // axis unused
-      for (int d = 0; d < rank; ++d) {
-        auto with = assignment;
-        with[d].push_back(axis);
-        next.push_back(with);
-      }
-    }
-    out = next;
-  }
-  return out;
-}
-
-std::string ShardingText(const std::vector<std::vector<std::string>>& dims) {
-  std::vector<std::string> parts;
-  for (const auto& axes : dims) {
-    std::vector<std::string> quoted;
-    for (const auto& axis : axes) quoted.push_back(absl::StrCat("\"", axis, "\""));
-    parts.push_back(absl::StrCat("{", absl::StrJoin(quoted, ", "), "}"));
-  }
-  return absl::StrCat("{tessel.sharding = #tessel.sharding<@mesh, [", absl::StrJoin(parts, ", "),
-                      "]>}");
-}
-
 struct Case {
   std::string name;
   std::string module;
@@ -192,10 +136,10 @@ std::string TypeName(ElementType type) { return type == ElementType::kS32 ? "i32
 std::vector<Case> Cases() {
   std::vector<Case> cases;
   for (const Program& program : Programs()) {
-    for (const Mesh& mesh : Meshes()) {
+    for (const testing::TestMesh& mesh : testing::StandardMeshes()) {
       std::vector<std::vector<std::vector<std::vector<std::string>>>> options;
       for (const auto& shape : program.arg_shapes) {
-        options.push_back(DimAssignments(shape.size(), mesh.axes));
+        options.push_back(testing::DimAssignments(shape.size(), mesh.axes));
       }
       // Every sharding of argument 0, each with a different one of argument 1 (cycled), and
       // every fourth case also pins the result to replicated.
@@ -203,11 +147,11 @@ std::vector<Case> Cases() {
         std::string text =
             absl::StrCat("tessel.mesh @mesh = <", mesh.text, ">\n", program.text, "\n");
         std::vector<std::pair<std::string, std::string>> replacements;
-        replacements.push_back({"ARG0", ShardingText(options[0][i])});
+        replacements.push_back({"ARG0", testing::ShardingArgAttrText(options[0][i])});
         size_t j = (i * 7 + 3) % options[1].size();
-        replacements.push_back({"ARG1", ShardingText(options[1][j])});
+        replacements.push_back({"ARG1", testing::ShardingArgAttrText(options[1][j])});
         replacements.push_back(
-            {"RES", i % 4 == 3 ? ShardingText(std::vector<std::vector<std::string>>(
+            {"RES", i % 4 == 3 ? testing::ShardingArgAttrText(std::vector<std::vector<std::string>>(
                                      program.result_rank))
                                : ""});
         std::string type = TypeName(program.type);
@@ -230,65 +174,11 @@ class SpmdPartitionTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(SpmdPartitionTest, PartitionedRunEqualsSingleDevice) {
   const Case& c = GetParam();
-  mlir::DialectRegistry registry;
-  RegisterTesselDialects(registry);
-  rules::registerShardingRuleModels(registry);
-  mlir::MLIRContext context(registry);
-  // Remarks from the fallback are expected; keep the log quiet.
-  context.getDiagEngine().registerHandler([](mlir::Diagnostic& diagnostic) {
-    return mlir::success(diagnostic.getSeverity() == mlir::DiagnosticSeverity::Remark);
-  });
-  auto module = ParseModule(c.module, "case.mlir", context);
-  ASSERT_TRUE(module.ok()) << module.status() << "\n" << c.module;
   std::vector<Tensor> inputs;
   for (size_t i = 0; i < c.arg_shapes.size(); ++i) {
     inputs.push_back(runtime::RandomTensor(c.type, c.arg_shapes[i], 11 + i));
   }
-  runtime::Interpreter interpreter;
-  auto main = (*module)->lookupSymbol<mlir::func::FuncOp>("main");
-  // The reference ignores shardings: run it before partitioning rewrites the function.
-  auto expected = interpreter.RunFunction(main, inputs);
-  ASSERT_TRUE(expected.ok()) << expected.status();
-
-  ASSERT_TRUE(mlir::succeeded(propagation::propagateShardings(**module, {}, nullptr)));
-  ASSERT_TRUE(mlir::succeeded(spmd::partitionModule(**module))) << c.module;
-  ASSERT_TRUE(mlir::succeeded(mlir::verify(**module)));
-  std::string partitioned;
-  llvm::raw_string_ostream os(partitioned);
-  (*module)->print(os);
-
-  auto mesh = (*module)->lookupSymbol<ir::MeshOp>("mesh").getMesh();
-  std::vector<std::vector<Tensor>> per_partition(c.devices);
-  for (int p = 0; p < c.devices; ++p) {
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      auto sharding =
-          main.getArgAttrOfType<ir::ShardingAttr>(i, ir::TesselDialect::kShardingAttrName);
-      auto local = runtime::ShardTensor(inputs[i], sharding, mesh, p);
-      ASSERT_TRUE(local.ok()) << local.status();
-      per_partition[p].push_back(*local);
-    }
-  }
-  auto outputs = runtime::RunSpmd(main, per_partition, c.devices);
-  ASSERT_TRUE(outputs.ok()) << outputs.status() << "\n" << partitioned;
-  for (size_t r = 0; r < expected->size(); ++r) {
-    std::vector<Tensor> locals;
-    for (int p = 0; p < c.devices; ++p) locals.push_back((*outputs)[p][r]);
-    auto sharding =
-        main.getResultAttrOfType<ir::ShardingAttr>(r, ir::TesselDialect::kShardingAttrName);
-    const Tensor& want = (*expected)[r];
-    auto got = runtime::AssembleTensor(locals, sharding, mesh, want.shape());
-    ASSERT_TRUE(got.ok()) << got.status() << "\n" << partitioned;
-    if (want.type() != ElementType::kF32 || c.type != ElementType::kF32) {
-      EXPECT_TRUE(got->BitwiseEquals(want))
-          << got->ToString() << "\nvs\n" << want.ToString() << "\n" << partitioned;
-    } else {
-      absl::Span<const float> g = std::as_const(*got).data<float>();
-      absl::Span<const float> w = want.data<float>();
-      for (size_t i = 0; i < g.size(); ++i) {
-        ASSERT_NEAR(g[i], w[i], 1e-4f * (1.0f + std::abs(w[i]))) << i << "\n" << partitioned;
-      }
-    }
-  }
+  testing::ExpectPartitionedRunMatches(c.module, inputs);
 }
 
 INSTANTIATE_TEST_SUITE_P(Generated, SpmdPartitionTest, ::testing::ValuesIn(Cases()),

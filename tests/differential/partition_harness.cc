@@ -1,0 +1,217 @@
+// The differential oracle (see partition_harness.h).
+#include "tests/differential/partition_harness.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "gtest/gtest.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "partitioner/ir/parse_module.h"
+#include "partitioner/ir/tessel/collective_groups.h"
+#include "partitioner/ir/tessel/tessel_ops.h"
+#include "partitioner/propagation/propagate.h"
+#include "partitioner/rules/sharding_rule_models.h"
+#include "partitioner/spmd/partition.h"
+#include "runtime/element_type.h"
+#include "runtime/interpreter.h"
+#include "runtime/sharded_tensors.h"
+#include "runtime/spmd_runner.h"
+
+namespace tessel::testing {
+
+using runtime::ElementType;
+using runtime::Tensor;
+
+namespace {
+
+// Compares within a relative tolerance of 1e-4 (floats' sums may be added in another
+// order); NaN must meet NaN.
+void ExpectClose(const Tensor& got, const Tensor& want, const std::string& context) {
+  ASSERT_EQ(got.type(), want.type()) << context;
+  ASSERT_EQ(got.shape(), want.shape()) << context;
+  runtime::DispatchElementType(want.type(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!std::is_same_v<T, bool> && !std::is_integral_v<T>) {
+      auto g = got.data<T>(), w = want.data<T>();
+      for (int64_t i = 0; i < want.num_elements(); ++i) {
+        double a = static_cast<double>(g[i]), b = static_cast<double>(w[i]);
+        if (std::isnan(b)) {
+          ASSERT_TRUE(std::isnan(a)) << "element " << i << "\n" << context;
+          continue;
+        }
+        if (a == b) continue;  // infinities included
+        ASSERT_NEAR(a, b, 1e-4 * (1.0 + std::abs(b))) << "element " << i << "\n" << context;
+      }
+    }
+  });
+}
+
+// Overwrites the elements of `local` (device `linear`'s piece of a tensor of `global_shape`
+// under `sharding`) that lie past the end of their dimension.
+void PoisonPadding(Tensor& local, const runtime::Shape& global_shape, ir::ShardingAttr sharding,
+                   ir::MeshAttr mesh, int64_t linear) {
+  if (!sharding) return;
+  const int64_t rank = local.rank();
+  std::vector<int64_t> valid(rank);
+  bool any = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    llvm::ArrayRef<ir::AxisRefAttr> axes = sharding.getDimShardings()[d].getAxes();
+    const int64_t length = local.shape()[d];
+    const int64_t index = axes.empty() ? 0 : ir::getGroupPosition(mesh, axes, linear).position;
+    valid[d] = std::clamp<int64_t>(global_shape[d] - index * length, 0, length);
+    any |= valid[d] < length;
+  }
+  if (!any) return;
+  runtime::DispatchElementType(local.type(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T poison;
+    if constexpr (std::is_same_v<T, bool>) {
+      poison = true;
+    } else if constexpr (std::is_integral_v<T>) {
+      poison = static_cast<T>(0x5A5A5A5A);
+    } else {
+      poison = static_cast<T>(std::numeric_limits<float>::quiet_NaN());
+    }
+    absl::Span<T> values = local.data<T>();
+    std::vector<int64_t> index(rank, 0);
+    for (int64_t flat = 0; flat < local.num_elements(); ++flat) {
+      int64_t rest = flat;
+      bool padding = false;
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        int64_t i = rest % local.shape()[d];
+        rest /= local.shape()[d];
+        padding |= i >= valid[d];
+      }
+      if (padding) values[flat] = poison;
+    }
+  });
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+void ExpectPartitionedRunMatches(const std::string& module_text,
+                                 const std::vector<Tensor>& inputs,
+                                 const HarnessOptions& options) {
+  mlir::DialectRegistry registry;
+  RegisterTesselDialects(registry);
+  rules::registerShardingRuleModels(registry);
+  mlir::MLIRContext context(registry);
+  // Remarks from the fallback are expected; keep the log quiet.
+  context.getDiagEngine().registerHandler([](mlir::Diagnostic& diagnostic) {
+    return mlir::success(diagnostic.getSeverity() == mlir::DiagnosticSeverity::Remark);
+  });
+  auto module = ParseModule(module_text, "case.mlir", context);
+  ASSERT_TRUE(module.ok()) << module.status() << "\n" << module_text;
+  auto main = (*module)->lookupSymbol<mlir::func::FuncOp>(options.function);
+  ASSERT_TRUE(main) << "no function @" << options.function << "\n" << module_text;
+  runtime::Interpreter interpreter;
+  // The reference ignores shardings: run it before partitioning rewrites the function.
+  auto expected = interpreter.RunFunction(main, inputs);
+  ASSERT_TRUE(expected.ok()) << expected.status() << "\n" << module_text;
+
+  ASSERT_TRUE(mlir::succeeded(propagation::propagateShardings(**module, {}, nullptr)))
+      << module_text;
+  ASSERT_TRUE(mlir::succeeded(spmd::partitionModule(**module))) << module_text;
+  ASSERT_TRUE(mlir::succeeded(mlir::verify(**module))) << module_text;
+  std::string partitioned;
+  llvm::raw_string_ostream os(partitioned);
+  (*module)->print(os);
+  const std::string context_text =
+      absl::StrCat("-- input:\n", module_text, "\n-- partitioned:\n", partitioned);
+  for (const std::string& part : options.expect_in_program) {
+    EXPECT_TRUE(Contains(partitioned, part)) << "missing " << part << "\n" << context_text;
+  }
+  for (const std::string& part : options.expect_not_in_program) {
+    EXPECT_FALSE(Contains(partitioned, part)) << "unexpected " << part << "\n" << context_text;
+  }
+
+  auto meshOp = (*module)->lookupSymbol<ir::MeshOp>(options.mesh);
+  ASSERT_TRUE(meshOp) << "no mesh @" << options.mesh;
+  ir::MeshAttr mesh = meshOp.getMesh();
+  const int64_t devices = mesh.getTotalSize();
+  std::vector<std::vector<Tensor>> per_partition(devices);
+  for (int64_t p = 0; p < devices; ++p) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      auto sharding =
+          main.getArgAttrOfType<ir::ShardingAttr>(i, ir::TesselDialect::kShardingAttrName);
+      auto local = runtime::ShardTensor(inputs[i], sharding, mesh, p);
+      ASSERT_TRUE(local.ok()) << local.status();
+      if (options.poison_padding) {
+        int64_t linear = 0;
+        while (mesh.getDeviceId(linear) != p) ++linear;
+        PoisonPadding(*local, inputs[i].shape(), sharding, mesh, linear);
+      }
+      per_partition[p].push_back(*local);
+    }
+  }
+  auto outputs = runtime::RunSpmd(main, per_partition, devices);
+  ASSERT_TRUE(outputs.ok()) << outputs.status() << "\n" << context_text;
+  for (size_t r = 0; r < expected->size(); ++r) {
+    std::vector<Tensor> locals;
+    for (int64_t p = 0; p < devices; ++p) locals.push_back((*outputs)[p][r]);
+    auto sharding =
+        main.getResultAttrOfType<ir::ShardingAttr>(r, ir::TesselDialect::kShardingAttrName);
+    const Tensor& want = (*expected)[r];
+    auto got = runtime::AssembleTensor(locals, sharding, mesh, want.shape());
+    ASSERT_TRUE(got.ok()) << got.status() << "\n" << context_text;
+    const std::string where = absl::StrCat("result ", r, "\n", context_text);
+    if (runtime::IsFloat(want.type())) {
+      ExpectClose(*got, want, where);
+    } else {
+      EXPECT_TRUE(got->BitwiseEquals(want))
+          << got->ToString() << "\nvs\n" << want.ToString() << "\n" << where;
+    }
+  }
+}
+
+std::vector<TestMesh> StandardMeshes() {
+  return {{R"(["x"=2])", {"x"}, 2},           {R"(["x"=3])", {"x"}, 3},
+          {R"(["x"=4])", {"x"}, 4},           {R"(["x"=6])", {"x"}, 6},
+          {R"(["x"=2, "y"=2])", {"x", "y"}, 4}, {R"(["x"=2, "y"=3])", {"x", "y"}, 6}};
+}
+
+std::vector<std::vector<std::vector<std::string>>> DimAssignments(
+    int rank, const std::vector<std::string>& axes) {
+  std::vector<std::vector<std::vector<std::string>>> out = {
+      std::vector<std::vector<std::string>>(rank)};
+  for (const std::string& axis : axes) {
+    std::vector<std::vector<std::vector<std::string>>> next;
+    for (const auto& assignment : out) {
+      next.push_back(assignment);  // axis unused
+      for (int d = 0; d < rank; ++d) {
+        auto with = assignment;
+        with[d].push_back(axis);
+        next.push_back(with);
+      }
+    }
+    out = next;
+  }
+  return out;
+}
+
+std::string ShardingAttrText(const std::vector<std::vector<std::string>>& dims) {
+  std::vector<std::string> parts;
+  for (const auto& axes : dims) {
+    std::vector<std::string> quoted;
+    for (const auto& axis : axes) quoted.push_back(absl::StrCat("\"", axis, "\""));
+    parts.push_back(absl::StrCat("{", absl::StrJoin(quoted, ", "), "}"));
+  }
+  return absl::StrCat("#tessel.sharding<@mesh, [", absl::StrJoin(parts, ", "), "]>");
+}
+
+std::string ShardingArgAttrText(const std::vector<std::vector<std::string>>& dims) {
+  return absl::StrCat("{tessel.sharding = ", ShardingAttrText(dims), "}");
+}
+
+}  // namespace tessel::testing

@@ -1,0 +1,64 @@
+// The differential oracle shared by the partitioner's tests: a module with a mesh and some
+// shardings is run on the reference executor as written, then propagated, partitioned, and
+// run on every device of its mesh with the inputs cut by the argument shardings; the
+// assembled results must equal the single-device ones (exactly for integers and pred,
+// within a relative 1e-4 for floats, whose sums may be added in another order).
+//
+//   std::vector<runtime::Tensor> inputs = {runtime::RandomTensor(kF32, {8, 6}, 1)};
+//   ExpectPartitionedRunMatches(R"(tessel.mesh @mesh = <["x"=3]> func.func @main ...)", inputs);
+//
+// Also: helpers to generate shardings and meshes for parameterized cases.
+#ifndef TESSEL_TESTS_DIFFERENTIAL_PARTITION_HARNESS_H_
+#define TESSEL_TESTS_DIFFERENTIAL_PARTITION_HARNESS_H_
+
+#include <string>
+#include <vector>
+
+#include "runtime/tensor.h"
+
+namespace tessel::testing {
+
+struct HarnessOptions {
+  // The function to run.
+  std::string function = "main";
+  // The mesh whose devices run the partitioned program.
+  std::string mesh = "mesh";
+  // Substrings the partitioned program must contain (e.g. "tessel.collective_permute"), and
+  // ones it must not (e.g. "tessel.all_gather" where a handler should avoid a gather).
+  std::vector<std::string> expect_in_program;
+  std::vector<std::string> expect_not_in_program;
+  // Fill the padding of uneven argument shards with poison (NaN, a large integer, true)
+  // instead of zeros: the partitioned program may assume nothing about padding, so a
+  // reduction that forgets to mask it shows up as a wrong result.
+  bool poison_padding = true;
+};
+
+// Runs the check described at the top with gtest assertions; failures print the module and
+// the partitioned program, so every failure is its own reproducer.
+void ExpectPartitionedRunMatches(const std::string& module_text,
+                                 const std::vector<runtime::Tensor>& inputs,
+                                 const HarnessOptions& options = HarnessOptions());
+
+// A mesh for generated cases.
+struct TestMesh {
+  std::string text;  // e.g. ["x"=2, "y"=3]
+  std::vector<std::string> axes;
+  int devices;
+};
+
+// 1-D meshes of 2, 3, 4 and 6 devices and the 2x2 and 2x3 meshes.
+std::vector<TestMesh> StandardMeshes();
+
+// Every way to give the dims of a rank-`rank` tensor disjoint lists of `axes`, in order (an
+// axis is unused or appended to one dim).
+std::vector<std::vector<std::vector<std::string>>> DimAssignments(
+    int rank, const std::vector<std::string>& axes);
+
+// `#tessel.sharding<@mesh, [{"x"}, {}]>` for {{"x"}, {}}.
+std::string ShardingAttrText(const std::vector<std::vector<std::string>>& dims);
+// `{tessel.sharding = #tessel.sharding<...>}`, for a function argument or result.
+std::string ShardingArgAttrText(const std::vector<std::vector<std::string>>& dims);
+
+}  // namespace tessel::testing
+
+#endif  // TESSEL_TESTS_DIFFERENTIAL_PARTITION_HARNESS_H_
