@@ -28,8 +28,10 @@
 namespace tessel {
 namespace {
 
-// The message the partitioner's fallback remarks carry (partitioner/spmd/fallback.cc).
+// What the partitioner's fallback remarks and, under replicationIsError, its errors say
+// (partitioner/spmd/fallback.cc).
 constexpr absl::string_view kReplicationRemark = "is partitioned by replication";
+constexpr absl::string_view kForbiddenReplication = "would be partitioned by replication";
 
 std::string KnownLocation(mlir::Location loc) {
   return mlir::isa<mlir::UnknownLoc>(loc) ? "" : FormatLocation(loc);
@@ -248,24 +250,20 @@ absl::StatusOr<PartitionResult> Partition(const Program& program,
   }
   {
     api_internal::DiagnosticCollector diagnostics(context.get());
-    if (mlir::failed(spmd::partitionModule(*module))) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("partitioning failed: ", diagnostics.Errors()));
+    spmd::PartitionOptions partition_options;
+    partition_options.replicationIsError = options.replication_is_error;
+    if (mlir::failed(spmd::partitionModule(*module, partition_options))) {
+      std::string errors = diagnostics.Errors();
+      if (options.replication_is_error && absl::StrContains(errors, kForbiddenReplication)) {
+        return absl::FailedPreconditionError(errors);
+      }
+      return absl::InvalidArgumentError(absl::StrCat("partitioning failed: ", errors));
     }
     for (const api_internal::DiagnosticCollector::Message& remark : diagnostics.Remarks()) {
       if (!absl::StrContains(remark.text, kReplicationRemark)) continue;
       result.fallback_warnings.push_back(
           FallbackWarning{QuotedOpName(remark.text), remark.location, remark.text});
     }
-  }
-  if (options.replication_is_error && !result.fallback_warnings.empty()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "replication is an error, and ", result.fallback_warnings.size(),
-        " op(s) could only be partitioned by replication:\n",
-        absl::StrJoin(result.fallback_warnings, "\n",
-                      [](std::string* out, const FallbackWarning& w) {
-                        out->append(w.ToString());
-                      })));
   }
   CollectiveSummary collectives = SummarizeCollectives(*module);
   if (!meshes.empty()) {

@@ -33,8 +33,9 @@
 namespace tessel {
 
 struct PartitionOptions {
-  // Fallback warnings become errors: Partition fails with FailedPrecondition, naming every
-  // op that could only be partitioned by replicating its operands.
+  // Fallback warnings become errors: Partition fails with FailedPrecondition naming the op
+  // that could only be partitioned by gathering split operands whole. (A fallback whose
+  // operands are replicated already gathers nothing; it stays a warning.)
   bool replication_is_error = false;
   // Propagation does not pass shardings through the dimensions that pad and slice move
   // elements along (it keeps them where the user put them).
@@ -138,8 +139,9 @@ struct PartitionResult {
 
 // Propagates shardings through a copy of `program` and partitions it.
 // Fails with InvalidArgument carrying the located diagnostics if propagation or partitioning
-// fails, InvalidArgument if the program's meshes have different numbers of devices, and
-// FailedPrecondition listing the fallback ops under `replication_is_error`.
+// fails, InvalidArgument if the program's meshes have different numbers of devices,
+// FailedPrecondition naming a fallback op under `replication_is_error`, and
+// FailedPrecondition for a program that is partitioned already.
 absl::StatusOr<PartitionResult> Partition(const Program& program,
                                           const PartitionOptions& options = PartitionOptions());
 

@@ -142,8 +142,8 @@ TEST(PartitionTest, FallbacksAreWarningsOrErrors) {
   strict.replication_is_error = true;
   EXPECT_THAT(Partition(program, strict),
               StatusIs(absl::StatusCode::kFailedPrecondition,
-                       "replication is an error, and 1 op(s) could only be partitioned by "
-                       "replication:\n'hlo.sort' is partitioned by replication"));
+                       "'hlo.sort' would be partitioned by replication (32 bytes of split "
+                       "operands gathered), which the options forbid"));
 }
 
 TEST(PartitionTest, PartitionedProgramsSurviveTextAndCannotBePartitionedAgain) {
