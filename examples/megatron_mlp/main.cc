@@ -8,6 +8,5 @@
 
 int main(int argc, char** argv) {
   int64_t devices = argc > 1 ? std::atoll(argv[1]) : 8;
-  return tessel::examples::RunExample(tessel::examples::BuildMegatronMlp, devices, std::cout,
-                                      std::cerr);
+  return tessel::examples::RunExample(tessel::examples::BuildMegatronMlp, devices, std::cout, std::cerr);
 }
