@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/Location.h"
+#include "partitioner/ir/location.h"
 
 namespace tessel::api_internal {
 
@@ -17,6 +18,13 @@ DiagnosticCollector::DiagnosticCollector(mlir::MLIRContext* context)
           }
           message.text = diagnostic.str();
           errors_.push_back(std::move(message));
+        } else if (diagnostic.getSeverity() == mlir::DiagnosticSeverity::Remark) {
+          Message message;
+          if (!mlir::isa<mlir::UnknownLoc>(diagnostic.getLocation())) {
+            message.location = FormatLocation(diagnostic.getLocation());
+          }
+          message.text = diagnostic.str();
+          remarks_.push_back(std::move(message));
         }
         return mlir::success();
       }) {}

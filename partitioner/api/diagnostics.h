@@ -21,12 +21,17 @@ class DiagnosticCollector {
   // The first error message without its location, or "" if there is none.
   const std::string& FirstError() const;
 
- private:
   struct Message {
+    // "file:line:col" (FormatLocation); empty when the location is unknown.
     std::string location;
     std::string text;
   };
+  // The remarks so far, in order: the partitioner reports its fallbacks as remarks.
+  const std::vector<Message>& Remarks() const { return remarks_; }
+
+ private:
   std::vector<Message> errors_;
+  std::vector<Message> remarks_;
   mlir::ScopedDiagnosticHandler handler_;
 };
 

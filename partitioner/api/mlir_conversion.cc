@@ -20,22 +20,22 @@ std::string MlirToString(mlir::Type type) {
   return os.str();
 }
 
-absl::StatusOr<std::vector<std::string>> AxisNames(llvm::ArrayRef<ir::AxisRefAttr> axes) {
-  std::vector<std::string> names;
+std::vector<AxisRef> FromAxisRefs(llvm::ArrayRef<ir::AxisRefAttr> axes) {
+  std::vector<AxisRef> refs;
   for (ir::AxisRefAttr axis : axes) {
-    if (axis.isSubAxis()) {
-      return absl::UnimplementedError(absl::StrCat("sub-axis ", ir::axisRefToString(axis),
-                                                   " cannot be expressed in a PartitionSpec yet"));
-    }
-    names.push_back(axis.getName().str());
+    refs.push_back(axis.isSubAxis()
+                       ? AxisRef::Sub(axis.getName().str(), axis.getPreSize(), axis.getSubSize())
+                       : AxisRef(axis.getName().str()));
   }
-  return names;
+  return refs;
 }
 
-llvm::SmallVector<ir::AxisRefAttr> ToAxisRefs(const std::vector<std::string>& names,
+llvm::SmallVector<ir::AxisRefAttr> ToAxisRefs(const std::vector<AxisRef>& refs,
                                               mlir::MLIRContext* context) {
   llvm::SmallVector<ir::AxisRefAttr> axes;
-  for (const std::string& name : names) axes.push_back(ir::AxisRefAttr::get(context, name));
+  for (const AxisRef& ref : refs) {
+    axes.push_back(ir::AxisRefAttr::get(context, ref.name(), ref.pre_size(), ref.sub_size()));
+  }
   return axes;
 }
 
@@ -93,17 +93,14 @@ absl::StatusOr<Mesh> FromMeshAttr(absl::string_view name, ir::MeshAttr attr) {
 absl::StatusOr<Sharding> FromShardingAttr(ir::ShardingAttr attr, const Mesh& mesh) {
   std::vector<DimSpec> dims;
   for (ir::DimShardingAttr dim : attr.getDimShardings()) {
-    TESSEL_ASSIGN_OR_RETURN(std::vector<std::string> names, AxisNames(dim.getAxes()));
-    DimSpec spec = Axes(std::move(names));
+    DimSpec spec = Axes(FromAxisRefs(dim.getAxes()));
     if (!dim.getIsClosed()) spec = spec.Open();
     if (dim.getPriority()) spec = spec.WithPriority(*dim.getPriority());
     dims.push_back(std::move(spec));
   }
-  TESSEL_ASSIGN_OR_RETURN(std::vector<std::string> replicated, AxisNames(attr.getReplicatedAxes()));
-  TESSEL_ASSIGN_OR_RETURN(std::vector<std::string> unreduced, AxisNames(attr.getUnreducedAxes()));
   return Sharding::Create(mesh, PartitionSpec(std::move(dims))
-                                    .WithReplicated(std::move(replicated))
-                                    .WithUnreduced(std::move(unreduced)));
+                                    .WithReplicated(FromAxisRefs(attr.getReplicatedAxes()))
+                                    .WithUnreduced(FromAxisRefs(attr.getUnreducedAxes())));
 }
 
 }  // namespace tessel::api_internal

@@ -31,8 +31,8 @@ ir::ShardingAttr ToShardingAttr(const Sharding& sharding, mlir::MLIRContext* con
 // The mesh declared by `tessel.mesh @<name> = <attr>`.
 absl::StatusOr<Mesh> FromMeshAttr(absl::string_view name, ir::MeshAttr attr);
 
-// The sharding `attr` denotes on `mesh` (the mesh its symbol names). Fails with
-// Unimplemented for sub-axes, which PartitionSpec cannot express yet.
+// The sharding `attr` denotes on `mesh` (the mesh its symbol names), sub-axes included.
+// Fails with InvalidArgument if it does not fit the mesh (Sharding::Create).
 absl::StatusOr<Sharding> FromShardingAttr(ir::ShardingAttr attr, const Mesh& mesh);
 
 }  // namespace tessel::api_internal

@@ -1,6 +1,8 @@
 // Program: ownership of the MLIR context and module, loading, printing and the signature.
 #include "partitioner/api/program.h"
 
+#include <algorithm>
+#include <tuple>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -26,6 +28,10 @@ class Program::Impl {
   std::vector<TensorType> parameter_types;
   std::vector<TensorType> result_types;
   std::vector<Mesh> meshes;
+  // Read from kPartitionedAttrName; 0 when the program is not partitioned.
+  int64_t num_partitions = 0;
+  std::vector<TensorType> global_parameter_types;
+  std::vector<TensorType> global_result_types;
 
   mlir::func::FuncOp Entry() const {
     mlir::ModuleOp owned = module.get();
@@ -54,6 +60,9 @@ class ProgramAccess {
   static mlir::ModuleOp Module(const Program& program) { return *program.impl_->module; }
   static absl::StatusOr<Program> FromMlir(std::unique_ptr<mlir::MLIRContext> context,
                                           mlir::OwningOpRef<mlir::ModuleOp> module);
+
+ private:
+  static absl::Status ReadPartitionedAttr(mlir::ModuleOp module, Program::Impl& impl);
 };
 
 namespace {
@@ -117,6 +126,14 @@ const std::string& Program::entry_function() const { return impl_->entry_functio
 const std::vector<TensorType>& Program::parameter_types() const { return impl_->parameter_types; }
 const std::vector<TensorType>& Program::result_types() const { return impl_->result_types; }
 const std::vector<Mesh>& Program::meshes() const { return impl_->meshes; }
+bool Program::is_partitioned() const { return impl_->num_partitions > 0; }
+int64_t Program::num_partitions() const { return std::max<int64_t>(impl_->num_partitions, 1); }
+const std::vector<TensorType>& Program::global_parameter_types() const {
+  return impl_->global_parameter_types;
+}
+const std::vector<TensorType>& Program::global_result_types() const {
+  return impl_->global_result_types;
+}
 
 absl::StatusOr<std::vector<std::optional<Sharding>>> Program::parameter_shardings() const {
   mlir::func::FuncOp entry = impl_->Entry();
@@ -138,6 +155,44 @@ absl::StatusOr<std::vector<std::optional<Sharding>>> Program::result_shardings()
     shardings.push_back(std::move(sharding));
   }
   return shardings;
+}
+
+// Reads the kPartitionedAttrName attribute of `module`, if any, into `impl`.
+absl::Status ProgramAccess::ReadPartitionedAttr(mlir::ModuleOp module, Program::Impl& impl) {
+  mlir::Attribute attr =
+      module->getAttr(api_internal::ToStringRef(Program::kPartitionedAttrName));
+  if (!attr) {
+    impl.global_parameter_types = impl.parameter_types;
+    impl.global_result_types = impl.result_types;
+    return absl::OkStatus();
+  }
+  auto invalid = [](absl::string_view why) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("module attribute ", Program::kPartitionedAttrName, " ", why));
+  };
+  auto dict = mlir::dyn_cast<mlir::DictionaryAttr>(attr);
+  if (!dict) return invalid("must be a dictionary");
+  auto count = dict.getAs<mlir::IntegerAttr>("num_partitions");
+  if (!count || count.getInt() < 1) return invalid("needs num_partitions, an integer >= 1");
+  impl.num_partitions = count.getInt();
+  for (auto [key, what, size, types] :
+       {std::make_tuple("parameter_types", "parameter", impl.parameter_types.size(),
+                        &impl.global_parameter_types),
+        std::make_tuple("result_types", "result", impl.result_types.size(),
+                        &impl.global_result_types)}) {
+    auto array = dict.getAs<mlir::ArrayAttr>(key);
+    if (!array || array.size() != size) {
+      return invalid(absl::StrCat("needs ", key, ", one type per entry function ", what));
+    }
+    for (mlir::Attribute element : array) {
+      auto type = mlir::dyn_cast<mlir::TypeAttr>(element);
+      if (!type) return invalid(absl::StrCat(key, " must hold types"));
+      absl::StatusOr<TensorType> converted = api_internal::FromMlirType(type.getValue());
+      if (!converted.ok()) return invalid(absl::StrCat(key, ": ", converted.status().message()));
+      types->push_back(*std::move(converted));
+    }
+  }
+  return absl::OkStatus();
 }
 
 mlir::ModuleOp GetMlirModule(const Program& program) { return ProgramAccess::Module(program); }
@@ -170,6 +225,7 @@ absl::StatusOr<Program> ProgramAccess::FromMlir(std::unique_ptr<mlir::MLIRContex
                             api_internal::FromMeshAttr(mesh.getSymName().str(), mesh.getMesh()));
     impl->meshes.push_back(std::move(converted));
   }
+  TESSEL_RETURN_IF_ERROR(ReadPartitionedAttr(*impl->module, *impl));
   return Program(std::move(impl));
 }
 

@@ -13,6 +13,7 @@
 #ifndef TESSEL_PARTITIONER_API_PROGRAM_H_
 #define TESSEL_PARTITIONER_API_PROGRAM_H_
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,6 +30,9 @@ class Program {
  public:
   // The name of the entry function of every program the API builds.
   static constexpr absl::string_view kEntryFunctionName = "main";
+  // The module attribute that marks a partitioned program:
+  // {num_partitions = 8 : i64, parameter_types = [...], result_types = [...]}.
+  static constexpr absl::string_view kPartitionedAttrName = "tessel.partitioned";
 
   // Parses and verifies MLIR text. The entry function is `@main`, or the only function of
   // the module; its parameters and results must be statically shaped tensors of the
@@ -49,12 +53,25 @@ class Program {
   // The name of the entry function.
   const std::string& entry_function() const;
 
-  // The entry function's signature.
+  // The entry function's signature. For a partitioned program these are the types of one
+  // device's pieces; see global_parameter_types().
   const std::vector<TensorType>& parameter_types() const;
   const std::vector<TensorType>& result_types() const;
 
-  // The sharding of each parameter (result), nullopt where none is given. Fails with
-  // Unimplemented if a sharding uses a sub-axis, which PartitionSpec cannot express yet.
+  // Whether this is the output of Partition(), which records in the module (attribute
+  // `tessel.partitioned`) the device count and the global signature, so that a partitioned
+  // program printed and loaded again still runs on its devices.
+  bool is_partitioned() const;
+  // The number of devices a partitioned program runs on; 1 otherwise.
+  int64_t num_partitions() const;
+  // The types of the whole tensors Run() takes and returns: the parameter and result types
+  // of the program before partitioning (the same as parameter_types() and result_types()
+  // for a program that is not partitioned).
+  const std::vector<TensorType>& global_parameter_types() const;
+  const std::vector<TensorType>& global_result_types() const;
+
+  // The sharding of each parameter (result), nullopt where none is given. Sub-axes are
+  // AxisRef sub-axes. Fails only if the module's sharding does not fit its mesh.
   absl::StatusOr<std::vector<std::optional<Sharding>>> parameter_shardings() const;
   absl::StatusOr<std::vector<std::optional<Sharding>>> result_shardings() const;
 

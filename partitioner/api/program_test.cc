@@ -189,17 +189,36 @@ TEST(ProgramLoadTest, AMissingFileIsNotFound) {
               StatusIs(absl::StatusCode::kNotFound, "/nonexistent/program.mlir"));
 }
 
-TEST(ProgramLoadTest, SubAxesAreNotExpressibleAsPartitionSpecsYet) {
+TEST(ProgramLoadTest, SubAxesBecomeAxisRefs) {
   absl::StatusOr<Program> program = Program::FromMlirText(R"mlir(
-    tessel.mesh @mesh = <["x"=4]>
-    func.func @main(%a: tensor<8xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x":(1)2}]>})
-        -> tensor<8xf32> {
-      return %a : tensor<8xf32>
+    tessel.mesh @mesh = <["x"=4, "y"=2]>
+    func.func @main(%a: tensor<8x8xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x":(1)2}, {"x":(2)2, ?}], replicated={"y"}>})
+        -> tensor<8x8xf32> {
+      return %a : tensor<8x8xf32>
     })mlir");
   ASSERT_THAT(program, IsOk());
-  EXPECT_THAT(program->parameter_shardings(),
-              StatusIs(absl::StatusCode::kUnimplemented, "sub-axis \"x\":(1)2"));
-  EXPECT_THAT(program->result_shardings(), IsOk());
+  absl::StatusOr<std::vector<std::optional<Sharding>>> shardings = program->parameter_shardings();
+  ASSERT_THAT(shardings, IsOk());
+  const Sharding& sharding = *(*shardings)[0];
+  EXPECT_THAT(sharding.spec().dims()[0].axes(), ElementsAre(SubAxis("x", 1, 2)));
+  EXPECT_EQ(sharding.num_shards(1), 2);
+  EXPECT_EQ(sharding.ToString(),
+            "#tessel.sharding<@mesh, [{\"x\":(1)2}, {\"x\":(2)2, ?}], replicated={\"y\"}>");
+}
+
+TEST(ProgramBuildTest, SubAxesRoundTripThroughTheBuilder) {
+  Mesh mesh = *Mesh::Create({{"x", 8}});
+  absl::StatusOr<Sharding> split = Sharding::Create(mesh, {SubAxis("x", 1, 2), SubAxis("x", 2, 4)});
+  ASSERT_THAT(split, IsOk());
+  GraphBuilder b;
+  Value a = b.Parameter(F32({4, 8}), *split);
+  absl::StatusOr<Program> program = b.Build({a}, {*split});
+  ASSERT_THAT(program, IsOk());
+  EXPECT_THAT(program->ToMlirText(),
+              HasSubstr("#tessel.sharding<@mesh, [{\"x\":(1)2}, {\"x\":(2)4}]>"));
+  absl::StatusOr<std::vector<std::optional<Sharding>>> results = program->result_shardings();
+  ASSERT_THAT(results, IsOk());
+  EXPECT_EQ(*(*results)[0], *split);
 }
 
 TEST(ProgramMlirTest, TheModuleIsReachableAndForeignModulesAreVerified) {

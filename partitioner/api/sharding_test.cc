@@ -101,5 +101,66 @@ TEST_F(ShardingTest, RankMismatchNamesBothRanks) {
   EXPECT_THAT(sharding.CheckFits(TensorType(ElementType::kF32, {4, 4})), IsOk());
 }
 
+TEST(SubAxisTest, SubAxesSplitPartOfAnAxis) {
+  Mesh mesh = *Mesh::Create({{"x", 16}, {"y", 2}});
+  absl::StatusOr<Sharding> sharding =
+      Sharding::Create(mesh, {SubAxis("x", 1, 2), Axes({SubAxis("x", 2, 4), "y"})});
+  ASSERT_THAT(sharding, IsOk());
+  EXPECT_EQ(sharding->num_shards(0), 2);
+  EXPECT_EQ(sharding->num_shards(1), 8);
+  EXPECT_EQ(sharding->LocalShape(TensorType(ElementType::kF32, {6, 32})),
+            (std::vector<int64_t>{3, 4}));
+  EXPECT_EQ(sharding->ToString(),
+            "#tessel.sharding<@mesh, [{\"x\":(1)2}, {\"x\":(2)4, \"y\"}]>");
+  // The rest of "x" may be named as replicated or unreduced.
+  EXPECT_THAT(Sharding::Create(mesh, PartitionSpec{SubAxis("x", 1, 4)}.WithUnreduced(
+                                         {SubAxis("x", 4, 4)})),
+              IsOk());
+}
+
+TEST(SubAxisTest, SubAxesThatDoNotFitTheirAxisAreRejected) {
+  Mesh mesh = *Mesh::Create({{"x", 8}});
+  EXPECT_THAT(Sharding::Create(mesh, {SubAxis("x", 3, 2)}),
+              StatusIs(kInvalid, "dimension 0: sub-axis \"x\":(3)2: 3 * 2 does not divide the "
+                                 "size 8 of axis \"x\""));
+  EXPECT_THAT(Sharding::Create(mesh, {SubAxis("x", 1, 8)}),
+              StatusIs(kInvalid, "sub-axis \"x\":(1)8 is all of axis \"x\""));
+  EXPECT_THAT(Sharding::Create(mesh, {SubAxis("x", 0, 2)}),
+              StatusIs(kInvalid, "needs a pre-size of at least 1 and a size of at least 2"));
+  EXPECT_THAT(Sharding::Create(mesh, {SubAxis("x", 2, 1)}),
+              StatusIs(kInvalid, "needs a pre-size of at least 1 and a size of at least 2"));
+  EXPECT_THAT(Sharding::Create(mesh, {SubAxis("z", 1, 2)}),
+              StatusIs(kInvalid, "dimension 0: axis \"z\" is not in mesh @mesh"));
+}
+
+TEST(SubAxisTest, PartsOfOneAxisMayNotOverlapOrSplitItIncompatibly) {
+  Mesh mesh = *Mesh::Create({{"x", 8}});
+  EXPECT_THAT(Sharding::Create(mesh, {SubAxis("x", 1, 2), SubAxis("x", 1, 2)}),
+              StatusIs(kInvalid, "axis \"x\":(1)2 is used by dimension 0 and by dimension 1"));
+  EXPECT_THAT(Sharding::Create(mesh, {"x", SubAxis("x", 2, 2)}),
+              StatusIs(kInvalid,
+                       "axis \"x\":(2)2 of dimension 1 overlaps axis \"x\" of dimension 0"));
+  EXPECT_THAT(Sharding::Create(mesh, {SubAxis("x", 1, 4), SubAxis("x", 2, 4)}),
+              StatusIs(kInvalid, "overlaps"));
+  Mesh twelve = *Mesh::Create({{"x", 12}});
+  EXPECT_THAT(Sharding::Create(twelve, {SubAxis("x", 1, 2), SubAxis("x", 3, 2)}),
+              StatusIs(kInvalid, "sub-axes \"x\":(1)2 of dimension 0 and \"x\":(3)2 of "
+                                 "dimension 1 do not split axis \"x\" compatibly"));
+}
+
+TEST(SubAxisTest, ParsePrintsBack) {
+  for (const char* text : {"\"x\"", "\"x\":(2)4", "\"model\":(1)2"}) {
+    absl::StatusOr<AxisRef> axis = AxisRef::Parse(text);
+    ASSERT_THAT(axis, IsOk()) << text;
+    EXPECT_EQ(axis->ToString(), text);
+  }
+  EXPECT_EQ(*AxisRef::Parse("x:(2)4"), SubAxis("x", 2, 4));
+  EXPECT_EQ(*AxisRef::Parse("data"), AxisRef("data"));
+  EXPECT_THAT(AxisRef::Parse("x:(2"), StatusIs(kInvalid, "axis 'x:(2' is neither a name nor"));
+  EXPECT_THAT(AxisRef::Parse("x:(a)2"), StatusIs(kInvalid, "is neither a name nor"));
+  EXPECT_THAT(AxisRef::Parse("\"x"), StatusIs(kInvalid, "has no closing quote"));
+  EXPECT_THAT(AxisRef::Parse(""), StatusIs(kInvalid, "has no name"));
+}
+
 }  // namespace
 }  // namespace tessel

@@ -1,11 +1,11 @@
 // The single-device vs partitioned comparison behind `tessel run --check`.
 #include "tools/tessel/check.h"
 
-#include <cmath>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "partitioner/api/tensor_compare.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "runtime/sharded_tensors.h"
 #include "runtime/spmd_runner.h"
@@ -15,48 +15,21 @@
 namespace tessel::cli {
 namespace {
 
-constexpr double kRelativeTolerance = 1e-4;
-constexpr double kAbsoluteTolerance = 1e-5;
-
-// Compares one result; on a mismatch returns a message naming the first differing element.
+// Compares one result and prints a line; a mismatch names the first differing element.
 absl::Status Compare(const runtime::Tensor& got, const runtime::Tensor& want, size_t index,
                      std::ostream& out) {
-  if (got.type() != want.type() || got.shape() != want.shape()) {
-    return absl::FailedPreconditionError(absl::StrCat("result ", index, ": partitioned run gave ",
-                                                      got.ShapeString(), ", expected ",
-                                                      want.ShapeString()));
+  TensorComparison comparison = CompareTensors(got, want);
+  if (!comparison.matches) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("result ", index, " of the partitioned run: ", comparison.mismatch));
   }
-  if (!runtime::IsFloat(want.type())) {
-    if (!got.BitwiseEquals(want)) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "result ", index, " differs: ", got.ToString(16), " vs ", want.ToString(16)));
-    }
-    out << "check: result " << index << " " << want.ShapeString() << " matches exactly\n";
-    return absl::OkStatus();
+  out << "check: result " << index << " " << want.ShapeString();
+  if (comparison.exact) {
+    out << " matches exactly\n";
+  } else {
+    out << " matches (max abs difference " << comparison.max_abs_difference << ")\n";
   }
-  double max_error = 0;
-  absl::Status status;
-  runtime::DispatchElementType(want.type(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (!std::is_same_v<T, bool> && !std::is_integral_v<T>) {
-      auto g = got.data<T>(), w = want.data<T>();
-      for (int64_t i = 0; i < want.num_elements(); ++i) {
-        double a = static_cast<double>(g[i]), b = static_cast<double>(w[i]);
-        if (std::isnan(a) && std::isnan(b)) continue;
-        double error = std::abs(a - b);
-        max_error = std::max(max_error, error);
-        if (!(error <= kAbsoluteTolerance + kRelativeTolerance * std::abs(b)) && status.ok()) {
-          status = absl::FailedPreconditionError(absl::StrCat(
-              "result ", index, " element ", i, ": partitioned run gave ", a, ", expected ", b));
-        }
-      }
-    }
-  });
-  if (status.ok()) {
-    out << "check: result " << index << " " << want.ShapeString()
-        << " matches (max abs difference " << max_error << ")\n";
-  }
-  return status;
+  return absl::OkStatus();
 }
 
 }  // namespace

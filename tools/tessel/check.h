@@ -16,8 +16,8 @@ namespace tessel::cli {
 // Propagates and partitions a copy of `module`, cuts `inputs` into each partition's pieces
 // by the partitioned function's argument shardings, runs it on one local partition per mesh
 // device, assembles the results by the result shardings and compares them with `expected`
-// (the single-device results): bit for bit for integers and pred, within a relative
-// tolerance of 1e-4 (absolute 1e-5) for floats, whose sums may be added in another order.
+// (the single-device results) with CompareTensors (partitioner/api/tensor_compare.h): bit for
+// bit for integers and pred, within a relative tolerance of 1e-4 (absolute 1e-5) for floats.
 // Prints one line per result. Fails with FailedPrecondition on a mismatch (naming the
 // result and the first differing element) and with the pipeline's error if the program
 // cannot be partitioned.

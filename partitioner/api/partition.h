@@ -1,0 +1,154 @@
+// Partition(): from a program with a few shardings to the program every device runs.
+//
+// Propagation first gives every value a sharding (from the parameters, results and
+// ShardingConstraints the user annotated); then each op is rewritten to work on the local
+// pieces, with collectives where devices must exchange data. The input program is left
+// unchanged.
+//
+//   TESSEL_ASSIGN_OR_RETURN(PartitionResult result, Partition(program));
+//   for (const ShardedValue& value : result.op_results) std::cout << value << "\n";
+//   // hlo.dot_general (op 0) f32[16,256]: #tessel.sharding<@mesh, [{"data"}, {"model"}]>
+//   std::cout << result.collectives << "\n";
+//   // all_reduce over "model": 1 (4096 bytes per device)
+//   for (const FallbackWarning& w : result.fallback_warnings) std::cout << w << "\n";
+//   TESSEL_ASSIGN_OR_RETURN(std::vector<HostTensor> outputs, Run(result.program, inputs));
+//
+// The partitioned program's entry function takes and returns each device's local pieces;
+// Run() takes the global tensors and cuts and assembles them (run.h).
+#ifndef TESSEL_PARTITIONER_API_PARTITION_H_
+#define TESSEL_PARTITIONER_API_PARTITION_H_
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "partitioner/api/program.h"
+#include "partitioner/api/sharding.h"
+#include "partitioner/api/tensor_type.h"
+
+namespace tessel {
+
+struct PartitionOptions {
+  // Fallback warnings become errors: Partition fails with FailedPrecondition naming the op
+  // that could only be partitioned by gathering split operands whole. (A fallback whose
+  // operands are replicated already gathers nothing; it stays a warning.)
+  bool replication_is_error = false;
+  // Propagation does not pass shardings through the dimensions that pad and slice move
+  // elements along (it keeps them where the user put them).
+  bool conservative_propagation = false;
+};
+
+// Where a value's sharding came from, as propagation recorded it.
+struct Explanation {
+  // The annotation the sharding started from: "argument 0 of @main",
+  // "tessel.sharding_constraint at program.mlir:4:8", ...; empty when no sharding reached
+  // the value (it is replicated).
+  std::string origin;
+  // The ops the sharding travelled through from there, in order: "hlo.add" or, when the op
+  // has a source location, "hlo.add (program.mlir:3:8)".
+  std::vector<std::string> path;
+
+  // "argument 0 of @main via hlo.add, hlo.dot_general", or
+  // "replicated: no sharding reached it".
+  std::string ToString() const;
+};
+
+// A value of the entry function and the sharding propagation gave it.
+struct ShardedValue {
+  enum class Kind { kParameter, kOpResult, kResult };
+  Kind kind = Kind::kParameter;
+  // The parameter or result number; for an op result, the op's position among the entry
+  // function's ops in program order (ops nested in while and case bodies included).
+  int64_t index = 0;
+  // Which result of the op (0 for parameters and results).
+  int64_t result_number = 0;
+  // The op's name ("hlo.dot_general"); empty for parameters and results.
+  std::string op_name;
+  // The op's source location ("program.mlir:4:8"); empty when the program has none (as for
+  // programs made by GraphBuilder).
+  std::string location;
+  // The global type.
+  TensorType type;
+  // The sharding; nullopt for a value with none (replicated on every device).
+  std::optional<Sharding> sharding;
+  Explanation explanation;
+
+  // "parameter 0", "result 1", "hlo.dot_general (op 3)", "hlo.sort (op 2) result 1",
+  // with " at <location>" when known.
+  std::string name() const;
+  // "<name> <type>: <sharding or replicated>".
+  std::string ToString() const;
+};
+
+// An op the partitioner could only partition by replication: its split operands are
+// gathered whole on every device and the result is cut again. Correct, not fast.
+struct FallbackWarning {
+  std::string op_name;
+  // "program.mlir:7:10"; empty when unknown.
+  std::string location;
+  // The partitioner's message: "'hlo.sort' is partitioned by replication: 512 bytes of
+  // split operands are gathered".
+  std::string message;
+
+  std::string ToString() const;
+};
+
+// The collectives of the partitioned program, counted statically (a collective inside a
+// while body counts once).
+struct CollectiveSummary {
+  struct Entry {
+    // "all_reduce", "all_gather", "reduce_scatter", "all_to_all", "collective_permute".
+    std::string kind;
+    std::string mesh;
+    // The mesh axes whose device groups the collective runs over.
+    std::vector<AxisRef> axes;
+    int64_t count = 0;
+    // The bytes of the collectives' local results on each device, summed.
+    int64_t bytes_per_device = 0;
+  };
+  // One entry per (kind, mesh, axes), sorted by kind, then mesh, then axes.
+  std::vector<Entry> entries;
+
+  // Totals over every entry of `kind`, or of every kind.
+  int64_t count(absl::string_view kind) const;
+  int64_t bytes_per_device(absl::string_view kind) const;
+  int64_t total_count() const;
+
+  // One line per entry: `all_reduce over "model": 1 (4096 bytes per device)`; "none" when
+  // there are no collectives.
+  std::string ToString() const;
+};
+
+struct PartitionResult {
+  // The program every device runs; Run() executes it on num_partitions partitions.
+  Program program;
+  // The number of devices of the program's mesh (1 for a program without a mesh).
+  int64_t num_partitions = 1;
+  // Every parameter, op result (in program order) and result of the entry function, with
+  // the sharding propagation gave it.
+  std::vector<ShardedValue> parameters;
+  std::vector<ShardedValue> op_results;
+  std::vector<ShardedValue> results;
+  std::vector<FallbackWarning> fallback_warnings;
+  CollectiveSummary collectives;
+};
+
+// Propagates shardings through a copy of `program` and partitions it.
+// Fails with InvalidArgument carrying the located diagnostics if propagation or partitioning
+// fails, InvalidArgument if the program's meshes have different numbers of devices,
+// FailedPrecondition naming a fallback op under `replication_is_error`, and
+// FailedPrecondition for a program that is partitioned already.
+absl::StatusOr<PartitionResult> Partition(const Program& program,
+                                          const PartitionOptions& options = PartitionOptions());
+
+std::ostream& operator<<(std::ostream& os, const ShardedValue& value);
+std::ostream& operator<<(std::ostream& os, const FallbackWarning& warning);
+std::ostream& operator<<(std::ostream& os, const CollectiveSummary& summary);
+
+}  // namespace tessel
+
+#endif  // TESSEL_PARTITIONER_API_PARTITION_H_

@@ -1,0 +1,239 @@
+// Tests of Partition(), Run() and Verify(): the per-value shardings and their origins, the
+// fallback warnings, the collective summary, partitioned runs against single-device runs,
+// and misuse reported as a Status.
+#include "partitioner/api/partition.h"
+
+#include <iostream>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "partitioner/api/graph_builder.h"
+#include "partitioner/api/graph_builder_test_util.h"
+#include "partitioner/api/run.h"
+#include "partitioner/api/verify.h"
+#include "support/status_matchers.h"
+
+namespace tessel {
+namespace {
+
+using ::tessel::testing::F32;
+using ::tessel::testing::IsOk;
+using ::tessel::testing::S32;
+using ::tessel::testing::StatusIs;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+constexpr absl::StatusCode kInvalid = absl::StatusCode::kInvalidArgument;
+
+// x[16,64] @ w1[64,256] -> relu -> @ w2[256,64] on a 1-D "model" mesh, w1 split by columns
+// and w2 by rows: one all_reduce.
+Program Mlp(int64_t devices) {
+  Mesh mesh = *Mesh::Create({{"model", devices}});
+  GraphBuilder b;
+  Value x = b.Parameter(F32({16, 64}));
+  Value w1 = b.Parameter(F32({64, 256}), *Sharding::Create(mesh, {Replicated(), "model"}));
+  Value w2 = b.Parameter(F32({256, 64}), *Sharding::Create(mesh, {"model", Replicated()}));
+  Value h = b.MatMul(x, w1);
+  Value relu = b.Max(h, b.BroadcastInDim(b.ScalarConstant(ElementType::kF32, 0), {16, 256}, {}));
+  return *b.Build({b.MatMul(relu, w2)});
+}
+
+TEST(PartitionTest, MlpRecordsShardingsAndOneAllReduce) {
+  Program program = Mlp(4);
+  absl::StatusOr<PartitionResult> result = Partition(program);
+  ASSERT_THAT(result, IsOk());
+  EXPECT_EQ(result->num_partitions, 4);
+  EXPECT_TRUE(result->program.is_partitioned());
+  EXPECT_EQ(result->program.num_partitions(), 4);
+  EXPECT_THAT(result->program.global_parameter_types(),
+              ElementsAre(F32({16, 64}), F32({64, 256}), F32({256, 64})));
+  EXPECT_THAT(result->program.parameter_types(),
+              ElementsAre(F32({16, 64}), F32({64, 64}), F32({64, 64})));
+  ASSERT_EQ(result->parameters.size(), 3u);
+  EXPECT_EQ(result->parameters[1].ToString(),
+            "parameter 1 f32[64,256]: #tessel.sharding<@mesh, [{}, {\"model\"}]>");
+  EXPECT_EQ(result->parameters[1].explanation.ToString(), "argument 1 of @main");
+  // The first dot's result is split by columns, as w1 is.
+  ASSERT_FALSE(result->op_results.empty());
+  const ShardedValue& dot = result->op_results[0];
+  EXPECT_EQ(dot.op_name, "hlo.dot_general");
+  EXPECT_EQ(dot.index, 0);
+  EXPECT_EQ(dot.ToString(),
+            "hlo.dot_general (op 0) f32[16,256]: #tessel.sharding<@mesh, [{}, {\"model\"}]>");
+  EXPECT_THAT(dot.explanation.ToString(), HasSubstr("argument 1 of @main"));
+  ASSERT_EQ(result->results.size(), 1u);
+  EXPECT_EQ(result->results[0].type, F32({16, 64}));
+  EXPECT_TRUE(result->fallback_warnings.empty());
+  EXPECT_EQ(result->collectives.count("all_reduce"), 1);
+  EXPECT_EQ(result->collectives.total_count(), 1);
+  EXPECT_EQ(result->collectives.bytes_per_device("all_reduce"), 16 * 64 * 4);
+  EXPECT_EQ(result->collectives.ToString(),
+            "all_reduce over \"model\": 1 (4096 bytes per device)");
+
+  absl::StatusOr<VerifyReport> report = Verify(program, *result, /*seed=*/3);
+  ASSERT_THAT(report, IsOk());
+  EXPECT_TRUE(report->ok()) << *report;
+  EXPECT_EQ(report->num_partitions, 4);
+  EXPECT_THAT(report->ToString(), HasSubstr("verified on 4 devices: 1 of 1 results match"));
+}
+
+TEST(PartitionTest, TheInputProgramIsLeftUnchanged) {
+  Program program = Mlp(2);
+  std::string before = program.ToMlirText();
+  ASSERT_THAT(Partition(program), IsOk());
+  EXPECT_EQ(program.ToMlirText(), before);
+  EXPECT_FALSE(program.is_partitioned());
+}
+
+TEST(PartitionTest, LoadedProgramsReportLocationsAndOrigins) {
+  absl::StatusOr<Program> program = Program::FromMlirText(R"mlir(
+tessel.mesh @mesh = <["x"=2]>
+func.func @main(%a: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>},
+                %b: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %0 = hlo.add %a, %b : tensor<8x4xf32>
+  %1 = hlo.mul %0, %0 : tensor<8x4xf32>
+  return %1 : tensor<8x4xf32>
+})mlir");
+  ASSERT_THAT(program, IsOk());
+  absl::StatusOr<PartitionResult> result = Partition(*program);
+  ASSERT_THAT(result, IsOk());
+  ASSERT_EQ(result->op_results.size(), 2u);
+  const ShardedValue& mul = result->op_results[1];
+  EXPECT_EQ(mul.op_name, "hlo.mul");
+  EXPECT_EQ(mul.location, "program.mlir:6:8");
+  EXPECT_EQ(mul.name(), "hlo.mul (op 1) at program.mlir:6:8");
+  EXPECT_EQ(mul.explanation.origin, "argument 0 of @main");
+  EXPECT_THAT(mul.explanation.path,
+              ElementsAre("hlo.add (program.mlir:5:8)", "hlo.mul (program.mlir:6:8)"));
+  // %b had no sharding; propagation split it like %a.
+  EXPECT_EQ(result->parameters[1].sharding->ToString(),
+            "#tessel.sharding<@mesh, [{\"x\"}, {}]>");
+  EXPECT_EQ(result->collectives.ToString(), "none");
+  absl::StatusOr<VerifyReport> report = Verify(*program, *result, /*seed=*/1);
+  ASSERT_THAT(report, IsOk());
+  EXPECT_TRUE(report->ok()) << *report;
+}
+
+// Sorting along a split dimension has no partitioning rule: the partitioner gathers it.
+Program SortAlongSplit() {
+  Mesh mesh = *Mesh::Create({{"x", 2}});
+  GraphBuilder b;
+  Value v = b.Parameter(S32({8}), *Sharding::Create(mesh, {"x"}));
+  std::vector<Value> sorted =
+      b.Sort({v}, 0, [](GraphBuilder& r, absl::Span<const Value> a) {
+        return std::vector<Value>{r.Compare(a[0], a[1], ComparisonDirection::kLt)};
+      });
+  return *b.Build({sorted[0]});
+}
+
+TEST(PartitionTest, FallbacksAreWarningsOrErrors) {
+  Program program = SortAlongSplit();
+  absl::StatusOr<PartitionResult> result = Partition(program);
+  ASSERT_THAT(result, IsOk());
+  ASSERT_EQ(result->fallback_warnings.size(), 1u);
+  EXPECT_EQ(result->fallback_warnings[0].op_name, "hlo.sort");
+  EXPECT_THAT(result->fallback_warnings[0].message,
+              HasSubstr("'hlo.sort' is partitioned by replication: 32 bytes"));
+  absl::StatusOr<VerifyReport> report = Verify(program, *result, /*seed=*/5);
+  ASSERT_THAT(report, IsOk());
+  EXPECT_TRUE(report->ok()) << *report;
+  EXPECT_THAT(report->ToString(), HasSubstr("result 0 s32[8]: matches exactly"));
+
+  PartitionOptions strict;
+  strict.replication_is_error = true;
+  EXPECT_THAT(Partition(program, strict),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       "'hlo.sort' would be partitioned by replication (32 bytes of split "
+                       "operands gathered), which the options forbid"));
+}
+
+TEST(PartitionTest, PartitionedProgramsSurviveTextAndCannotBePartitionedAgain) {
+  Program program = Mlp(2);
+  absl::StatusOr<PartitionResult> result = Partition(program);
+  ASSERT_THAT(result, IsOk());
+  std::string text = result->program.ToMlirText();
+  EXPECT_THAT(text, HasSubstr("tessel.partitioned = {num_partitions = 2 : i64"));
+  absl::StatusOr<Program> reloaded = Program::FromMlirText(text);
+  ASSERT_THAT(reloaded, IsOk());
+  EXPECT_TRUE(reloaded->is_partitioned());
+  EXPECT_EQ(reloaded->num_partitions(), 2);
+  std::vector<HostTensor> inputs = RandomInputs(program, 9);
+  absl::StatusOr<std::vector<HostTensor>> want = tessel::Run(program, inputs);
+  absl::StatusOr<std::vector<HostTensor>> got = tessel::Run(*reloaded, inputs);
+  ASSERT_THAT(want, IsOk());
+  ASSERT_THAT(got, IsOk());
+  EXPECT_EQ(got->at(0).shape(), want->at(0).shape());
+  EXPECT_THAT(Partition(*reloaded), StatusIs(absl::StatusCode::kFailedPrecondition,
+                                             "the program is partitioned already (for 2 "
+                                             "devices)"));
+}
+
+TEST(PartitionTest, ProgramsWithoutAMeshRunOnOneDevice) {
+  GraphBuilder b;
+  Value x = b.Parameter(S32({3}));
+  Program program = *b.Build({b.Add(x, x)});
+  absl::StatusOr<PartitionResult> result = Partition(program);
+  ASSERT_THAT(result, IsOk());
+  EXPECT_EQ(result->num_partitions, 1);
+  EXPECT_FALSE(result->program.is_partitioned());
+  absl::StatusOr<std::vector<HostTensor>> out =
+      tessel::Run(result->program, {*HostTensor::FromVector<int32_t>({3}, {1, 2, 3})});
+  ASSERT_THAT(out, IsOk());
+  EXPECT_THAT(out->at(0).ToVector<int32_t>(), ElementsAre(2, 4, 6));
+}
+
+TEST(RunTest, WrongInputsAreNamed) {
+  Program program = Mlp(2);
+  absl::StatusOr<PartitionResult> result = Partition(program);
+  ASSERT_THAT(result, IsOk());
+  std::vector<HostTensor> inputs = RandomInputs(program, 1);
+  for (const Program* p : {&program, &result->program}) {
+    EXPECT_THAT(tessel::Run(*p, {inputs[0]}),
+                StatusIs(kInvalid, "the program takes 3 inputs but 1 were given"));
+    std::vector<HostTensor> wrong_shape = inputs;
+    wrong_shape[1] = HostTensor::Random(ElementType::kF32, {64, 255}, 1);
+    EXPECT_THAT(tessel::Run(*p, wrong_shape),
+                StatusIs(kInvalid, "input 1 is f32[64,255] but parameter 1 is f32[64,256]"));
+    std::vector<HostTensor> wrong_type = inputs;
+    wrong_type[2] = HostTensor::Random(ElementType::kF16, {256, 64}, 1);
+    EXPECT_THAT(tessel::Run(*p, wrong_type),
+                StatusIs(kInvalid, "input 2 is f16[256,64] but parameter 2 is f32[256,64]"));
+    EXPECT_THAT(Verify(program, *result, wrong_type), StatusIs(kInvalid, "input 2 is f16"));
+  }
+}
+
+TEST(VerifyTest, DifferentResultsAreReportedNotHidden) {
+  Mesh mesh = *Mesh::Create({{"x", 2}});
+  auto build = [&](bool subtract) {
+    GraphBuilder b;
+    Value x = b.Parameter(S32({4}), *Sharding::Create(mesh, {"x"}));
+    Value y = b.Parameter(S32({4}));
+    return *b.Build({subtract ? b.Sub(x, y) : b.Add(x, y)});
+  };
+  Program add = build(false);
+  absl::StatusOr<PartitionResult> sub = Partition(build(true));
+  ASSERT_THAT(sub, IsOk());
+  std::vector<HostTensor> inputs = {*HostTensor::FromVector<int32_t>({4}, {1, 2, 3, 4}),
+                                    *HostTensor::FromVector<int32_t>({4}, {1, 1, 1, 1})};
+  absl::StatusOr<VerifyReport> report = Verify(add, *sub, inputs);
+  ASSERT_THAT(report, IsOk());
+  EXPECT_FALSE(report->ok());
+  EXPECT_EQ(report->results[0].mismatch,
+            "got s32[4] {0, 1, 2, 3}, expected s32[4] {2, 3, 4, 5}");
+  EXPECT_THAT(report->ToString(), HasSubstr("verified on 2 devices: 0 of 1 results match"));
+
+  absl::StatusOr<PartitionResult> other = Partition(Mlp(2));
+  ASSERT_THAT(other, IsOk());
+  EXPECT_THAT(Verify(add, *other, 1), StatusIs(kInvalid, "signature is not the original"));
+}
+
+TEST(MisuseTest, SpecsThatDoNotFitAreNamed) {
+  Mesh mesh = *Mesh::Create({{"data", 2}});
+  EXPECT_THAT(Sharding::Create(mesh, {"model"}),
+              StatusIs(kInvalid, "dimension 0: axis \"model\" is not in mesh @mesh"));
+  GraphBuilder b;
+  b.Parameter(F32({4}), *Sharding::Create(mesh, {"data", Replicated()}));
+  EXPECT_THAT(b.Build({}), StatusIs(kInvalid, "has 2 dimensions but f32[4] has rank 1"));
+}
+
+}  // namespace
+}  // namespace tessel

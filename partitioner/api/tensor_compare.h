@@ -1,0 +1,34 @@
+// The comparison of a partitioned run's results with the single-device run's: bit for bit for
+// integers and pred, within a tolerance for floats, whose sums a partitioned program may add
+// in another order. Verify() and `tessel run --check` both decide "matches" with it.
+//
+//   TensorComparison c = CompareTensors(partitioned_result, reference_result);
+//   if (!c.matches) std::cerr << c.mismatch << "\n";
+#ifndef TESSEL_PARTITIONER_API_TENSOR_COMPARE_H_
+#define TESSEL_PARTITIONER_API_TENSOR_COMPARE_H_
+
+#include <string>
+
+#include "runtime/tensor.h"
+
+namespace tessel {
+
+struct TensorComparison {
+  bool matches = true;
+  // Whether the elements were compared bit for bit (integers and pred).
+  bool exact = false;
+  // The largest |got - want| over the float elements; 0 for exact comparisons.
+  double max_abs_difference = 0;
+  // Empty when `matches`; otherwise what differs: "got f32[2], expected f32[3]",
+  // "got s32[2] {1, 2}, expected s32[2] {1, 3}" or "element 5: got 1.5, expected 1.25".
+  std::string mismatch;
+};
+
+// A float element matches when |got - want| <= absolute + relative * |want| (NaN matches NaN).
+TensorComparison CompareTensors(const runtime::Tensor& got, const runtime::Tensor& want,
+                                double relative_tolerance = 1e-4,
+                                double absolute_tolerance = 1e-5);
+
+}  // namespace tessel
+
+#endif  // TESSEL_PARTITIONER_API_TENSOR_COMPARE_H_

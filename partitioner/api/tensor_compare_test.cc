@@ -1,0 +1,50 @@
+// Tests of CompareTensors: exact integers, float tolerance, NaN, and shape mismatches.
+#include "partitioner/api/tensor_compare.h"
+
+#include <cmath>
+
+#include "gtest/gtest.h"
+
+namespace tessel {
+namespace {
+
+using runtime::Tensor;
+
+TEST(CompareTensorsTest, IntegersCompareBitForBit) {
+  TensorComparison same = CompareTensors(Tensor::FromVector<int32_t>({2}, {1, 2}),
+                                         Tensor::FromVector<int32_t>({2}, {1, 2}));
+  EXPECT_TRUE(same.matches);
+  EXPECT_TRUE(same.exact);
+  TensorComparison differ = CompareTensors(Tensor::FromVector<int32_t>({2}, {1, 3}),
+                                           Tensor::FromVector<int32_t>({2}, {1, 2}));
+  EXPECT_FALSE(differ.matches);
+  EXPECT_EQ(differ.mismatch, "got s32[2] {1, 3}, expected s32[2] {1, 2}");
+}
+
+TEST(CompareTensorsTest, FloatsMatchWithinTheTolerance) {
+  TensorComparison close = CompareTensors(Tensor::FromVector<float>({2}, {1.00001f, NAN}),
+                                          Tensor::FromVector<float>({2}, {1.0f, NAN}));
+  EXPECT_TRUE(close.matches);
+  EXPECT_FALSE(close.exact);
+  EXPECT_GT(close.max_abs_difference, 0);
+  TensorComparison far = CompareTensors(Tensor::FromVector<float>({2}, {1, 2.5f}),
+                                        Tensor::FromVector<float>({2}, {1, 2}));
+  EXPECT_FALSE(far.matches);
+  EXPECT_EQ(far.mismatch, "element 1: got 2.5, expected 2");
+  EXPECT_TRUE(CompareTensors(Tensor::FromVector<float>({1}, {2.5f}),
+                             Tensor::FromVector<float>({1}, {2}), /*relative_tolerance=*/0.5)
+                  .matches);
+  EXPECT_FALSE(CompareTensors(Tensor::FromVector<float>({1}, {NAN}),
+                              Tensor::FromVector<float>({1}, {1}))
+                   .matches);
+}
+
+TEST(CompareTensorsTest, ShapesAndTypesMustAgree) {
+  TensorComparison c = CompareTensors(Tensor::FromVector<float>({2}, {1, 2}),
+                                      Tensor::FromVector<float>({3}, {1, 2, 3}));
+  EXPECT_FALSE(c.matches);
+  EXPECT_EQ(c.mismatch, "got f32[2], expected f32[3]");
+}
+
+}  // namespace
+}  // namespace tessel
