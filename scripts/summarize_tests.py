@@ -12,6 +12,7 @@ reported as SKIPPED) count as skipped, never as passed.
 
 Usage: summarize_tests.py BAZEL_LOG BAZEL_EXIT_CODE TESTLOGS_DIR
 """
+import glob
 import os
 import re
 import sys
@@ -37,6 +38,16 @@ def count_cases(xml_path):
     return passed, failed, skipped
 
 
+def case_xmls(testlogs, package, name):
+    """The test.xml files of one target: one, or one per shard of a sharded test."""
+    target_dir = os.path.join(testlogs, package, name)
+    whole = os.path.join(target_dir, "test.xml")
+    if os.path.exists(whole):
+        return [whole]
+    shards = sorted(glob.glob(os.path.join(target_dir, "shard_*_of_*", "test.xml")))
+    return shards
+
+
 def main():
     log_path, exit_code, testlogs = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     passed = failed = skipped = 0
@@ -50,9 +61,12 @@ def main():
             seen += 1
             target, status = match.groups()
             package, name = target[2:].split(":")
-            xml_path = os.path.join(testlogs, package, name, "test.xml")
-            if status in ("PASSED", "FAILED", "FLAKY", "TIMEOUT") and os.path.exists(xml_path):
-                p, f, s = count_cases(xml_path)
+            xmls = case_xmls(testlogs, package, name)
+            if status in ("PASSED", "FAILED", "FLAKY", "TIMEOUT") and xmls:
+                p = f = s = 0
+                for xml_path in xmls:
+                    counts = count_cases(xml_path)
+                    p, f, s = p + counts[0], f + counts[1], s + counts[2]
                 if status != "PASSED" and f == 0:
                     # The binary failed outside any case (crash, timeout, leak report).
                     f = 1

@@ -18,13 +18,14 @@ DiagnosticCollector::DiagnosticCollector(mlir::MLIRContext* context)
           }
           message.text = diagnostic.str();
           errors_.push_back(std::move(message));
-        } else if (diagnostic.getSeverity() == mlir::DiagnosticSeverity::Remark) {
+        } else if (diagnostic.getSeverity() == mlir::DiagnosticSeverity::Warning ||
+                   diagnostic.getSeverity() == mlir::DiagnosticSeverity::Remark) {
           Message message;
           if (!mlir::isa<mlir::UnknownLoc>(diagnostic.getLocation())) {
             message.location = FormatLocation(diagnostic.getLocation());
           }
           message.text = diagnostic.str();
-          remarks_.push_back(std::move(message));
+          notices_.push_back(std::move(message));
         }
         return mlir::success();
       }) {}

@@ -26,12 +26,13 @@ class DiagnosticCollector {
     std::string location;
     std::string text;
   };
-  // The remarks so far, in order: the partitioner reports its fallbacks as remarks.
-  const std::vector<Message>& Remarks() const { return remarks_; }
+  // The warnings and remarks so far, in order: the partitioner reports its fallbacks as
+  // warnings (as remarks when nothing had to be gathered).
+  const std::vector<Message>& Notices() const { return notices_; }
 
  private:
   std::vector<Message> errors_;
-  std::vector<Message> remarks_;
+  std::vector<Message> notices_;
   mlir::ScopedDiagnosticHandler handler_;
 };
 

@@ -259,7 +259,7 @@ absl::StatusOr<PartitionResult> Partition(const Program& program,
       }
       return absl::InvalidArgumentError(absl::StrCat("partitioning failed: ", errors));
     }
-    for (const api_internal::DiagnosticCollector::Message& remark : diagnostics.Remarks()) {
+    for (const api_internal::DiagnosticCollector::Message& remark : diagnostics.Notices()) {
       if (!absl::StrContains(remark.text, kReplicationRemark)) continue;
       result.fallback_warnings.push_back(
           FallbackWarning{QuotedOpName(remark.text), remark.location, remark.text});

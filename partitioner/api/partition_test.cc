@@ -113,36 +113,34 @@ func.func @main(%a: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [
   EXPECT_TRUE(report->ok()) << *report;
 }
 
-// Sorting along a split dimension has no partitioning rule: the partitioner gathers it.
-Program SortAlongSplit() {
-  Mesh mesh = *Mesh::Create({{"x", 2}});
+// A reshape of 16 elements split 4 ways into [2, 8] split 4 ways along the 2: no split of
+// the operand maps onto the result's, so the partitioner gathers the operand.
+Program ReshapeAcrossFactors() {
+  Mesh mesh = *Mesh::Create({{"x", 4}});
   GraphBuilder b;
-  Value v = b.Parameter(S32({8}), *Sharding::Create(mesh, {"x"}));
-  std::vector<Value> sorted =
-      b.Sort({v}, 0, [](GraphBuilder& r, absl::Span<const Value> a) {
-        return std::vector<Value>{r.Compare(a[0], a[1], ComparisonDirection::kLt)};
-      });
-  return *b.Build({sorted[0]});
+  Value v = b.Parameter(S32({16}), *Sharding::Create(mesh, {"x"}));
+  Value reshaped = b.Reshape(v, {2, 8});
+  return *b.Build({reshaped}, {*Sharding::Create(mesh, {"x", Replicated()})});
 }
 
 TEST(PartitionTest, FallbacksAreWarningsOrErrors) {
-  Program program = SortAlongSplit();
+  Program program = ReshapeAcrossFactors();
   absl::StatusOr<PartitionResult> result = Partition(program);
   ASSERT_THAT(result, IsOk());
   ASSERT_EQ(result->fallback_warnings.size(), 1u);
-  EXPECT_EQ(result->fallback_warnings[0].op_name, "hlo.sort");
+  EXPECT_EQ(result->fallback_warnings[0].op_name, "hlo.reshape");
   EXPECT_THAT(result->fallback_warnings[0].message,
-              HasSubstr("'hlo.sort' is partitioned by replication: 32 bytes"));
+              HasSubstr("is partitioned by replication: 64 bytes"));
   absl::StatusOr<VerifyReport> report = Verify(program, *result, /*seed=*/5);
   ASSERT_THAT(report, IsOk());
   EXPECT_TRUE(report->ok()) << *report;
-  EXPECT_THAT(report->ToString(), HasSubstr("result 0 s32[8]: matches exactly"));
+  EXPECT_THAT(report->ToString(), HasSubstr("result 0 s32[2,8]: matches exactly"));
 
   PartitionOptions strict;
   strict.replication_is_error = true;
   EXPECT_THAT(Partition(program, strict),
               StatusIs(absl::StatusCode::kFailedPrecondition,
-                       "'hlo.sort' would be partitioned by replication (32 bytes of split "
+                       "'hlo.reshape' would be partitioned by replication (64 bytes of split "
                        "operands gathered), which the options forbid"));
 }
 

@@ -175,6 +175,26 @@ struct PartitionPass : impl::PartitionPassBase<PartitionPass> {
   }
 };
 
+// Replaces every collective over one-device groups (a mesh axis of size 1) by its operand,
+// through the ops' folders, so a program on one device holds no collectives.
+void foldSingleDeviceCollectives(mlir::func::FuncOp func) {
+  llvm::SmallVector<mlir::Operation*> collectives;
+  func.walk([&](mlir::Operation* op) {
+    if (llvm::isa<ir::AllGatherOp, ir::AllReduceOp, ir::ReduceScatterOp, ir::AllToAllOp,
+                  ir::CollectivePermuteOp>(op)) {
+      collectives.push_back(op);
+    }
+  });
+  for (mlir::Operation* op : collectives) {
+    llvm::SmallVector<mlir::OpFoldResult> folded;
+    if (mlir::failed(op->fold(folded)) || folded.size() != 1) continue;
+    auto value = llvm::dyn_cast<mlir::Value>(folded.front());
+    if (!value) continue;
+    op->getResult(0).replaceAllUsesWith(value);
+    op->erase();
+  }
+}
+
 // Removes the ops whose results nothing uses (offsets or masks a plan built but did not
 // need), last first so that chains of them go too.
 void eraseDeadOps(mlir::func::FuncOp func) {
@@ -233,6 +253,7 @@ mlir::LogicalResult partitionModule(mlir::ModuleOp module, const PartitionOption
   mlir::SymbolTableCollection symbols;
   for (auto func : llvm::to_vector(module.getOps<mlir::func::FuncOp>())) {
     if (mlir::failed(partitionFunction(func, symbols, options))) return mlir::failure();
+    foldSingleDeviceCollectives(func);
     eraseDeadOps(func);
   }
   return mlir::success();

@@ -88,6 +88,33 @@ TESSEL_DEFINE_COLLECTIVE_ACCESSORS(AllToAllOp)
 TESSEL_DEFINE_COLLECTIVE_ACCESSORS(CollectivePermuteOp)
 #undef TESSEL_DEFINE_COLLECTIVE_ACCESSORS
 
+namespace {
+
+// The operand of `op` when its mesh is known and its groups have one device.
+template <typename OpT>
+mlir::OpFoldResult operandIfAlone(OpT op) {
+  MeshAttr mesh = meshOf(op);
+  if (!mesh || op.getOperand().getType() != op.getType()) return {};
+  if (getGroupSize(mesh, getAxisRefs(op.getAxes())) != 1) return {};
+  return op.getOperand();
+}
+
+}  // namespace
+
+mlir::OpFoldResult AllGatherOp::fold(FoldAdaptor) { return operandIfAlone(*this); }
+mlir::OpFoldResult AllReduceOp::fold(FoldAdaptor) { return operandIfAlone(*this); }
+mlir::OpFoldResult ReduceScatterOp::fold(FoldAdaptor) { return operandIfAlone(*this); }
+mlir::OpFoldResult AllToAllOp::fold(FoldAdaptor) { return operandIfAlone(*this); }
+
+mlir::OpFoldResult CollectivePermuteOp::fold(FoldAdaptor) {
+  // Position 0 of a one-device group sends to itself under shift 0, any cyclic shift, or
+  // the pair (0, 0).
+  bool toItself = getCyclic() || getShift() == std::optional<int64_t>(0) ||
+                  (getPairs() && getPairs()->size() == 2 && (*getPairs())[0] == 0 &&
+                   (*getPairs())[1] == 0);
+  return toItself ? operandIfAlone(*this) : mlir::OpFoldResult();
+}
+
 mlir::LogicalResult AllGatherOp::verify() {
   mlir::FailureOr<int64_t> groupSize = verifyGroup(*this);
   if (mlir::failed(groupSize)) return mlir::failure();

@@ -138,6 +138,9 @@ def Tessel_ReturnOp : Tessel_Op<"return",
 class Tessel_CollectiveOp<string mnemonic, list<Trait> traits = []>
     : Tessel_Op<mnemonic, !listconcat([Pure], traits)> {
   let hasVerifier = 1;
+  // Over groups of one device a collective is its operand (a permute only when its one
+  // device sends to itself; otherwise it receives nothing and gives zeros).
+  let hasFolder = 1;
   code collectiveClassDeclaration = [{
     // The mesh this collective's groups come from. REQUIRES: the op verified.
     MeshAttr getMesh();
