@@ -9,6 +9,7 @@ mlir::FailureOr<bool> partitionBySpecialHandler(mlir::Operation* op, PartitionSt
   using Handler = mlir::FailureOr<bool> (*)(mlir::Operation*, PartitionState&);
   static constexpr Handler kHandlers[] = {
       partitionIota,
+      partitionReduce,
       partitionGather,
       partitionScatter,
       partitionConvolution,

@@ -77,6 +77,7 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
 // nothing), and failure() after an error.
 mlir::FailureOr<bool> partitionBySpecialHandler(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionIota(mlir::Operation* op, PartitionState& state);
+mlir::FailureOr<bool> partitionReduce(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionGather(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionScatter(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionConvolution(mlir::Operation* op, PartitionState& state);

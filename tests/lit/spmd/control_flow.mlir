@@ -45,9 +45,10 @@ tessel.mesh @mesh = <["x"=3]>
 // same number of trips. 7 rows over 3: the padding is masked before the sum.
 // CHECK-LABEL: func @data_dependent_predicate
 // CHECK: hlo.while(%[[A:.*]] = %{{.*}}) : tensor<3x4xi32> cond {
-// CHECK: %[[ALL:.*]] = tessel.all_gather %[[A]] over @mesh ["x"] dim = 0 : (tensor<3x4xi32>) -> tensor<9x4xi32>
-// CHECK: %[[ROWS:.*]] = hlo.slice %[[ALL]] [0:7, 0:4]
-// CHECK: %[[S:.*]] = hlo.reduce(%[[ROWS]])
+// CHECK: hlo.constant dense<[3, 3, 1]> : tensor<3xi32>
+// CHECK: %[[ROWS:.*]] = hlo.select {{.*}}, %[[A]], {{.*}} : tensor<3x4xi1>, tensor<3x4xi32>
+// CHECK: %[[LOCAL:.*]] = hlo.reduce(%[[ROWS]])
+// CHECK: %[[S:.*]] = tessel.all_reduce %[[LOCAL]] over @mesh ["x"] kind = sum : tensor<i32>
 // CHECK: %[[P:.*]] = hlo.compare LT, %[[S]], %{{.*}} : tensor<i32>
 // CHECK-NEXT: hlo.return %[[P]] : tensor<i1>
 // CHECK: } do {
