@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Collectives per device: Tessel's partitioning of the JAX corpus beside XLA's own.
+
+For every program of tests/corpus/ this runs `tessel report --format=json` twice: on the
+unpartitioned HLO JAX lowered (Tessel propagates and partitions it) and on the HLO XLA's
+SPMD partitioner produced for the same program (`--partitioned`), and prints, per
+collective kind, the count and the bytes each device sends, as a Markdown table.
+
+    bazel build -c opt //tools/tessel
+    python3 benchmarks/collectives_vs_xla.py [--tessel bazel-bin/tools/tessel/tessel]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+PROGRAMS = ["mlp", "transformer_block", "conv_net", "moe_layer", "train_step"]
+
+
+def report(tessel, path, partitioned):
+    command = [tessel, "report", path, "--format=json"]
+    if partitioned:
+        command.append("--partitioned")
+    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    by_kind = json.loads(out)["communication"]["by_kind"]
+    return {kind: (v["count"], v["sent_bytes"]) for kind, v in by_kind.items()}
+
+
+def describe(collectives):
+    if not collectives:
+        return "none", 0
+    parts = ["%d %s" % (count, kind) for kind, (count, _) in sorted(collectives.items())]
+    return ", ".join(parts), sum(sent for _, sent in collectives.values())
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tessel", default="bazel-bin/tools/tessel/tessel")
+    parser.add_argument("--corpus", default="tests/corpus")
+    args = parser.parse_args()
+    print("| program | Tessel | bytes sent | XLA | bytes sent | Tessel / XLA |")
+    print("|---|---|---|---|---|---|")
+    for name in PROGRAMS:
+        ours, ours_bytes = describe(report(args.tessel, os.path.join(args.corpus, name + ".hlo"),
+                                           False))
+        xla, xla_bytes = describe(report(
+            args.tessel, os.path.join(args.corpus, name + ".partitioned.hlo"), True))
+        ratio = "%.2f" % (ours_bytes / xla_bytes) if xla_bytes else "-"
+        print("| %s | %s | %d | %s | %d | %s |" % (name, ours, ours_bytes, xla, xla_bytes, ratio))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
