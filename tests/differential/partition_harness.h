@@ -25,6 +25,7 @@ struct HarnessOptions {
   std::string mesh = "mesh";
   // Substrings the partitioned program must contain (e.g. "tessel.collective_permute"), and
   // ones it must not (e.g. "tessel.all_gather" where a handler should avoid a gather).
+  // Checked only on meshes of several devices.
   std::vector<std::string> expect_in_program;
   std::vector<std::string> expect_not_in_program;
   // Fill the padding of uneven argument shards with poison (NaN, a large integer, true)
@@ -49,7 +50,7 @@ struct TestMesh {
   int devices;
 };
 
-// 1-D meshes of 2, 3, 4 and 6 devices and the 2x2 and 2x3 meshes.
+// 1-D meshes of 1, 2, 3, 4, 6 and 8 devices and the 2x2 and 2x3 meshes.
 std::vector<TestMesh> StandardMeshes();
 
 // Every way to give the dims of a rank-`rank` tensor disjoint lists of `axes`, in order (an
