@@ -30,6 +30,11 @@ absl::StatusOr<Outcome> PartitionAndVerify(const Program& program, std::ostream&
   for (const FallbackWarning& warning : partitioned.fallback_warnings) {
     out << "  " << warning << "\n";
   }
+  const CostEstimate& cost = partitioned.cost;
+  out << "estimated per device (" << cost.hardware << "): peak " << cost.peak_bytes
+      << " bytes, " << cost.flops << " flops, step " << cost.step_seconds * 1e6
+      << " us (compute " << cost.compute_seconds * 1e6 << " us, communication "
+      << cost.communication_seconds * 1e6 << " us)\n";
   TESSEL_ASSIGN_OR_RETURN(VerifyReport report, Verify(program, partitioned, seed));
   out << report << "\n";
   return Outcome{std::move(partitioned), std::move(report)};

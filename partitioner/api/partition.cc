@@ -14,6 +14,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
+#include "cost_model/cost_report.h"
+#include "cost_model/hardware_spec.h"
 #include "partitioner/api/diagnostics.h"
 #include "partitioner/api/mlir_conversion.h"
 #include "partitioner/api/program_mlir.h"
@@ -221,6 +223,11 @@ absl::StatusOr<PartitionResult> Partition(const Program& program,
     return absl::FailedPreconditionError(absl::StrCat(
         "the program is partitioned already (for ", program.num_partitions(), " devices)"));
   }
+  cost_model::HardwareSpec hardware = cost_model::DefaultHardwareSpec();
+  if (!options.hardware_spec.empty()) {
+    TESSEL_ASSIGN_OR_RETURN(hardware,
+                            cost_model::ParseHardwareSpec(options.hardware_spec, "hardware_spec"));
+  }
   TESSEL_ASSIGN_OR_RETURN(auto copy, CopyModule(GetMlirModule(program)));
   auto& [context, module] = copy;
   const std::vector<Mesh>& meshes = program.meshes();
@@ -277,12 +284,21 @@ absl::StatusOr<PartitionResult> Partition(const Program& program,
                                   TypeArray(program.global_parameter_types(), ctx)),
              builder.getNamedAttr("result_types", TypeArray(program.global_result_types(), ctx))}));
   }
+  CostEstimate cost;
+  if (auto entry = module->lookupSymbol<mlir::func::FuncOp>(
+          api_internal::ToStringRef(program.entry_function()))) {
+    cost_model::CostReport report = cost_model::BuildCostReport(entry, hardware);
+    cost = CostEstimate{report.hardware,       report.argument_bytes,
+                        report.peak_bytes,     report.flops,
+                        report.compute_seconds, report.communication_seconds,
+                        report.step_seconds,   cost_model::FormatCostReport(report)};
+  }
   TESSEL_ASSIGN_OR_RETURN(Program partitioned,
                           ProgramFromMlir(std::move(context), std::move(module)));
   return PartitionResult{std::move(partitioned),         num_partitions,
                          std::move(result.parameters),   std::move(result.op_results),
                          std::move(result.results),      std::move(result.fallback_warnings),
-                         std::move(collectives)};
+                         std::move(collectives),         std::move(cost)};
 }
 
 }  // namespace tessel

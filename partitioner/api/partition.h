@@ -40,6 +40,9 @@ struct PartitionOptions {
   // Propagation does not pass shardings through the dimensions that pad and slice move
   // elements along (it keeps them where the user put them).
   bool conservative_propagation = false;
+  // The hardware the cost estimate assumes, as protobuf text of tessel.cost_model.HardwareSpec
+  // (cost_model/hardware_spec.proto); empty for the built-in default (docs/cost_model.md).
+  std::string hardware_spec;
 };
 
 // Where a value's sharding came from, as propagation recorded it.
@@ -123,6 +126,21 @@ struct CollectiveSummary {
   std::string ToString() const;
 };
 
+// What one device of the partitioned program costs, as the cost model estimates it from
+// its local types and collectives (docs/cost_model.md); `tessel report` prints the same.
+struct CostEstimate {
+  std::string hardware;  // the spec's name
+  int64_t argument_bytes = 0;
+  int64_t peak_bytes = 0;  // the most bytes live at once
+  double flops = 0;
+  double compute_seconds = 0;
+  double communication_seconds = 0;
+  // Compute plus communication, assuming they do not overlap.
+  double step_seconds = 0;
+  // The whole report as a readable table.
+  std::string table;
+};
+
 struct PartitionResult {
   // The program every device runs; Run() executes it on num_partitions partitions.
   Program program;
@@ -135,11 +153,13 @@ struct PartitionResult {
   std::vector<ShardedValue> results;
   std::vector<FallbackWarning> fallback_warnings;
   CollectiveSummary collectives;
+  CostEstimate cost;
 };
 
 // Propagates shardings through a copy of `program` and partitions it.
 // Fails with InvalidArgument carrying the located diagnostics if propagation or partitioning
-// fails, InvalidArgument if the program's meshes have different numbers of devices,
+// fails, InvalidArgument if the program's meshes have different numbers of devices or the
+// hardware spec does not parse,
 // FailedPrecondition naming a fallback op under `replication_is_error`, and
 // FailedPrecondition for a program that is partitioned already.
 absl::StatusOr<PartitionResult> Partition(const Program& program,

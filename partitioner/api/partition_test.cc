@@ -233,5 +233,24 @@ TEST(MisuseTest, SpecsThatDoNotFitAreNamed) {
   EXPECT_THAT(b.Build({}), StatusIs(kInvalid, "has 2 dimensions but f32[4] has rank 1"));
 }
 
+// The cost estimate comes with every partition: the Megatron MLP's one all_reduce is its
+// communication, and a hardware spec that does not parse is named.
+TEST(PartitionTest, EstimatesTheCostOfOneDevice) {
+  Program program = Mlp(2);
+  absl::StatusOr<PartitionResult> result = Partition(program);
+  ASSERT_THAT(result, IsOk());
+  EXPECT_GT(result->cost.flops, 0);
+  EXPECT_GT(result->cost.peak_bytes, 0);
+  EXPECT_GT(result->cost.communication_seconds, 0);
+  EXPECT_DOUBLE_EQ(result->cost.step_seconds,
+                   result->cost.compute_seconds + result->cost.communication_seconds);
+  EXPECT_THAT(result->cost.table, HasSubstr("all_reduce"));
+
+  PartitionOptions bad;
+  bad.hardware_spec = "flops: 1";
+  EXPECT_THAT(Partition(program, bad),
+              StatusIs(absl::StatusCode::kInvalidArgument, "hardware_spec"));
+}
+
 }  // namespace
 }  // namespace tessel
