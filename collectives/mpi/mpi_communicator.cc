@@ -146,16 +146,22 @@ void MpiCommunicator::Orphan(std::unique_ptr<std::vector<unsigned char>> buffer)
 
 absl::Status MpiCommunicator::Wait(const Call& call, std::vector<MPI_Request>& requests,
                                    absl::string_view stage, std::vector<size_t>* missing) {
-  // Polling keeps MPI's progress engine running; after a short spin the loop sleeps
-  // between polls so that oversubscribed ranks leave the cores to the ones with work.
-  for (int64_t polls = 0;; ++polls) {
+  // Polling keeps MPI's progress engine running: a nonblocking collective advances only
+  // inside MPI calls, so every pause between polls delays each of its steps. The loop spins
+  // (yielding the core) for kSpin and only then sleeps between polls, so that ranks
+  // oversubscribing the cores and waiting long for a slow peer leave the cores to the
+  // others.
+  constexpr absl::Duration kSpin = absl::Milliseconds(20);
+  const absl::Time spin_until = absl::Now() + kSpin;
+  for (;;) {
     int done = 0;
     int code = MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done,
                            MPI_STATUSES_IGNORE);
     if (code != MPI_SUCCESS) return MpiError(call, "MPI_Testall", code);
     if (done) return absl::OkStatus();
-    if (absl::Now() > call.deadline) break;
-    if (polls < 1000) {
+    const absl::Time now = absl::Now();
+    if (now > call.deadline) break;
+    if (now < spin_until) {
       std::this_thread::yield();
     } else {
       std::this_thread::sleep_for(std::chrono::microseconds(50));

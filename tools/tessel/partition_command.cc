@@ -27,7 +27,7 @@ Subcommand PartitionCommand() {
       "some values. Every value gets a sharding (--tessel-propagate), then every function\n"
       "is rewritten into the program each partition runs, with local types and explicit\n"
       "collectives (--tessel-partition). Ops partitioned by replication are reported as\n"
-      "remarks on standard error. --mesh=data=4,model=2 sets the sizes of the program's\n"
+      "warnings on standard error. --mesh=data=4,model=2 sets the sizes of the program's\n"
       "mesh axes (or declares the mesh of a program without one) before propagation.\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
