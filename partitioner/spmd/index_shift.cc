@@ -8,6 +8,18 @@
 #include "partitioner/ir/hlo/hlo_ops.h"
 
 namespace tessel::spmd {
+
+llvm::SmallVector<int64_t> dimsExcept(int64_t rank, llvm::ArrayRef<int64_t> excluded) {
+  llvm::SmallVector<int64_t> dims;
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    if (!llvm::is_contained(excluded, dim)) dims.push_back(dim);
+  }
+  return dims;
+}
+
+int64_t positionOf(llvm::ArrayRef<int64_t> list, int64_t value) {
+  return llvm::find(list, value) - list.begin();
+}
 namespace {
 
 mlir::RankedTensorType tensorOf(llvm::ArrayRef<int64_t> shape, mlir::Type elementType) {

@@ -8,11 +8,19 @@
 #include <cstdint>
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/Value.h"
 #include "partitioner/spmd/layout.h"
 #include "partitioner/spmd/spmd_builder.h"
 
 namespace tessel::spmd {
+
+// The dimensions of a tensor of `rank` that are not in `excluded`, in order (the offset
+// dimensions of a gather's result, the window dimensions of a scatter's updates).
+llvm::SmallVector<int64_t> dimsExcept(int64_t rank, llvm::ArrayRef<int64_t> excluded);
+
+// The position of `value` in `list` (list.size() when it is not there).
+int64_t positionOf(llvm::ArrayRef<int64_t> list, int64_t value);
 
 // How index vectors address an operand: the indices dimension holding them (the rank of
 // the indices for an implicit trailing one of size 1) and the operand dimension each entry

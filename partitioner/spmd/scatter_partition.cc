@@ -19,18 +19,6 @@
 namespace tessel::spmd {
 namespace {
 
-llvm::SmallVector<int64_t> dimsExcept(int64_t rank, llvm::ArrayRef<int64_t> excluded) {
-  llvm::SmallVector<int64_t> dims;
-  for (int64_t dim = 0; dim < rank; ++dim) {
-    if (!llvm::is_contained(excluded, dim)) dims.push_back(dim);
-  }
-  return dims;
-}
-
-int64_t positionOf(llvm::ArrayRef<int64_t> list, int64_t value) {
-  return llvm::find(list, value) - list.begin();
-}
-
 constexpr int64_t kNone = -1;
 // One input dimension and the dims split with it; kNone where a tensor has none.
 struct Factor {
