@@ -252,6 +252,9 @@ mlir::Value exchangeHalo(SpmdBuilder& spmd, mlir::Value local, const Layout& lay
     padLow = std::max(padLow, bufferStart[i] - ranges.starts[i]);
     padHigh = std::max(padHigh, ranges.starts[i] + length - bufferStart[i] - bufferLength);
   }
+  // Every shard cuts `length` elements, also where it needs fewer: the buffer is at least
+  // that long.
+  padHigh = std::max(padHigh, length - (padLow + bufferLength + padHigh) + padHigh);
   mlir::Value padValue = fill ? fill : spmd.zeroScalar(typeOf(local).getElementType(), loc);
   buffer = padAlong(builder, buffer, padValue, dim, padLow, padHigh, 0, loc);
   const int64_t paddedLength = padLow + bufferLength + padHigh;

@@ -156,3 +156,22 @@ INSTANTIATE_TEST_SUITE_P(Generated, ShapeOpsTest, ::testing::ValuesIn(Cases()),
 
 }  // namespace
 }  // namespace tessel
+
+namespace tessel {
+namespace {
+
+// Found by the random program test (seed 10139): a pad whose every shard cuts a window
+// longer than the exchanged buffer (one operand element over 8 devices, interior padding).
+TEST(ShapeOpsRegressionTest, PadWindowLongerThanTheBuffer) {
+  testing::ExpectPartitionedRunMatches(R"(tessel.mesh @mesh = <["x"=8]>
+func.func @main(%a: tensor<1xi32> {tessel.sharding = #tessel.sharding<@mesh, [{}]>})
+    -> (tensor<2xi32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}]>}) {
+  %z = hlo.constant dense<0> : tensor<i32>
+  %0 = hlo.pad %a, %z, low = [-1], high = [2], interior = [1] : (tensor<1xi32>, tensor<i32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+})",
+                                       {runtime::RandomTensor(ElementType::kS32, {1}, 3)});
+}
+
+}  // namespace
+}  // namespace tessel
