@@ -2,6 +2,8 @@
 #include "partitioner/api/program.h"
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <tuple>
 #include <utility>
 
@@ -11,10 +13,13 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
 #include "partitioner/api/diagnostics.h"
 #include "partitioner/api/mlir_conversion.h"
 #include "partitioner/api/program_mlir.h"
+#include "partitioner/hlo_text/hlo_import.h"
 #include "partitioner/ir/parse_module.h"
+#include "partitioner/sharding/transforms/passes.h"
 #include "support/status_macros.h"
 
 namespace tessel {
@@ -113,6 +118,37 @@ absl::StatusOr<Program> Program::FromMlirFile(absl::string_view path) {
   TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
                           ParseModuleFile(path, *context));
   return ProgramFromMlir(std::move(context), std::move(module));
+}
+
+namespace {
+
+// Imports HLO text named `name` and turns its sharding strings into Tessel shardings.
+absl::StatusOr<Program> ImportHlo(absl::string_view text, absl::string_view name) {
+  auto context = std::make_unique<mlir::MLIRContext>();
+  TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
+                          hlo_text::ImportHloTextToModule(text, name, *context));
+  api_internal::DiagnosticCollector diagnostics(context.get());
+  mlir::PassManager passes(context.get());
+  passes.addPass(sharding::createImportHloShardingsPass());
+  if (mlir::failed(passes.run(*module))) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the shardings of ", name, " do not convert: ", diagnostics.Errors()));
+  }
+  return ProgramFromMlir(std::move(context), std::move(module));
+}
+
+}  // namespace
+
+absl::StatusOr<Program> Program::FromHloText(absl::string_view text) {
+  return ImportHlo(text, "program.hlo");
+}
+
+absl::StatusOr<Program> Program::FromHloFile(absl::string_view path) {
+  std::ifstream file{std::string(path)};
+  if (!file) return absl::NotFoundError(absl::StrCat("cannot read '", path, "'"));
+  std::stringstream text;
+  text << file.rdbuf();
+  return ImportHlo(text.str(), path);
 }
 
 std::string Program::ToMlirText() const {

@@ -42,6 +42,15 @@ class Program {
   // Reads `path` and parses it as above; NotFound if the file cannot be read.
   static absl::StatusOr<Program> FromMlirFile(absl::string_view path);
 
+  // Imports XLA HLO text, as JAX, TensorFlow or PyTorch/XLA dump it (docs/hlo.md): the
+  // ENTRY computation becomes the entry function `@main`, and the GSPMD or Shardy shardings
+  // in the text become the program's meshes and shardings. Fails with InvalidArgument
+  // carrying located diagnostics ("program.hlo:3:5: error: ...") for text that does not
+  // import, or shardings that do not convert.
+  static absl::StatusOr<Program> FromHloText(absl::string_view text);
+  // Reads `path` and imports it as above; NotFound if the file cannot be read.
+  static absl::StatusOr<Program> FromHloFile(absl::string_view path);
+
   Program(Program&&) noexcept;
   Program& operator=(Program&&) noexcept;
   ~Program();
