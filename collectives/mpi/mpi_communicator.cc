@@ -3,6 +3,8 @@
 // collectives themselves are in mpi_collectives.cc.
 #include "collectives/mpi/mpi_communicator.h"
 
+#include "collectives/mpi/abort_job.h"
+
 #include <cstdio>
 #include <cstring>
 #include <thread>
@@ -116,10 +118,7 @@ absl::Status MpiCommunicator::Fail(absl::Status status) {
     }
   }
   if (options_.abort_job) {
-    std::fprintf(stderr, "tessel mpi: rank %lld: %s; aborting the MPI job\n",
-                 static_cast<long long>(rank_), status.ToString().c_str());
-    std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 1);
+    AbortMpiJob(absl::StrCat("tessel mpi: rank ", rank_, ": ", status.ToString()));
   }
   return status;
 }

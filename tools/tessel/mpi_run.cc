@@ -22,6 +22,7 @@
 #include "absl/strings/str_cat.h"
 #include "collectives/hierarchical/axis_assignment.h"
 #include "collectives/hierarchical/hierarchical_communicator.h"
+#include "collectives/mpi/abort_job.h"
 #include "collectives/mpi/mpi_communicator.h"
 #include "mlir/IR/MLIRContext.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
@@ -104,10 +105,8 @@ class Job {
         std::this_thread::sleep_for(std::chrono::microseconds(100));
       }
     }
-    std::fprintf(stderr, "tessel run: rank %d: timed out after %s %s; aborting the MPI job\n",
-                 rank_, absl::FormatDuration(timeout_).c_str(), std::string(stage).c_str());
-    std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 1);
+    collectives::AbortMpiJob(absl::StrCat("tessel run: rank ", rank_, ": timed out after ",
+                                          absl::FormatDuration(timeout_), " ", stage));
   }
 
   const absl::Duration timeout_;
