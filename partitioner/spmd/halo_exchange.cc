@@ -254,7 +254,7 @@ mlir::Value exchangeHalo(SpmdBuilder& spmd, mlir::Value local, const Layout& lay
   }
   // Every shard cuts `length` elements, also where it needs fewer: the buffer is at least
   // that long.
-  padHigh = std::max(padHigh, length - (padLow + bufferLength + padHigh) + padHigh);
+  padHigh = std::max(padHigh, length - padLow - bufferLength);
   mlir::Value padValue = fill ? fill : spmd.zeroScalar(typeOf(local).getElementType(), loc);
   buffer = padAlong(builder, buffer, padValue, dim, padLow, padHigh, 0, loc);
   const int64_t paddedLength = padLow + bufferLength + padHigh;
