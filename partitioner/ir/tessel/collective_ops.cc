@@ -107,11 +107,11 @@ mlir::OpFoldResult ReduceScatterOp::fold(FoldAdaptor) { return operandIfAlone(*t
 mlir::OpFoldResult AllToAllOp::fold(FoldAdaptor) { return operandIfAlone(*this); }
 
 mlir::OpFoldResult CollectivePermuteOp::fold(FoldAdaptor) {
-  // Position 0 of a one-device group sends to itself under shift 0, any cyclic shift, or
-  // the pair (0, 0).
-  bool toItself = getCyclic() || getShift() == std::optional<int64_t>(0) ||
-                  (getPairs() && getPairs()->size() == 2 && (*getPairs())[0] == 0 &&
-                   (*getPairs())[1] == 0);
+  // In a group of one device the only rule the verifier accepts that sends anything is the
+  // pair (0, 0): the device sends to itself. (A shift must lie strictly between minus and
+  // plus the group size and must not be 0, so none fits a group of one.)
+  bool toItself = getPairs() && getPairs()->size() == 2 && (*getPairs())[0] == 0 &&
+                  (*getPairs())[1] == 0;
   return toItself ? operandIfAlone(*this) : mlir::OpFoldResult();
 }
 

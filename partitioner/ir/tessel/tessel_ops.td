@@ -138,8 +138,8 @@ def Tessel_ReturnOp : Tessel_Op<"return",
 class Tessel_CollectiveOp<string mnemonic, list<Trait> traits = []>
     : Tessel_Op<mnemonic, !listconcat([Pure], traits)> {
   let hasVerifier = 1;
-  // Over groups of one device a collective is its operand (a permute only when its one
-  // device sends to itself; otherwise it receives nothing and gives zeros).
+  // Over groups of one device a collective is its operand (a permute when its pairs send
+  // that device to itself).
   let hasFolder = 1;
   code collectiveClassDeclaration = [{
     // The mesh this collective's groups come from. REQUIRES: the op verified.
