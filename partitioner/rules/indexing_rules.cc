@@ -10,6 +10,7 @@
 // index vector dimension needs replication. Scatter mirrors this from the inputs' side.
 #include "llvm/ADT/STLExtras.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/hlo/reducer_region.h"
 #include "partitioner/rules/rule_models.h"
 
 namespace tessel::rules {
@@ -86,23 +87,12 @@ ShardingRuleOrNone gatherRule(hlo::GatherOp op, const ShardingRuleOptions&) {
 // commutative op per input (add, mul, max, min, and, or, xor): partial scatters of disjoint
 // update sets can then be combined with the same op.
 bool isKnownReduction(mlir::Region& region, int64_t numInputs) {
-  mlir::Block& block = region.front();
-  auto terminator = llvm::dyn_cast<hlo::ReturnOp>(block.getTerminator());
-  if (!terminator || static_cast<int64_t>(block.getOperations().size()) != numInputs + 1) {
-    return false;
-  }
-  for (auto [index, value] : llvm::enumerate(terminator.getResults())) {
-    mlir::Operation* combiner = value.getDefiningOp();
-    if (!combiner || !llvm::isa<hlo::AddOp, hlo::MulOp, hlo::MaxOp, hlo::MinOp, hlo::AndOp,
-                                hlo::OrOp, hlo::XorOp>(combiner)) {
-      return false;
-    }
-    mlir::Value current = block.getArgument(index);
-    mlir::Value update = block.getArgument(numInputs + index);
-    mlir::Value lhs = combiner->getOperand(0), rhs = combiner->getOperand(1);
-    if (!((lhs == current && rhs == update) || (lhs == update && rhs == current))) return false;
-  }
-  return true;
+  std::optional<llvm::SmallVector<mlir::Operation*>> combiners =
+      hlo::getSingleOpCombiners(region, numInputs);
+  return combiners && llvm::all_of(*combiners, [](mlir::Operation* combiner) {
+           return llvm::isa<hlo::AddOp, hlo::MulOp, hlo::MaxOp, hlo::MinOp, hlo::AndOp,
+                            hlo::OrOp, hlo::XorOp>(combiner);
+         });
 }
 
 ShardingRuleOrNone scatterRule(hlo::ScatterOp op, const ShardingRuleOptions&) {

@@ -11,6 +11,7 @@
 #include "llvm/ADT/APInt.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/hlo/reducer_region.h"
 #include "partitioner/spmd/partition_state.h"
 
 namespace tessel::spmd {
@@ -18,21 +19,12 @@ namespace {
 
 enum class Combiner { kAdd, kMul, kMax, kMin, kAnd, kOr };
 
-// The combiner of a reducer region `^bb0(%a, %b): %c = op %a, %b; return %c` (either order).
+// The combiner of a one-input reducer region that is a single recognized op.
 std::optional<Combiner> combinerOf(hlo::ReduceOp reduce) {
-  mlir::Block& body = reduce.getBody().front();
-  if (body.getNumArguments() != 2 || !llvm::hasSingleElement(body.without_terminator())) {
-    return std::nullopt;
-  }
-  mlir::Operation& op = body.front();
-  mlir::Operation* terminator = body.getTerminator();
-  if (op.getNumOperands() != 2 || terminator->getNumOperands() != 1 ||
-      terminator->getOperand(0) != op.getResult(0)) {
-    return std::nullopt;
-  }
-  bool args = (op.getOperand(0) == body.getArgument(0) && op.getOperand(1) == body.getArgument(1)) ||
-              (op.getOperand(0) == body.getArgument(1) && op.getOperand(1) == body.getArgument(0));
-  if (!args) return std::nullopt;
+  std::optional<llvm::SmallVector<mlir::Operation*>> combiners =
+      hlo::getSingleOpCombiners(reduce.getBody(), /*numInputs=*/1);
+  if (!combiners) return std::nullopt;
+  mlir::Operation* op = combiners->front();
   if (llvm::isa<hlo::AddOp>(op)) return Combiner::kAdd;
   if (llvm::isa<hlo::MulOp>(op)) return Combiner::kMul;
   if (llvm::isa<hlo::MaxOp>(op)) return Combiner::kMax;
