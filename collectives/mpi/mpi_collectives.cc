@@ -31,12 +31,15 @@ absl::Status FitsMpiCount(int64_t count) {
       absl::StrCat("count ", count, " exceeds MPI's limit of ", INT_MAX, " elements per call"));
 }
 
-// A private copy of `input`, for calls whose output overlaps their input: MPI forbids
-// aliasing except through MPI_IN_PLACE.
-std::unique_ptr<std::vector<unsigned char>> CopyOf(ConstBuffer input) {
-  auto copy = std::make_unique<std::vector<unsigned char>>(input.byte_size());
-  if (!copy->empty()) std::memcpy(copy->data(), input.data, copy->size());
-  return copy;
+// The send buffer of a call from `input` to `output`: `input` itself, or, when the two
+// overlap, a private copy of it kept in `scratch` (MPI forbids aliasing except through
+// MPI_IN_PLACE, which only some calls take).
+const void* SendBufferFor(ConstBuffer input, Buffer output,
+                          std::unique_ptr<std::vector<unsigned char>>& scratch) {
+  if (!Overlaps(input, output)) return input.data;
+  scratch = std::make_unique<std::vector<unsigned char>>(input.byte_size());
+  if (!scratch->empty()) std::memcpy(scratch->data(), input.data, scratch->size());
+  return scratch->data();
 }
 
 int64_t PositionOf(absl::Span<const int64_t> group, int64_t id) {
@@ -84,13 +87,8 @@ absl::Status MpiCommunicator::AllReduce(int64_t self, absl::Span<const int64_t> 
   TESSEL_ASSIGN_OR_RETURN(MPI_Comm comm, Begin(call, self, signature, own));
   if (input.num_elements == 0) return absl::OkStatus();
   std::unique_ptr<std::vector<unsigned char>> scratch;
-  const void* send = input.data;
-  if (input.data == output.data) {
-    send = MPI_IN_PLACE;
-  } else if (Overlaps(input, output)) {
-    scratch = CopyOf(input);
-    send = scratch->data();
-  }
+  const void* send =
+      input.data == output.data ? MPI_IN_PLACE : SendBufferFor(input, output, scratch);
   const mpi::MpiTypeTable::Reduction reduction = types_.ReductionFor(input.type, kind);
   std::vector<MPI_Request> requests(1);
   int code = MPI_Iallreduce(send, output.data, static_cast<int>(input.num_elements),
@@ -109,11 +107,7 @@ absl::Status MpiCommunicator::AllGather(int64_t self, absl::Span<const int64_t> 
   TESSEL_ASSIGN_OR_RETURN(MPI_Comm comm, Begin(call, self, signature, own));
   if (input.num_elements == 0) return absl::OkStatus();
   std::unique_ptr<std::vector<unsigned char>> scratch;
-  const void* send = input.data;
-  if (Overlaps(input, output)) {
-    scratch = CopyOf(input);
-    send = scratch->data();
-  }
+  const void* send = SendBufferFor(input, output, scratch);
   const MPI_Datatype type = types_.MoveType(input.type);
   const int count = static_cast<int>(input.num_elements);
   std::vector<MPI_Request> requests(1);
@@ -134,11 +128,7 @@ absl::Status MpiCommunicator::ReduceScatter(int64_t self, absl::Span<const int64
   TESSEL_ASSIGN_OR_RETURN(MPI_Comm comm, Begin(call, self, signature, own));
   if (output.num_elements == 0) return absl::OkStatus();
   std::unique_ptr<std::vector<unsigned char>> scratch;
-  const void* send = input.data;
-  if (Overlaps(input, output)) {
-    scratch = CopyOf(input);
-    send = scratch->data();
-  }
+  const void* send = SendBufferFor(input, output, scratch);
   const mpi::MpiTypeTable::Reduction reduction = types_.ReductionFor(input.type, kind);
   std::vector<MPI_Request> requests(1);
   int code = MPI_Ireduce_scatter_block(send, output.data, static_cast<int>(output.num_elements),
@@ -158,11 +148,7 @@ absl::Status MpiCommunicator::AllToAll(int64_t self, absl::Span<const int64_t> g
   TESSEL_ASSIGN_OR_RETURN(MPI_Comm comm, Begin(call, self, signature, own));
   if (input.num_elements == 0) return absl::OkStatus();
   std::unique_ptr<std::vector<unsigned char>> scratch;
-  const void* send = input.data;
-  if (Overlaps(input, output)) {
-    scratch = CopyOf(input);
-    send = scratch->data();
-  }
+  const void* send = SendBufferFor(input, output, scratch);
   const MPI_Datatype type = types_.MoveType(input.type);
   const int block = static_cast<int>(input.num_elements / size);
   std::vector<MPI_Request> requests(1);

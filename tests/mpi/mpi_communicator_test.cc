@@ -350,5 +350,43 @@ TEST(MpiDeviceAssignmentTest, PermutedAssignmentOrdersByPartition) {
   EXPECT_THAT(output, ElementsAreArray(Iota(0, n)));
 }
 
+// Inputs that overlap their outputs without being them (MPI forbids that aliasing, so the
+// backend sends from a copy): an all_gather whose input is the start of its own output, a
+// reduce_scatter whose output is the start of its own input, and an all_to_all in place.
+TEST_F(MpiCommunicatorTest, OverlappingInputsAndOutputs) {
+  const int64_t count = 3;
+  std::vector<int32_t> gathered(count * n_, -1);
+  const std::vector<int32_t> mine = InputOf(self_, count);
+  std::copy(mine.begin(), mine.end(), gathered.begin());
+  ConstBuffer gather_input = MakeConstBuffer(absl::MakeConstSpan(gathered.data(), count));
+  ASSERT_THAT(communicator_->AllGather(self_, Iota(0, n_), gather_input, Out(gathered)), IsOk());
+  std::vector<int32_t> expected_gather;
+  for (int64_t p = 0; p < n_; ++p) {
+    for (int32_t v : InputOf(p, count)) expected_gather.push_back(v);
+  }
+  EXPECT_THAT(gathered, ElementsAreArray(expected_gather));
+
+  std::vector<int32_t> scattered = InputOf(self_, count * n_);
+  Buffer scatter_output = MakeBuffer(absl::MakeSpan(scattered.data(), count));
+  ASSERT_THAT(communicator_->ReduceScatter(self_, Iota(0, n_), ReductionKind::kSum,
+                                           In(scattered), scatter_output),
+              IsOk());
+  for (int64_t i = 0; i < count; ++i) {
+    int32_t sum = 0;
+    for (int64_t p = 0; p < n_; ++p) sum += InputOf(p, count * n_)[self_ * count + i];
+    EXPECT_EQ(scattered[i], sum) << "element " << i;
+  }
+
+  std::vector<int32_t> exchanged = InputOf(self_, count * n_);
+  ASSERT_THAT(communicator_->AllToAll(self_, Iota(0, n_), In(exchanged), Out(exchanged)),
+              IsOk());
+  for (int64_t p = 0; p < n_; ++p) {
+    for (int64_t i = 0; i < count; ++i) {
+      EXPECT_EQ(exchanged[p * count + i], InputOf(p, count * n_)[self_ * count + i])
+          << "block " << p << " element " << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessel::collectives
