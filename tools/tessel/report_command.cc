@@ -3,20 +3,14 @@
 // (cost_model/) on a hardware spec, and prints it as a table or as JSON.
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "cost_model/cost_report.h"
 #include "cost_model/hardware_spec.h"
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/Verifier.h"
-#include "partitioner/ir/location.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "tools/tessel/common_flags.h"
 #include "tools/tessel/pipeline.h"
