@@ -37,6 +37,7 @@
 // Options::verify_calls (the default) the members first all-gather a short description of
 // their call, so a call that disagrees with another member's, or whose own arguments are
 // wrong, fails with InvalidArgument on every member instead of hanging or corrupting NCCL.
+// A group of one skips that exchange (about 25 us a call on an H200; docs/benchmarks.md).
 #ifndef TESSEL_COLLECTIVES_NCCL_NCCL_COMMUNICATOR_H_
 #define TESSEL_COLLECTIVES_NCCL_NCCL_COMMUNICATOR_H_
 

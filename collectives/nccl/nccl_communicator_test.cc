@@ -1,7 +1,8 @@
 // Tests of the NCCL backend's collectives, the local backend's cases where they apply:
 // groups of 1 to 8 partitions (one GPU each), subgroups, every data type and reduction,
 // uneven counts and the in-place forms, each with device buffers and with host buffers.
-// Without enough GPUs each test skips itself and says why.
+// Without enough GPUs each test skips itself and says why; the cases of one partition run
+// on a single GPU.
 #include "collectives/nccl/nccl_communicator.h"
 
 #include <atomic>
@@ -236,10 +237,30 @@ INSTANTIATE_TEST_SUITE_P(BothLocations, LocationTest,
                            return LocationName(info.param);
                          });
 
-TEST_P(LocationTest, AllReduceHandlesEveryDataTypeAndKind) {
-  constexpr int64_t n = 3, count = 10;
+// Tests whose group size is a parameter too: one GPU runs the size-1 cases, which still
+// take every staging, type-mapping and in-place path through NCCL.
+class SizedLocationTest : public ::testing::TestWithParam<std::tuple<Location, int64_t>> {
+ protected:
+  Location location() const { return std::get<0>(GetParam()); }
+  int64_t n() const { return std::get<1>(GetParam()); }
+  absl::Status On(int64_t p, ConstBuffer input, Buffer output,
+                  const std::function<absl::Status(ConstBuffer, Buffer)>& collective) {
+    return WithBuffers(location(), static_cast<int>(p), input, output, collective);
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(OneToFour, SizedLocationTest,
+                         ::testing::Combine(::testing::Values(Location::kDevice, Location::kHost),
+                                            ::testing::Range<int64_t>(1, 5)),
+                         [](const ::testing::TestParamInfo<std::tuple<Location, int64_t>>& info) {
+                           return absl::StrCat(LocationName(std::get<0>(info.param)), "_",
+                                               std::get<1>(info.param));
+                         });
+
+TEST_P(SizedLocationTest, AllReduceHandlesEveryDataTypeAndKind) {
+  const int64_t n = this->n(), count = 10;
   TESSEL_SKIP_WITHOUT_DEVICES(n);
-  auto communicator = NcclCommunicator::CreateSingleProcess(n, OptionsFor(GetParam()));
+  auto communicator = NcclCommunicator::CreateSingleProcess(n, OptionsFor(location()));
   ASSERT_THAT(communicator.status(), IsOk());
   for (DataType type : kAllDataTypes) {
     for (ReductionKind kind :
@@ -306,10 +327,10 @@ TEST_P(LocationTest, AllReduceOfPredIsOrAndIntegerSumsWrap) {
   }
 }
 
-TEST_P(LocationTest, InPlaceFormsReadEveryInputBeforeAnyIsOverwritten) {
-  constexpr int64_t n = 4, count = 6;
+TEST_P(SizedLocationTest, InPlaceFormsReadEveryInputBeforeAnyIsOverwritten) {
+  const int64_t n = this->n(), count = 6;
   TESSEL_SKIP_WITHOUT_DEVICES(n);
-  auto communicator = NcclCommunicator::CreateSingleProcess(n, OptionsFor(GetParam()));
+  auto communicator = NcclCommunicator::CreateSingleProcess(n, OptionsFor(location()));
   ASSERT_THAT(communicator.status(), IsOk());
   std::vector<std::vector<int32_t>> sums(n), shifted(n);
   auto statuses = RunOnPartitions(n, [&](int64_t p) -> absl::Status {
@@ -318,14 +339,15 @@ TEST_P(LocationTest, InPlaceFormsReadEveryInputBeforeAnyIsOverwritten) {
       return (*communicator)->AllReduceInPlace(p, Iota(n), ReductionKind::kMax, buffer);
     }));
     shifted[p] = InputOf(p, count);
-    // A cycle: every member's input is some other member's source.
-    std::vector<SourceTarget> cycle = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};
+    // A cycle: every member's input is some other member's source (its own, alone).
+    std::vector<SourceTarget> cycle;
+    for (int64_t q = 0; q < n; ++q) cycle.push_back({q, (q + 1) % n});
     return On(p, Out(shifted[p]), Out(shifted[p]), [&](ConstBuffer, Buffer buffer) {
       return (*communicator)->CollectivePermuteInPlace(p, Iota(n), cycle, buffer);
     });
   });
   EXPECT_THAT(statuses, Each(IsOk()));
-  EXPECT_THAT(sums, Each(ElementsAreArray(InputOf(3, count))));
+  EXPECT_THAT(sums, Each(ElementsAreArray(InputOf(n - 1, count))));
   for (int64_t p = 0; p < n; ++p) {
     EXPECT_THAT(shifted[p], ElementsAreArray(InputOf((p + n - 1) % n, count)));
   }
@@ -402,46 +424,51 @@ TEST_P(LocationTest, ManyCallsOverOverlappingGroupsMeetInOrder) {
   EXPECT_THAT(statuses, Each(IsOk()));
 }
 
-TEST_P(LocationTest, EmptyBuffersAreFine) {
-  TESSEL_SKIP_WITHOUT_DEVICES(2);
-  auto communicator = NcclCommunicator::CreateSingleProcess(2, OptionsFor(GetParam()));
+TEST_P(SizedLocationTest, EmptyBuffersAreFine) {
+  const int64_t n = this->n();
+  TESSEL_SKIP_WITHOUT_DEVICES(n);
+  auto communicator = NcclCommunicator::CreateSingleProcess(n, OptionsFor(location()));
   ASSERT_THAT(communicator.status(), IsOk());
-  auto statuses = RunOnPartitions(2, [&](int64_t p) -> absl::Status {
+  auto statuses = RunOnPartitions(n, [&](int64_t p) -> absl::Status {
     std::vector<float> empty, out;
     TESSEL_RETURN_IF_ERROR(On(p, In(empty), Out(out), [&](ConstBuffer in, Buffer o) {
-      return (*communicator)->AllReduce(p, {0, 1}, ReductionKind::kSum, in, o);
+      return (*communicator)->AllReduce(p, Iota(n), ReductionKind::kSum, in, o);
     }));
     TESSEL_RETURN_IF_ERROR(On(p, In(empty), Out(out), [&](ConstBuffer in, Buffer o) {
-      return (*communicator)->AllGather(p, {0, 1}, in, o);
+      return (*communicator)->AllGather(p, Iota(n), in, o);
     }));
     return On(p, In(empty), Out(out), [&](ConstBuffer in, Buffer o) {
-      return (*communicator)->CollectivePermute(p, {0, 1}, {{0, 1}}, in, o);
+      return (*communicator)->CollectivePermute(p, Iota(n), {{0, n - 1}}, in, o);
     });
   });
   EXPECT_THAT(statuses, Each(IsOk()));
 }
 
-TEST_P(LocationTest, MovesEveryDataTypeAsBytes) {
-  TESSEL_SKIP_WITHOUT_DEVICES(2);
-  auto communicator = NcclCommunicator::CreateSingleProcess(2, OptionsFor(GetParam()));
+TEST_P(SizedLocationTest, MovesEveryDataTypeAsBytes) {
+  const int64_t n = this->n();
+  TESSEL_SKIP_WITHOUT_DEVICES(n);
+  auto communicator = NcclCommunicator::CreateSingleProcess(n, OptionsFor(location()));
   ASSERT_THAT(communicator.status(), IsOk());
   for (DataType type : kAllDataTypes) {
     SCOPED_TRACE(DataTypeName(type));
     const int64_t count = 3, bytes = count * DataTypeSize(type);
-    std::vector<std::vector<unsigned char>> inputs(2, std::vector<unsigned char>(bytes)),
-        outputs(2, std::vector<unsigned char>(2 * bytes));
-    for (int64_t p = 0; p < 2; ++p) {
-      for (int64_t i = 0; i < bytes; ++i) inputs[p][i] = static_cast<unsigned char>(p ? 1 : 0);
+    std::vector<std::vector<unsigned char>> inputs(n, std::vector<unsigned char>(bytes)),
+        outputs(n, std::vector<unsigned char>(n * bytes));
+    // Every byte value once per partition, so a dropped or misplaced byte shows.
+    for (int64_t p = 0; p < n; ++p) {
+      for (int64_t i = 0; i < bytes; ++i) {
+        inputs[p][i] = static_cast<unsigned char>(37 * p + 11 * i + 1);
+      }
     }
-    auto statuses = RunOnPartitions(2, [&](int64_t p) {
+    auto statuses = RunOnPartitions(n, [&](int64_t p) {
       return On(p, ConstBuffer{type, inputs[p].data(), count},
-                Buffer{type, outputs[p].data(), 2 * count}, [&](ConstBuffer in, Buffer out) {
-                  return (*communicator)->AllGather(p, {0, 1}, in, out);
+                Buffer{type, outputs[p].data(), n * count}, [&](ConstBuffer in, Buffer out) {
+                  return (*communicator)->AllGather(p, Iota(n), in, out);
                 });
     });
     EXPECT_THAT(statuses, Each(IsOk()));
-    std::vector<unsigned char> expected = inputs[0];
-    expected.insert(expected.end(), inputs[1].begin(), inputs[1].end());
+    std::vector<unsigned char> expected;
+    for (int64_t p = 0; p < n; ++p) expected.insert(expected.end(), inputs[p].begin(), inputs[p].end());
     EXPECT_THAT(outputs, Each(ElementsAreArray(expected)));
   }
 }
