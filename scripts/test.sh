@@ -13,8 +13,8 @@ status=${PIPESTATUS[0]}
 # The NCCL backend compiles and links where CUDA is installed (no GPU needed); its tests
 # run on GPU machines: see docs/nccl.md.
 if [[ -e /usr/local/cuda/include/nccl.h ]]; then
-  bazel build --config=cuda //collectives/nccl/... 2>&1 | tail -n 3
+  bazel build --config=cuda //collectives/nccl/... //benchmarks:nccl_collectives_benchmark 2>&1 | tail -n 3
   cuda_status=${PIPESTATUS[0]}
-  [[ $cuda_status -eq 0 ]] || { echo "FAILED: bazel build --config=cuda //collectives/nccl/..."; status=$cuda_status; }
+  [[ $cuda_status -eq 0 ]] || { echo "FAILED: bazel build --config=cuda (NCCL backend and benchmark)"; status=$cuda_status; }
 fi
 python3 scripts/summarize_tests.py "$log" "$status" "$(bazel info bazel-testlogs 2>/dev/null)"
