@@ -1,12 +1,16 @@
 // The MPI backend's collectives: argument checks, then one nonblocking MPI call (or a set of
-// point-to-point messages for collective_permute) polled to completion by Finish. Group
+// point-to-point messages for collective_permute) polled to completion by Finish; large
+// floating-point reductions take two calls and a local fold (FoldInGroupOrder). Group
 // position i is rank i of the group's communicator, so MPI's rank order is group order.
 #include <climits>
 #include <cstring>
+#include <memory>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "collectives/mpi/mpi_communicator.h"
+#include "collectives/reduction.h"
 #include "support/status_macros.h"
 
 namespace tessel::collectives {
@@ -49,6 +53,13 @@ int64_t PositionOf(absl::Span<const int64_t> group, int64_t id) {
   return -1;
 }
 
+// Whether a reduction of `input` over `group_size` members takes FoldInGroupOrder.
+// (Its block offsets are MPI ints, so the whole input must count as one.)
+bool UsesFold(ConstBuffer input, size_t group_size, int64_t fold_min_bytes) {
+  return group_size > 1 && mpi::MpiTypeTable::IsOrderSensitive(input.type) &&
+         input.byte_size() >= fold_min_bytes && input.num_elements <= INT_MAX;
+}
+
 int64_t HashPairs(absl::Span<const SourceTarget> pairs) {
   uint64_t hash = 14695981039346656037ull;  // FNV-1a over (source, target) in order
   for (const SourceTarget& pair : pairs) {
@@ -77,6 +88,60 @@ absl::Status MpiCommunicator::Finish(const Call& call, absl::string_view functio
   return absl::OkStatus();
 }
 
+absl::Status MpiCommunicator::FoldInGroupOrder(const Call& call, MPI_Comm comm,
+                                               int64_t position, ReductionKind kind,
+                                               ConstBuffer input, Buffer output, bool gather) {
+  const int64_t size = static_cast<int64_t>(call.group.size());
+  const int64_t element = DataTypeSize(input.type);
+  // Member i folds block i: all_reduce splits its buffer as evenly as it can (the first
+  // count % size blocks one element longer); reduce_scatter's blocks are its output.
+  const int64_t count = gather ? input.num_elements : output.num_elements;
+  std::vector<int> block_counts(size), block_offsets(size);
+  for (int64_t i = 0, offset = 0; i < size; ++i) {
+    const int64_t block = gather ? count / size + (i < count % size ? 1 : 0) : count;
+    block_counts[i] = static_cast<int>(block);
+    block_offsets[i] = static_cast<int>(offset);
+    offset += block;
+  }
+  const int64_t mine = block_counts[position];
+  // The group's pieces of this member's block, in group order.
+  std::vector<int> piece_counts(size, static_cast<int>(mine)), piece_offsets(size);
+  for (int64_t j = 0; j < size; ++j) piece_offsets[j] = static_cast<int>(j * mine);
+  auto pieces = std::make_unique<std::vector<unsigned char>>(size * mine * element);
+  std::unique_ptr<std::vector<unsigned char>> send_copy;
+  // In place the input is only read until the all-to-all completes, before any write.
+  const void* send =
+      input.data == output.data ? input.data : SendBufferFor(input, output, send_copy);
+  const MPI_Datatype type = types_.MoveType(input.type);
+  std::vector<MPI_Request> requests(1);
+  int code = MPI_Ialltoallv(send, block_counts.data(), block_offsets.data(), type,
+                            pieces->data(), piece_counts.data(), piece_offsets.data(), type, comm,
+                            &requests[0]);
+  absl::Status moved = code == MPI_SUCCESS ? Wait(call, requests, "waiting for the data")
+                                            : MpiError(call, "MPI_Ialltoallv", code);
+  if (!moved.ok()) {
+    // MPI may still read the one and write the other.
+    Orphan(std::move(send_copy));
+    Orphan(std::move(pieces));
+    return Fail(moved);
+  }
+
+  // The left fold of the interface: ((piece 0 op piece 1) op piece 2) ...
+  auto* folded = static_cast<unsigned char*>(output.data) +
+                 (gather ? block_offsets[position] * element : 0);
+  if (mine > 0) {
+    std::memcpy(folded, pieces->data(), mine * element);
+    for (int64_t j = 1; j < size; ++j) {
+      Accumulate(input.type, kind, folded, pieces->data() + j * mine * element, mine);
+    }
+  }
+  if (!gather) return absl::OkStatus();
+  std::unique_ptr<std::vector<unsigned char>> none;
+  code = MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, output.data, block_counts.data(),
+                         block_offsets.data(), type, comm, &requests[0]);
+  return Finish(call, "MPI_Iallgatherv", code, requests, none);
+}
+
 absl::Status MpiCommunicator::AllReduce(int64_t self, absl::Span<const int64_t> group,
                                         ReductionKind kind, ConstBuffer input, Buffer output) {
   Call call = MakeCall("all_reduce", self, group);
@@ -86,6 +151,10 @@ absl::Status MpiCommunicator::AllReduce(int64_t self, absl::Span<const int64_t> 
                       output.num_elements, static_cast<int64_t>(kind)};
   TESSEL_ASSIGN_OR_RETURN(MPI_Comm comm, Begin(call, self, signature, own));
   if (input.num_elements == 0) return absl::OkStatus();
+  if (UsesFold(input, group.size(), options_.fold_min_bytes)) {
+    return FoldInGroupOrder(call, comm, PositionOf(group, self), kind, input, output,
+                            /*gather=*/true);
+  }
   std::unique_ptr<std::vector<unsigned char>> scratch;
   const void* send =
       input.data == output.data ? MPI_IN_PLACE : SendBufferFor(input, output, scratch);
@@ -127,6 +196,10 @@ absl::Status MpiCommunicator::ReduceScatter(int64_t self, absl::Span<const int64
                       output.num_elements, static_cast<int64_t>(kind)};
   TESSEL_ASSIGN_OR_RETURN(MPI_Comm comm, Begin(call, self, signature, own));
   if (output.num_elements == 0) return absl::OkStatus();
+  if (UsesFold(input, group.size(), options_.fold_min_bytes)) {
+    return FoldInGroupOrder(call, comm, PositionOf(group, self), kind, input, output,
+                            /*gather=*/false);
+  }
   std::unique_ptr<std::vector<unsigned char>> scratch;
   const void* send = SendBufferFor(input, output, scratch);
   const mpi::MpiTypeTable::Reduction reduction = types_.ReductionFor(input.type, kind);

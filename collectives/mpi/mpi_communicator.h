@@ -67,6 +67,14 @@ class MpiCommunicator final : public Communicator {
     bool abort_job = true;
     // Exchange and compare call descriptions before every collective (see above).
     bool verify_calls = true;
+    // Floating-point all_reduce and reduce_scatter whose input has at least this many
+    // bytes run as an all-to-all that brings each member the group's pieces of its block,
+    // a fold of those pieces in group order, and (all_reduce) an all-gather of the folded
+    // blocks; smaller ones as one MPI call with the ordered MPI_Op (see mpi_types.h). Both
+    // combine in group order; the fold is exactly the local backend's left fold and, for
+    // large buffers, about twice as fast as MPI's algorithms for non-commutative
+    // operations (docs/benchmarks.md).
+    int64_t fold_min_bytes = 64 << 10;
   };
 
   // The communicator for this rank. Fails with FailedPrecondition if MPI is not
@@ -182,6 +190,13 @@ class MpiCommunicator final : public Communicator {
   absl::Status Finish(const Call& call, absl::string_view function, int code,
                       std::vector<MPI_Request>& requests,
                       std::unique_ptr<std::vector<unsigned char>>& scratch);
+  // all_reduce (`gather`) or reduce_scatter of an order-sensitive type by an all-to-all
+  // of blocks, a left fold in group order of each member's block, and for all_reduce an
+  // all-gather of the folded blocks (see Options::fold_min_bytes). `input` and `output`
+  // are the caller's, already checked; `position` is the caller's in the group.
+  absl::Status FoldInGroupOrder(const Call& call, MPI_Comm comm, int64_t position,
+                                ReductionKind kind, ConstBuffer input, Buffer output,
+                                bool gather);
   // "all_gather of 4 x f32 into 8" and so on, for mismatch messages.
   static std::string Describe(const Signature& signature);
 

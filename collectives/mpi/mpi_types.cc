@@ -94,6 +94,11 @@ MPI_Datatype MpiTypeTable::MoveType(DataType type) const {
   return MPI_BYTE;
 }
 
+bool MpiTypeTable::IsOrderSensitive(DataType type) {
+  return type == DataType::kF16 || type == DataType::kBF16 || type == DataType::kF32 ||
+         type == DataType::kF64;
+}
+
 MpiTypeTable::Reduction MpiTypeTable::ReductionFor(DataType type, ReductionKind kind) const {
   const bool sum_or_prod = kind == ReductionKind::kSum || kind == ReductionKind::kProd;
   const MPI_Op arithmetic = kind == ReductionKind::kSum    ? MPI_SUM

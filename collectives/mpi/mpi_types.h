@@ -37,6 +37,10 @@ class MpiTypeTable {
   // The type and operation that reduce `type` elements with `kind`.
   Reduction ReductionFor(DataType type, ReductionKind kind) const;
 
+  // Whether ReductionFor(type, ...) is one of the user-defined operations above, whose
+  // result depends on the order the members are combined in (the floating-point types).
+  static bool IsOrderSensitive(DataType type);
+
  private:
   MPI_Datatype f16_ = MPI_DATATYPE_NULL;
   MPI_Datatype bf16_ = MPI_DATATYPE_NULL;

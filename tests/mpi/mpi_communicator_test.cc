@@ -1,7 +1,8 @@
 // Tests of the MPI collectives backend, run under mpirun with 2, 3, 4 and 8 ranks: every
 // collective, contiguous and strided subgroups, uneven counts, every data type and
 // reduction of all_reduce, in-place forms, a permuted device assignment, and calls that must
-// fail on every member (mismatched sizes, one member's invalid call).
+// fail on every member (mismatched sizes, one member's invalid call); floating-point
+// reductions are the left fold in group order through the all-to-all path.
 #include <mpi.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -386,6 +388,147 @@ TEST_F(MpiCommunicatorTest, OverlappingInputsAndOutputs) {
           << "block " << p << " element " << i;
     }
   }
+}
+
+// Floating-point reductions through the fold path (Options::fold_min_bytes = 0 sends every
+// size there): the result must be the left fold in group order, bit for bit, which is what
+// the local backend computes.
+class MpiFoldTest : public MpiCommunicatorTest {
+ protected:
+  void SetUp() override {
+    MpiCommunicator::Options options;
+    options.timeout = absl::Seconds(60);
+    options.fold_min_bytes = 0;
+    auto created = MpiCommunicator::Create(DeviceAssignment::Identity(n_), options);
+    ASSERT_THAT(created.status(), IsOk());
+    communicator_ = *std::move(created);
+    self_ = communicator_->partition_id();
+  }
+};
+
+constexpr DataType kFloatTypes[] = {DataType::kF16, DataType::kBF16, DataType::kF32,
+                                    DataType::kF64};
+
+// Partition p's `count` elements of `type`: magnitudes far apart and both signs, so that
+// sums depend on the order they are added in; a NaN and signed zeros for max and min.
+std::vector<unsigned char> FloatInputOf(DataType type, int64_t p, int64_t count) {
+  std::vector<unsigned char> bytes(count * DataTypeSize(type));
+  DispatchDataType(type, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* values = reinterpret_cast<T*>(bytes.data());
+    for (int64_t i = 0; i < count; ++i) {
+      double v = (p % 2 == 0 ? 1 : -1) * std::ldexp(1.0, static_cast<int>((p * 7 + i) % 23)) +
+                 0.3 * static_cast<double>(i + p);
+      if (i % 11 == 5 && p == 1) v = std::nan("");
+      if (i % 13 == 7) v = (p % 2 == 0) ? 0.0 : -0.0;
+      values[i] = static_cast<T>(static_cast<float>(v));
+      if constexpr (std::is_same_v<T, double>) values[i] = v;
+    }
+  });
+  return bytes;
+}
+
+// The left fold over `group` of the members' inputs.
+std::vector<unsigned char> LeftFold(DataType type, ReductionKind kind,
+                                    const std::vector<int64_t>& group, int64_t count) {
+  std::vector<unsigned char> result = FloatInputOf(type, group[0], count);
+  for (size_t j = 1; j < group.size(); ++j) {
+    Accumulate(type, kind, result.data(), FloatInputOf(type, group[j], count).data(), count);
+  }
+  return result;
+}
+
+TEST_F(MpiFoldTest, AllReduceIsTheLeftFoldInGroupOrder) {
+  for (bool reversed : {false, true}) {
+    std::vector<int64_t> group = Iota(0, n_);
+    if (reversed) std::reverse(group.begin(), group.end());
+    // Fewer elements than members (empty blocks), uneven blocks, even blocks.
+    for (int64_t count : {n_ - 1, n_ + 1, 3 * n_, int64_t{1000}}) {
+      for (DataType type : kFloatTypes) {
+        for (ReductionKind kind : {ReductionKind::kSum, ReductionKind::kProd,
+                                   ReductionKind::kMax, ReductionKind::kMin}) {
+          SCOPED_TRACE(absl::StrCat(DataTypeName(type), " ", ReductionKindName(kind), " count ",
+                                    count, reversed ? " reversed" : ""));
+          const std::vector<unsigned char> input = FloatInputOf(type, self_, count);
+          std::vector<unsigned char> output(input.size());
+          ASSERT_THAT(communicator_->AllReduce(self_, group, kind,
+                                               ConstBuffer{type, input.data(), count},
+                                               Buffer{type, output.data(), count}),
+                      IsOk());
+          EXPECT_EQ(output, LeftFold(type, kind, group, count));
+          // In place: the same result.
+          std::vector<unsigned char> buffer = input;
+          ASSERT_THAT(communicator_->AllReduce(self_, group, kind,
+                                               ConstBuffer{type, buffer.data(), count},
+                                               Buffer{type, buffer.data(), count}),
+                      IsOk());
+          EXPECT_EQ(buffer, output);
+        }
+      }
+    }
+  }
+}
+
+TEST_F(MpiFoldTest, ReduceScatterIsTheLeftFoldInGroupOrder) {
+  for (bool reversed : {false, true}) {
+    std::vector<int64_t> group = Iota(0, n_);
+    if (reversed) std::reverse(group.begin(), group.end());
+    const int64_t position = std::find(group.begin(), group.end(), self_) - group.begin();
+    for (int64_t block : {1, 5}) {
+      for (DataType type : kFloatTypes) {
+        SCOPED_TRACE(absl::StrCat(DataTypeName(type), " block ", block,
+                                  reversed ? " reversed" : ""));
+        const int64_t count = block * n_, element = DataTypeSize(type);
+        const std::vector<unsigned char> expected_all =
+            LeftFold(type, ReductionKind::kSum, group, count);
+        const std::vector<unsigned char> expected(
+            expected_all.begin() + position * block * element,
+            expected_all.begin() + (position + 1) * block * element);
+        const std::vector<unsigned char> input = FloatInputOf(type, self_, count);
+        std::vector<unsigned char> output(block * element);
+        ASSERT_THAT(communicator_->ReduceScatter(self_, group, ReductionKind::kSum,
+                                                 ConstBuffer{type, input.data(), count},
+                                                 Buffer{type, output.data(), block}),
+                    IsOk());
+        EXPECT_EQ(output, expected);
+        // The output over the start of the input.
+        std::vector<unsigned char> buffer = input;
+        ASSERT_THAT(communicator_->ReduceScatter(self_, group, ReductionKind::kSum,
+                                                 ConstBuffer{type, buffer.data(), count},
+                                                 Buffer{type, buffer.data(), block}),
+                    IsOk());
+        EXPECT_TRUE(std::equal(expected.begin(), expected.end(), buffer.begin()));
+      }
+    }
+  }
+}
+
+TEST_F(MpiFoldTest, SubgroupsFoldInTheirOwnOrder) {
+  if (n_ < 4) GTEST_SKIP() << "needs 4 ranks, has " << n_;
+  // Strided pairs listed high id first: {2, 0}, {3, 1}; the rest alone.
+  if (self_ >= 4) return;
+  std::vector<int64_t> group = {self_ % 2 + 2, self_ % 2};
+  const int64_t count = 7;
+  const std::vector<unsigned char> input = FloatInputOf(DataType::kF32, self_, count);
+  std::vector<unsigned char> output(input.size());
+  ASSERT_THAT(communicator_->AllReduce(self_, group, ReductionKind::kSum,
+                                       ConstBuffer{DataType::kF32, input.data(), count},
+                                       Buffer{DataType::kF32, output.data(), count}),
+              IsOk());
+  EXPECT_EQ(output, LeftFold(DataType::kF32, ReductionKind::kSum, group, count));
+}
+
+// With the default options large float sums take the fold too, so they equal the local
+// backend's left fold bit for bit.
+TEST_F(MpiCommunicatorTest, LargeFloatSumsAreTheLeftFoldByDefault) {
+  const int64_t count = 100000;  // 400 KB of f32, above the default threshold
+  const std::vector<unsigned char> input = FloatInputOf(DataType::kF32, self_, count);
+  std::vector<unsigned char> output(input.size());
+  ASSERT_THAT(communicator_->AllReduce(self_, Iota(0, n_), ReductionKind::kSum,
+                                       ConstBuffer{DataType::kF32, input.data(), count},
+                                       Buffer{DataType::kF32, output.data(), count}),
+              IsOk());
+  EXPECT_EQ(output, LeftFold(DataType::kF32, ReductionKind::kSum, Iota(0, n_), count));
 }
 
 }  // namespace
