@@ -32,10 +32,14 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/collective_benchmark_util.h"
 #include "collectives/mpi/mpi_communicator.h"
 
 namespace tessel::collectives {
 namespace {
+
+using benchmarks::Bytes;
+using benchmarks::Median;
 
 struct Flags {
   int64_t max_bytes = 64 << 20;
@@ -47,21 +51,14 @@ struct Flags {
 Flags ParseFlags(int argc, char** argv) {
   Flags flags;
   for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](const std::string& name) -> const char* {
-      return arg.rfind(name + "=", 0) == 0 ? arg.c_str() + name.size() + 1 : nullptr;
-    };
-    if (const char* v = value("--max_bytes")) flags.max_bytes = std::atoll(v);
-    if (const char* v = value("--rounds")) flags.rounds = std::atoi(v);
-    if (const char* v = value("--min_seconds")) flags.min_seconds = std::atof(v);
-    if (const char* v = value("--fold_min_bytes")) flags.fold_min_bytes = std::atoll(v);
+    const std::string arg = argv[i];
+    auto value = [&](const char* name) { return benchmarks::FlagValue(arg, name); };
+    if (const char* v = value("max_bytes")) flags.max_bytes = std::atoll(v);
+    if (const char* v = value("rounds")) flags.rounds = std::atoi(v);
+    if (const char* v = value("min_seconds")) flags.min_seconds = std::atof(v);
+    if (const char* v = value("fold_min_bytes")) flags.fold_min_bytes = std::atoll(v);
   }
   return flags;
-}
-
-std::string Bytes(int64_t bytes) {
-  if (bytes >= (1 << 20)) return std::to_string(bytes >> 20) + " MiB";
-  return std::to_string(bytes >> 10) + " KiB";
 }
 
 // Seconds for `iterations` calls of `call` on the slowest rank.
@@ -83,11 +80,6 @@ int64_t Calibrate(const std::vector<std::function<void()>>& variants, double min
   iterations = std::clamp<int64_t>(iterations, 1, 10000);
   MPI_Bcast(&iterations, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
   return iterations;
-}
-
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
 }
 
 void Check(const absl::Status& status) {

@@ -33,10 +33,14 @@
 #include <thread>
 #include <vector>
 
+#include "benchmarks/collective_benchmark_util.h"
 #include "collectives/nccl/nccl_communicator.h"
 
 namespace tessel::collectives {
 namespace {
+
+using benchmarks::Bytes;
+using benchmarks::Median;
 
 struct Flags {
   int devices = -1;
@@ -48,14 +52,12 @@ struct Flags {
 Flags ParseFlags(int argc, char** argv) {
   Flags flags;
   for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    auto value = [&](const std::string& name) -> const char* {
-      return arg.rfind(name + "=", 0) == 0 ? arg.c_str() + name.size() + 1 : nullptr;
-    };
-    if (const char* v = value("--devices")) flags.devices = std::atoi(v);
-    if (const char* v = value("--max_bytes")) flags.max_bytes = std::atoll(v);
-    if (const char* v = value("--rounds")) flags.rounds = std::atoi(v);
-    if (const char* v = value("--min_seconds")) flags.min_seconds = std::atof(v);
+    const std::string arg = argv[i];
+    auto value = [&](const char* name) { return benchmarks::FlagValue(arg, name); };
+    if (const char* v = value("devices")) flags.devices = std::atoi(v);
+    if (const char* v = value("max_bytes")) flags.max_bytes = std::atoll(v);
+    if (const char* v = value("rounds")) flags.rounds = std::atoi(v);
+    if (const char* v = value("min_seconds")) flags.min_seconds = std::atof(v);
   }
   return flags;
 }
@@ -77,11 +79,6 @@ void CheckNccl(ncclResult_t result, const char* what) {
   if (result != ncclSuccess) Die(std::string(what) + ": " + ncclGetErrorString(result));
 }
 
-std::string Bytes(int64_t bytes) {
-  if (bytes >= (1 << 20)) return std::to_string(bytes >> 20) + " MiB";
-  return std::to_string(bytes >> 10) + " KiB";
-}
-
 // A call made by partition `p`.
 using Call = std::function<void(int p)>;
 
@@ -97,11 +94,6 @@ double TimeRound(const Call& call, int devices, int64_t iterations) {
   }
   for (std::thread& thread : threads) thread.join();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
 }
 
 // One partition's device buffers for one buffer size.

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -67,13 +68,16 @@ class GroupSizeTest : public ::testing::TestWithParam<std::tuple<Location, int64
   }
 };
 
+// "DeviceBuffers_3" and so on.
+std::string SizeAndLocationName(
+    const ::testing::TestParamInfo<std::tuple<Location, int64_t>>& info) {
+  return absl::StrCat(LocationName(std::get<0>(info.param)), "_", std::get<1>(info.param));
+}
+
 INSTANTIATE_TEST_SUITE_P(OneToEight, GroupSizeTest,
                          ::testing::Combine(::testing::Values(Location::kDevice, Location::kHost),
                                             ::testing::Range<int64_t>(1, 9)),
-                         [](const ::testing::TestParamInfo<std::tuple<Location, int64_t>>& info) {
-                           return absl::StrCat(LocationName(std::get<0>(info.param)), "_",
-                                               std::get<1>(info.param));
-                         });
+                         SizeAndLocationName);
 
 TEST_P(GroupSizeTest, AllReduceSumsUnevenCounts) {
   TESSEL_SKIP_WITHOUT_DEVICES(n());
@@ -237,25 +241,14 @@ INSTANTIATE_TEST_SUITE_P(BothLocations, LocationTest,
                            return LocationName(info.param);
                          });
 
-// Tests whose group size is a parameter too: one GPU runs the size-1 cases, which still
-// take every staging, type-mapping and in-place path through NCCL.
-class SizedLocationTest : public ::testing::TestWithParam<std::tuple<Location, int64_t>> {
- protected:
-  Location location() const { return std::get<0>(GetParam()); }
-  int64_t n() const { return std::get<1>(GetParam()); }
-  absl::Status On(int64_t p, ConstBuffer input, Buffer output,
-                  const std::function<absl::Status(ConstBuffer, Buffer)>& collective) {
-    return WithBuffers(location(), static_cast<int>(p), input, output, collective);
-  }
-};
+// Tests of groups of 1 to 4: one GPU runs the size-1 cases, which still take every
+// staging, type-mapping and in-place path through NCCL.
+class SizedLocationTest : public GroupSizeTest {};
 
 INSTANTIATE_TEST_SUITE_P(OneToFour, SizedLocationTest,
                          ::testing::Combine(::testing::Values(Location::kDevice, Location::kHost),
                                             ::testing::Range<int64_t>(1, 5)),
-                         [](const ::testing::TestParamInfo<std::tuple<Location, int64_t>>& info) {
-                           return absl::StrCat(LocationName(std::get<0>(info.param)), "_",
-                                               std::get<1>(info.param));
-                         });
+                         SizeAndLocationName);
 
 TEST_P(SizedLocationTest, AllReduceHandlesEveryDataTypeAndKind) {
   const int64_t n = this->n(), count = 10;

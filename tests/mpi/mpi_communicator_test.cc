@@ -57,10 +57,13 @@ std::vector<int32_t> InputOf(int64_t p, int64_t count) {
 
 class MpiCommunicatorTest : public ::testing::Test {
  protected:
-  void SetUp() override {
+  virtual MpiCommunicator::Options MakeOptions() const {
     MpiCommunicator::Options options;
     options.timeout = absl::Seconds(60);
-    auto created = MpiCommunicator::Create(DeviceAssignment::Identity(n_), options);
+    return options;
+  }
+  void SetUp() override {
+    auto created = MpiCommunicator::Create(DeviceAssignment::Identity(n_), MakeOptions());
     ASSERT_THAT(created.status(), IsOk());
     communicator_ = *std::move(created);
     self_ = communicator_->partition_id();
@@ -395,14 +398,10 @@ TEST_F(MpiCommunicatorTest, OverlappingInputsAndOutputs) {
 // the local backend computes.
 class MpiFoldTest : public MpiCommunicatorTest {
  protected:
-  void SetUp() override {
-    MpiCommunicator::Options options;
-    options.timeout = absl::Seconds(60);
+  MpiCommunicator::Options MakeOptions() const override {
+    MpiCommunicator::Options options = MpiCommunicatorTest::MakeOptions();
     options.fold_min_bytes = 0;
-    auto created = MpiCommunicator::Create(DeviceAssignment::Identity(n_), options);
-    ASSERT_THAT(created.status(), IsOk());
-    communicator_ = *std::move(created);
-    self_ = communicator_->partition_id();
+    return options;
   }
 };
 
