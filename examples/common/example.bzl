@@ -13,6 +13,7 @@ def tessel_example(name):
         srcs = [name + ".cc"],
         hdrs = [name + ".h"],
         copts = TESSEL_COPTS,
+        visibility = ["//examples:__subpackages__"],
         deps = [
             "//partitioner/api",
             "//support:status_macros",

@@ -50,17 +50,15 @@ mlir::Value alongVectors(mlir::OpBuilder& builder, llvm::ArrayRef<mlir::Value> s
     return builder.create<hlo::BroadcastInDimOp>(loc, type, scalars.front(),
                                                  builder.getDenseI64ArrayAttr({}));
   }
+  // Two entries or more (index vectors are never empty here): one concatenation.
   llvm::SmallVector<mlir::Value> pieces;
   for (mlir::Value scalar : scalars) {
     pieces.push_back(
         builder.create<hlo::ReshapeOp>(loc, tensorOf({1}, type.getElementType()), scalar));
   }
-  mlir::Value vector = pieces.front();
-  if (pieces.size() > 1) {
-    vector = builder.create<hlo::ConcatenateOp>(
-        loc, tensorOf({static_cast<int64_t>(pieces.size())}, type.getElementType()), pieces,
-        builder.getI64IntegerAttr(0));
-  }
+  mlir::Value vector = builder.create<hlo::ConcatenateOp>(
+      loc, tensorOf({static_cast<int64_t>(pieces.size())}, type.getElementType()), pieces,
+      builder.getI64IntegerAttr(0));
   return builder.create<hlo::BroadcastInDimOp>(loc, type, vector,
                                                builder.getDenseI64ArrayAttr({indexVectorDim}));
 }
