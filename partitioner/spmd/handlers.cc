@@ -10,6 +10,7 @@ mlir::FailureOr<bool> partitionBySpecialHandler(mlir::Operation* op, PartitionSt
   static constexpr Handler kHandlers[] = {
       partitionIota,
       partitionReduce,
+      partitionVariadicReduce,
       partitionGather,
       partitionScatter,
       partitionConvolution,

@@ -78,6 +78,7 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
 mlir::FailureOr<bool> partitionBySpecialHandler(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionIota(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionReduce(mlir::Operation* op, PartitionState& state);
+mlir::FailureOr<bool> partitionVariadicReduce(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionGather(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionScatter(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionConvolution(mlir::Operation* op, PartitionState& state);
