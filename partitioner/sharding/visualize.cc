@@ -292,8 +292,12 @@ std::string RenderShardingView(const ShardingView& view, int width) {
   }
   std::vector<std::string> notes;
   if (num_tiles == 1) {
-    absl::StrAppend(&out, view.unreduced_axes.empty() ? "replicated" : "whole",
-                    " on all ", num_devices, num_devices == 1 ? " device" : " devices", "\n");
+    if (num_devices == 1) {
+      absl::StrAppend(&out, "whole on device ", view.devices[0].device, "\n");
+    } else {
+      absl::StrAppend(&out, view.unreduced_axes.empty() ? "replicated" : "whole", " on all ",
+                      num_devices, " devices\n");
+    }
   } else {
     absl::StrAppend(&out, DrawGrid(view, width, notes));
     const int64_t copies = num_devices / num_tiles;
