@@ -208,12 +208,9 @@ std::string DrawGrid(const ShardingView& view, int width, std::vector<std::strin
     std::string devices_line = "|";
     std::string ranges_line = "|";
     for (size_t j = 0; j < columns.size(); ++j) {
+      // Elided rows and columns show "..." in their cells.
       std::pair<std::string, std::string> text = {"...", ""};
-      if (row < 0) {
-        text = {"...", ""};
-      } else if (columns[j] >= 0) {
-        text = labels(row, columns[j]);
-      }
+      if (row >= 0 && columns[j] >= 0) text = labels(row, columns[j]);
       absl::StrAppend(&devices_line, Centered(text.first, widths[j]), "|");
       absl::StrAppend(&ranges_line, Centered(text.second, widths[j]), "|");
     }
