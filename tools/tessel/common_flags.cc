@@ -19,6 +19,8 @@
 #include "partitioner/ir/tessel/tessel_ops.h"
 
 ABSL_FLAG(std::string, function, "main", "The function of the program to work on.");
+ABSL_FLAG(std::string, format, "table",
+          "Output format: for people (table for report, text for viz) or json for programs.");
 ABSL_FLAG(std::string, mesh, "",
           "Device mesh axes NAME=SIZE,...: replaces the sizes of the program's one mesh "
           "(same axis names), or declares the mesh of a program without one.");

@@ -18,6 +18,10 @@
 // The function of the program a subcommand works on.
 ABSL_DECLARE_FLAG(std::string, function);
 
+// The output format of report ("table" or "json") and viz ("text" or "json"); each command
+// sets its own default (Subcommand::flag_defaults).
+ABSL_DECLARE_FLAG(std::string, format);
+
 // The device mesh to use instead of the program's: "data=4,model=2" (see docs/cli.md).
 ABSL_DECLARE_FLAG(std::string, mesh);
 

@@ -19,6 +19,7 @@ std::vector<Subcommand> AllSubcommands() {
       ExplainCommand(),
       VerifyCommand(),
       ReportCommand(),
+      VizCommand(),
   };
 }
 

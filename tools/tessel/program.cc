@@ -14,6 +14,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "partitioner/hlo_text/hlo_import.h"
 #include "partitioner/ir/parse_module.h"
+#include "partitioner/ir/tessel/tessel_ops.h"
 #include "tools/tessel/pipeline.h"
 #include "support/status_macros.h"
 
@@ -92,6 +93,20 @@ absl::StatusOr<mlir::func::FuncOp> FindFunction(mlir::ModuleOp module, absl::str
       absl::StrCat(path, ": no function @", name,
                    names.empty() ? std::string(" (the module defines no functions)")
                                  : absl::StrCat(" (functions: ", absl::StrJoin(names, ", "), ")")));
+}
+
+bool LooksPartitioned(mlir::ModuleOp module) {
+  bool found = false;
+  module.walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation* op) {
+    if (llvm::isa<ir::ManualComputationOp>(op)) return mlir::WalkResult::skip();
+    if (llvm::isa<ir::PartitionIdOp, ir::AllReduceOp, ir::AllGatherOp, ir::ReduceScatterOp,
+                  ir::AllToAllOp, ir::CollectivePermuteOp>(op)) {
+      found = true;
+      return mlir::WalkResult::interrupt();
+    }
+    return mlir::WalkResult::advance();
+  });
+  return found;
 }
 
 }  // namespace tessel::cli

@@ -35,6 +35,11 @@ absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> LoadProgram(absl::string_view 
 absl::StatusOr<mlir::func::FuncOp> FindFunction(mlir::ModuleOp module, absl::string_view name,
                                                 absl::string_view path);
 
+// Whether `module` is per-device code already: it has `partition_id` or collectives outside
+// manual computations (whose bodies are per-device code inside a global program). Such ops
+// have no meaning in a global program; the partitioner rejects them there.
+bool LooksPartitioned(mlir::ModuleOp module);
+
 }  // namespace tessel::cli
 
 #endif  // TESSEL_TOOLS_TESSEL_PROGRAM_H_

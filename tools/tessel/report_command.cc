@@ -20,7 +20,6 @@
 ABSL_FLAG(std::string, hardware, "",
           "A hardware spec in protobuf text (cost_model/hardware_spec.proto); the built-in "
           "H100-class NVLink node when empty.");
-ABSL_FLAG(std::string, format, "table", "Output format: table or json.");
 ABSL_FLAG(bool, partitioned, false,
           "FILE is already the per-device program: report on it as it is. Programs with "
           "collectives or partition_id are taken as partitioned without it.");
@@ -61,23 +60,6 @@ absl::StatusOr<ReportOptions> GetOptions(const ParsedArgs& args) {
         "--mesh resizes the mesh before partitioning; it cannot be used with --partitioned");
   }
   return options;
-}
-
-// Whether `module` is per-device code already: partition_id and collectives have no meaning
-// in a global program (the partitioner rejects them there), except inside a manual
-// computation, whose body is per-device code within a global program.
-bool LooksPartitioned(mlir::ModuleOp module) {
-  bool found = false;
-  module.walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation* op) {
-    if (llvm::isa<ir::ManualComputationOp>(op)) return mlir::WalkResult::skip();
-    if (llvm::isa<ir::PartitionIdOp, ir::AllReduceOp, ir::AllGatherOp, ir::ReduceScatterOp,
-                  ir::AllToAllOp, ir::CollectivePermuteOp>(op)) {
-      found = true;
-      return mlir::WalkResult::interrupt();
-    }
-    return mlir::WalkResult::advance();
-  });
-  return found;
 }
 
 absl::Status Report(const ReportOptions& options, std::ostream& out, std::ostream& err) {

@@ -2,6 +2,7 @@
 #include "tools/tessel/subcommand.h"
 
 #include <algorithm>
+#include <map>
 
 #include "absl/flags/commandlineflag.h"
 #include "absl/flags/reflection.h"
@@ -17,6 +18,12 @@ namespace {
 bool Accepts(const Subcommand& subcommand, absl::string_view name) {
   return std::find(subcommand.flags.begin(), subcommand.flags.end(), name) !=
          subcommand.flags.end();
+}
+
+// The default of flag `flag` in `subcommand`: its own unless the subcommand replaces it.
+std::string DefaultOf(const Subcommand& subcommand, const absl::CommandLineFlag& flag) {
+  auto it = subcommand.flag_defaults.find(std::string(flag.Name()));
+  return it == subcommand.flag_defaults.end() ? flag.DefaultValue() : it->second;
 }
 
 // The Abseil flag `name` if `subcommand` accepts it.
@@ -54,9 +61,11 @@ absl::StatusOr<ParsedArgs> ParseArgs(const Subcommand& subcommand,
   for (const std::string& name : subcommand.flags) {
     absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
     std::string ignored_error;
-    if (flag != nullptr) flag->ParseFrom(flag->DefaultValue(), &ignored_error);
+    if (flag != nullptr) flag->ParseFrom(DefaultOf(subcommand, *flag), &ignored_error);
   }
   ParsedArgs parsed;
+  // The values given so far of repeatable flags.
+  std::map<std::string, std::string> repeated;
   bool flags_ended = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -109,6 +118,11 @@ absl::StatusOr<ParsedArgs> ParseArgs(const Subcommand& subcommand,
     } else {
       return absl::InvalidArgumentError(absl::StrCat("flag --", name, " needs a value"));
     }
+    const std::string flag_name(flag->Name());
+    if (subcommand.repeatable_flags.count(flag_name) != 0) {
+      auto [it, first] = repeated.emplace(flag_name, flag_value);
+      if (!first) flag_value = it->second = absl::StrCat(it->second, ",", flag_value);
+    }
     // Abseil's own message only repeats the value and the flag's name.
     std::string ignored_error;
     if (!flag->ParseFrom(flag_value, &ignored_error)) {
@@ -128,7 +142,7 @@ void PrintSubcommandHelp(const Subcommand& subcommand, std::ostream& out) {
   for (const std::string& name : subcommand.flags) {
     const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
     if (flag == nullptr) continue;
-    out << "  --" << name << " (default: \"" << flag->DefaultValue() << "\")\n";
+    out << "  --" << name << " (default: \"" << DefaultOf(subcommand, *flag) << "\")\n";
     PrintWrapped(flag->Help(), "      ", 80, out);
   }
   out << "  --help\n      Print this help and exit.\n";

@@ -12,6 +12,7 @@
 #define TESSEL_TOOLS_TESSEL_SUBCOMMAND_H_
 
 #include <functional>
+#include <map>
 #include <ostream>
 #include <set>
 #include <string>
@@ -48,6 +49,13 @@ struct Subcommand {
   std::string details;   // paragraphs for `tessel <name> --help`
   // Abseil flag names (without dashes) this subcommand accepts, in the order help lists them.
   std::vector<std::string> flags;
+  // Defaults that replace a shared flag's own for this subcommand, by flag name: a flag that
+  // several commands accept (an Abseil flag exists once per binary) may need another default
+  // here, like --format, "table" for report and "text" for viz.
+  std::map<std::string, std::string> flag_defaults;
+  // Flags that may be given several times; their values are joined with commas, so
+  // `--value=a --value=b` means `--value=a,b` (for list-valued flags).
+  std::set<std::string> repeatable_flags;
   // Runs the subcommand after a successful parse; returns an ExitCode. Messages go to
   // `out` (results) and `err` (errors, prefixed with "tessel <name>: ").
   std::function<int(const ParsedArgs& args, std::ostream& out, std::ostream& err)> run;

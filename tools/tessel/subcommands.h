@@ -13,6 +13,7 @@ Subcommand VerifyCommand();     // verify_command.cc
 Subcommand PartitionCommand();  // partition_command.cc
 Subcommand ExplainCommand();    // explain_command.cc
 Subcommand ReportCommand();     // report_command.cc
+Subcommand VizCommand();        // viz_command.cc
 
 }  // namespace tessel::cli
 

@@ -1,0 +1,79 @@
+// Recovering the SSA names of a program's text (see source_names.h): the text is parsed
+// again with MLIR's parser state, which records where each op and each value was defined.
+#include "tools/tessel/source_names.h"
+
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/AsmParser/AsmParserState.h"
+#include "mlir/IR/Block.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Operation.h"
+#include "partitioner/ir/parse_module.h"
+
+namespace tessel::cli {
+namespace {
+
+std::string TextOf(llvm::SMRange range) {
+  return std::string(range.Start.getPointer(), range.End.getPointer());
+}
+
+}  // namespace
+
+std::optional<SourcePosition> PositionOf(mlir::Location loc) {
+  auto file_loc = loc->findInstanceOf<mlir::FileLineColLoc>();
+  if (!file_loc) return std::nullopt;
+  return SourcePosition{file_loc.getLine(), file_loc.getColumn()};
+}
+
+SourceNames ReadSourceNames(absl::string_view text, absl::string_view buffer_name) {
+  SourceNames names;
+  mlir::DialectRegistry registry;
+  RegisterTesselDialects(registry);
+  mlir::MLIRContext context(registry);
+  // The program parsed once already; errors here would only repeat the loader's.
+  mlir::ScopedDiagnosticHandler quiet(&context, [](mlir::Diagnostic&) { return mlir::success(); });
+  llvm::SourceMgr source_mgr;
+  source_mgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(text.data(), text.size()),
+                                           llvm::StringRef(buffer_name.data(), buffer_name.size())),
+      llvm::SMLoc());
+  mlir::Block block;
+  mlir::AsmParserState state;
+  mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
+  if (mlir::failed(mlir::parseAsmSourceFile(source_mgr, &block, config, &state))) return names;
+
+  for (const mlir::AsmParserState::OperationDefinition& def : state.getOpDefs()) {
+    std::optional<SourcePosition> position = PositionOf(def.op->getLoc());
+    if (!position) continue;
+    const unsigned num_results = def.op->getNumResults();
+    if (num_results > 0 && !def.resultGroups.empty()) {
+      std::vector<std::string>& result_names = names.results[*position];
+      for (size_t g = 0; g < def.resultGroups.size(); ++g) {
+        const unsigned start = def.resultGroups[g].startIndex;
+        const unsigned end =
+            g + 1 < def.resultGroups.size() ? def.resultGroups[g + 1].startIndex : num_results;
+        const std::string name = TextOf(def.resultGroups[g].definition.loc);
+        for (unsigned k = start; k < end; ++k) {
+          result_names.push_back(end - start == 1 ? name : absl::StrCat(name, "#", k - start));
+        }
+      }
+    }
+    if (def.op->getNumRegions() == 0 || def.op->getRegion(0).empty()) continue;
+    const mlir::AsmParserState::BlockDefinition* entry =
+        state.getBlockDef(&def.op->getRegion(0).front());
+    if (entry == nullptr || entry->arguments.empty()) continue;
+    std::vector<std::string>& argument_names = names.arguments[*position];
+    for (const mlir::AsmParserState::SMDefinition& argument : entry->arguments) {
+      argument_names.push_back(TextOf(argument.loc));
+    }
+  }
+  return names;
+}
+
+}  // namespace tessel::cli

@@ -1,0 +1,43 @@
+// The names values have in the MLIR text of a program (`%h`, `%x`), which the parsed module
+// forgets: the CLI uses them to show and select values by the names their author wrote.
+//
+//   SourceNames names = ReadSourceNames(text, "mlp.mlir");
+//   names.results[{11, 8}];   // {"%h"}: the results of the op at line 11, column 8
+//   names.arguments[{6, 1}];  // {"%x", "%w1", "%w2"}: the entry block arguments of the
+//                             // function op at line 6, column 1
+#ifndef TESSEL_TOOLS_TESSEL_SOURCE_NAMES_H_
+#define TESSEL_TOOLS_TESSEL_SOURCE_NAMES_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "mlir/IR/Location.h"
+
+namespace tessel::cli {
+
+// Where an op starts in the text: line and column, as its FileLineColLoc says.
+using SourcePosition = std::pair<unsigned, unsigned>;
+
+struct SourceNames {
+  // Per op position, one name per result: `%h`, or `%q#1` for result 1 of `%q:2 = ...`.
+  std::map<SourcePosition, std::vector<std::string>> results;
+  // Per op position, the names of the arguments of its first region's entry block
+  // (a function's arguments).
+  std::map<SourcePosition, std::vector<std::string>> arguments;
+};
+
+// The names in MLIR `text`, parsed on its own (a program that does not parse has none).
+// `buffer_name` only labels the parse.
+SourceNames ReadSourceNames(absl::string_view text, absl::string_view buffer_name);
+
+// The position of `loc` (also inside name, call-site and fused locations); nullopt if it
+// has none.
+std::optional<SourcePosition> PositionOf(mlir::Location loc);
+
+}  // namespace tessel::cli
+
+#endif  // TESSEL_TOOLS_TESSEL_SOURCE_NAMES_H_

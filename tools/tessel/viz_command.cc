@@ -1,0 +1,334 @@
+// `tessel viz FILE`: propagates shardings and draws, for every argument and op result of a
+// function (or the ones named by --value), which device holds which block of the tensor,
+// as text pictures or as JSON (the renderer is partitioner/sharding/visualize.h).
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/MLIRContext.h"
+#include "partitioner/ir/location.h"
+#include "partitioner/ir/tessel/sharding_verification.h"
+#include "partitioner/ir/tessel/tessel_ops.h"
+#include "partitioner/sharding/mlir_conversion.h"
+#include "partitioner/sharding/visualize.h"
+#include "tools/tessel/common_flags.h"
+#include "tools/tessel/pipeline.h"
+#include "tools/tessel/program.h"
+#include "tools/tessel/source_names.h"
+#include "tools/tessel/subcommands.h"
+
+ABSL_FLAG(std::vector<std::string>, value, {},
+          "Draw only these values: argN (argument N), %name (the SSA name in MLIR text), "
+          "LINE:COL (the results of the op there, as 'tessel explain' prints it) or "
+          "LINE:COL#K (its result K). Comma-separated; may be repeated.");
+
+namespace tessel::cli {
+namespace {
+
+struct VizOptions {
+  std::string file;
+  std::string function;
+  std::vector<MeshAxisSize> mesh;
+  std::vector<std::string> values;
+  bool json = false;
+};
+
+absl::StatusOr<VizOptions> GetOptions(const ParsedArgs& args) {
+  if (args.positional.size() != 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("expected one FILE, got ", args.positional.size(), " arguments"));
+  }
+  VizOptions options;
+  options.file = args.positional[0];
+  options.function = absl::GetFlag(FLAGS_function);
+  options.values = absl::GetFlag(FLAGS_value);
+  std::string format = absl::GetFlag(FLAGS_format);
+  if (format != "text" && format != "json") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--format must be text or json, got '", format, "'"));
+  }
+  options.json = format == "json";
+  absl::StatusOr<std::vector<MeshAxisSize>> mesh = ParseMeshSpec(absl::GetFlag(FLAGS_mesh));
+  if (!mesh.ok()) return mesh.status();
+  options.mesh = *std::move(mesh);
+  return options;
+}
+
+std::string Print(mlir::Attribute attr) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << attr;
+  return os.str();
+}
+
+std::string Print(mlir::Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return os.str();
+}
+
+// One value to draw and the names that select it.
+struct VizValue {
+  // How the header introduces it: "%x = arg0", "%h = hlo.dot_general at f.mlir:11:8".
+  std::string title;
+  // The names --value accepts besides the op's place: "%h", "arg0", "11:8" or "11:8#1".
+  std::vector<std::string> names;
+  // For op results: where the op is, "f.mlir:11:8" and "11:8", and the result number; an
+  // op's place names all its results.
+  std::string at;
+  std::string line_col;
+  int64_t result = 0;
+  mlir::Type type;
+  ir::ShardingAttr sharding;  // null: no sharding, replicated
+};
+
+// The arguments and op results of `function`, in program order, with their names. Bodies
+// of manual computations are per-device code, whose values no global tile describes: they
+// are left out.
+std::vector<VizValue> CollectValues(mlir::func::FuncOp function, const SourceNames& source) {
+  std::vector<VizValue> values;
+  auto source_names = [](const std::map<SourcePosition, std::vector<std::string>>& map,
+                         mlir::Location loc) -> const std::vector<std::string>* {
+    std::optional<SourcePosition> position = PositionOf(loc);
+    if (!position) return nullptr;
+    auto it = map.find(*position);
+    return it == map.end() ? nullptr : &it->second;
+  };
+  const std::vector<std::string>* argument_names =
+      source_names(source.arguments, function.getLoc());
+  for (auto [i, argument] : llvm::enumerate(function.getArguments())) {
+    VizValue value;
+    value.title = absl::StrCat("arg", i);
+    if (argument_names != nullptr && i < argument_names->size()) {
+      value.names.push_back((*argument_names)[i]);
+      value.title = absl::StrCat((*argument_names)[i], " = ", value.title);
+    }
+    value.names.push_back(absl::StrCat("arg", i));
+    value.type = argument.getType();
+    value.sharding = function.getArgAttrOfType<ir::ShardingAttr>(
+        i, ir::TesselDialect::kShardingAttrName);
+    values.push_back(std::move(value));
+  }
+  function.getBody().walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation* op) {
+    auto shardings =
+        op->getAttrOfType<ir::ShardingPerValueAttr>(ir::TesselDialect::kShardingAttrName);
+    const std::vector<std::string>* result_names = source_names(source.results, op->getLoc());
+    std::optional<SourcePosition> position = PositionOf(op->getLoc());
+    const bool several = op->getNumResults() > 1;
+    for (auto [k, result] : llvm::enumerate(op->getResults())) {
+      VizValue value;
+      value.at = FormatLocation(op->getLoc());
+      value.result = k;
+      value.title = absl::StrCat(op->getName().getStringRef().str(), " at ", value.at,
+                                 several ? absl::StrCat(" result ", k) : "");
+      if (result_names != nullptr && k < result_names->size()) {
+        value.names.push_back((*result_names)[k]);
+        value.title = absl::StrCat((*result_names)[k], " = ", value.title);
+      }
+      if (position) {
+        value.line_col = absl::StrCat(position->first, ":", position->second);
+        value.names.push_back(several ? absl::StrCat(value.line_col, "#", k) : value.line_col);
+      }
+      value.type = result.getType();
+      if (shardings && k < shardings.getShardings().size()) {
+        value.sharding = shardings.getShardings()[k];
+      }
+      values.push_back(std::move(value));
+    }
+    if (llvm::isa<ir::ManualComputationOp>(op)) return mlir::WalkResult::skip();
+    return mlir::WalkResult::advance();
+  });
+  return values;
+}
+
+bool Selects(const std::string& name, const VizValue& value) {
+  if (std::find(value.names.begin(), value.names.end(), name) != value.names.end()) return true;
+  if (value.at.empty()) return false;
+  // The op's place as explain prints it, with or without the file, with or without "#K".
+  for (const std::string& place : {value.at, value.line_col}) {
+    if (place.empty()) continue;
+    if (name == place || name == absl::StrCat(place, "#", value.result)) return true;
+  }
+  return false;
+}
+
+// The values --value names, in program order; fails naming the first unknown name.
+absl::StatusOr<std::vector<VizValue>> Select(std::vector<VizValue> values,
+                                             const std::vector<std::string>& names,
+                                             const VizOptions& options) {
+  if (names.empty()) return values;
+  for (const std::string& name : names) {
+    bool found = false;
+    for (const VizValue& value : values) found |= Selects(name, value);
+    if (!found) {
+      return absl::NotFoundError(absl::StrCat(
+          options.file, ": @", options.function, " has no value '", name,
+          "' (names: argN, %name as written in MLIR text, or LINE:COL[#K] of an op as "
+          "'tessel explain' prints it)"));
+    }
+  }
+  std::vector<VizValue> selected;
+  for (VizValue& value : values) {
+    for (const std::string& name : names) {
+      if (Selects(name, value)) {
+        selected.push_back(std::move(value));
+        break;
+      }
+    }
+  }
+  return selected;
+}
+
+// The mesh and sharding to draw `value` with: its own, or replicated over `fallback`.
+absl::StatusOr<sharding::ShardingView> ViewOf(const VizValue& value, mlir::Operation* scope,
+                                              const sharding::Mesh& fallback) {
+  auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(value.type);
+  if (!tensor) return absl::InvalidArgumentError("not a ranked tensor: nothing to draw");
+  std::vector<int64_t> shape(tensor.getShape().begin(), tensor.getShape().end());
+  if (!value.sharding) {
+    sharding::TensorSharding replicated("", std::vector<sharding::DimSharding>(shape.size()));
+    return sharding::ViewSharding(fallback, replicated, shape);
+  }
+  ir::MeshAttr mesh = ir::findMesh(scope, value.sharding.getMeshName());
+  if (!mesh) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("no mesh @", value.sharding.getMeshName().getValue().str()));
+  }
+  return sharding::ViewSharding(sharding::MeshFromAttr(mesh),
+                                sharding::TensorShardingFromAttr(value.sharding), shape);
+}
+
+std::string Indented(const std::string& text, absl::string_view indent) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    absl::StrAppend(&out, indent, text.substr(start, end - start), "\n");
+    start = end + 1;
+  }
+  return out;
+}
+
+absl::Status Viz(const VizOptions& options, std::ostream& out, std::ostream& err) {
+  mlir::MLIRContext context;
+  absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module = LoadProgram(options.file, context);
+  if (!module.ok()) return module.status();
+  if (LooksPartitioned(**module)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        options.file, " is already partitioned (it has collectives or partition_id); viz "
+                      "draws the shardings of a program before partitioning"));
+  }
+  absl::Status status = ApplyMeshAxes(**module, options.mesh);
+  if (status.ok()) status = Propagate(**module, nullptr, err);
+  if (!status.ok()) return status;
+  absl::StatusOr<mlir::func::FuncOp> function =
+      FindFunction(**module, options.function, options.file);
+  if (!function.ok()) return function.status();
+
+  // The parsed module forgets SSA names; read them from the text again (MLIR files only).
+  SourceNames names;
+  if (options.file != "-") {
+    auto buffer = llvm::MemoryBuffer::getFile(options.file, /*IsText=*/true);
+    if (buffer && DetectProgramFormat(options.file, (*buffer)->getBuffer().str()) ==
+                      ProgramFormat::kMlir) {
+      names = ReadSourceNames((*buffer)->getBuffer().str(), options.file);
+    }
+  }
+  absl::StatusOr<std::vector<VizValue>> values =
+      Select(CollectValues(*function, names), options.values, options);
+  if (!values.ok()) return values.status();
+
+  // Values without a sharding are replicated over the program's first mesh (or, without
+  // one, held whole by a single device).
+  sharding::Mesh fallback;
+  for (ir::MeshOp mesh : (*module)->getOps<ir::MeshOp>()) {
+    fallback = sharding::MeshFromAttr(mesh.getMesh());
+    break;
+  }
+  if (options.json) {
+    out << "{\n  \"file\": " << sharding::JsonQuote(options.file)
+        << ",\n  \"function\": " << sharding::JsonQuote(options.function)
+        << ",\n  \"values\": [";
+  }
+  for (size_t i = 0; i < values->size(); ++i) {
+    const VizValue& value = (*values)[i];
+    absl::StatusOr<sharding::ShardingView> view = ViewOf(value, *function, fallback);
+    const std::string sharding_text = value.sharding ? Print(value.sharding) : "";
+    if (options.json) {
+      std::vector<std::string> quoted;
+      for (const std::string& name : value.names) quoted.push_back(sharding::JsonQuote(name));
+      out << (i == 0 ? "" : ",") << "\n    {\"title\": " << sharding::JsonQuote(value.title)
+          << ", \"names\": [" << absl::StrJoin(quoted, ", ")
+          << "], \"type\": " << sharding::JsonQuote(Print(value.type)) << ", \"sharding\": "
+          << (value.sharding ? sharding::JsonQuote(sharding_text) : "null") << ",\n     ";
+      if (view.ok()) {
+        out << "\"layout\": " << sharding::ShardingViewToJson(*view, "     ") << "}";
+      } else {
+        out << "\"layout\": null, \"error\": " << sharding::JsonQuote(view.status().message())
+            << "}";
+      }
+      continue;
+    }
+    out << (i == 0 ? "" : "\n") << value.title << ": " << Print(value.type) << " "
+        << (value.sharding ? sharding_text : "(no sharding)") << "\n";
+    out << Indented(view.ok() ? sharding::RenderShardingView(*view)
+                              : std::string(view.status().message()),
+                    "  ");
+  }
+  if (options.json) out << "\n  ]\n}\n";
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+Subcommand VizCommand() {
+  Subcommand command;
+  command.name = "viz";
+  command.synopsis =
+      "viz FILE [--function=main] [--value=NAME,...] [--mesh=NAME=SIZE,...] "
+      "[--format=text|json]";
+  command.summary = "Draw which device holds which tile of each value.";
+  command.details =
+      "Propagates shardings through FILE (MLIR or XLA HLO text, not yet partitioned) and\n"
+      "draws, for every argument and op result of the function, how the tensor is laid out\n"
+      "over the devices: per dimension the axes that split it and into how many pieces, and\n"
+      "a grid of its tiles, each labelled with the devices that hold it and its index\n"
+      "ranges. Uneven splits, empty tiles and partial sums are called out.\n"
+      "\n"
+      "Values are named argN, %name (the SSA name in MLIR text) and LINE:COL[#K] (the op\n"
+      "at that place, as 'tessel explain' prints it; #K picks one of several results).\n"
+      "\n"
+      "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
+  command.flags = {"function", "value", "mesh", "format"};
+  command.flag_defaults = {{"format", "text"}};
+  command.repeatable_flags = {"value"};
+  command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
+    absl::StatusOr<VizOptions> options = GetOptions(args);
+    if (!options.ok()) {
+      err << "tessel viz: " << options.status().message()
+          << "\nsee 'tessel viz --help' for usage\n";
+      return static_cast<int>(kExitUsage);
+    }
+    absl::Status status = Viz(*options, out, err);
+    if (!status.ok()) {
+      err << "tessel viz: " << status.message() << "\n";
+      return static_cast<int>(kExitBadInput);
+    }
+    return static_cast<int>(kExitOk);
+  };
+  return command;
+}
+
+}  // namespace tessel::cli
