@@ -8,6 +8,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Transforms/InliningUtils.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "partitioner/rules/sharding_rule_models.h"
 #include "partitioner/spmd/partition.h"
 #include "partitioner/spmd/partition_state.h"
@@ -95,9 +96,50 @@ mlir::LogicalResult partitionOp(mlir::Operation* op, PartitionState& state) {
 
 }  // namespace
 
+namespace {
+
+// Regions of the local ops from `first` up to the builder's insertion point that still read
+// global values from outside them (a reducer reading a scalar of the function, say; every
+// handler clones such regions as they are) read those values' local, replicated form
+// instead, made just before the op that holds the region.
+mlir::LogicalResult localizeCapturedValues(mlir::Block::iterator first, PartitionState& state) {
+  mlir::OpBuilder& builder = state.spmd().builder();
+  mlir::OpBuilder::InsertPoint end = builder.saveInsertionPoint();
+  for (auto it = first; it != end.getPoint(); ++it) {
+    mlir::Operation& local = *it;
+    for (mlir::Region& region : local.getRegions()) {
+      llvm::SetVector<mlir::Value> captured;
+      mlir::getUsedValuesDefinedAbove(region, captured);
+      for (mlir::Value global : captured) {
+        if (!state.has(global)) continue;  // a local value already
+        const Layout& layout = state.local(global).layout;
+        builder.setInsertionPoint(&local);
+        mlir::FailureOr<mlir::Value> whole = state.localAs(
+            global, Layout::replicated(layout.mesh, layout.meshName, layout.rank()),
+            local.getLoc());
+        builder.restoreInsertionPoint(end);
+        if (mlir::failed(whole)) return mlir::failure();
+        mlir::replaceAllUsesInRegionWith(global, *whole, region);
+      }
+    }
+  }
+  return mlir::success();
+}
+
+}  // namespace
+
 mlir::LogicalResult partitionOps(mlir::Block& block, PartitionState& state) {
+  mlir::OpBuilder& builder = state.spmd().builder();
   for (mlir::Operation& op : block.without_terminator()) {
+    // The local ops of `op` go after what the builder has made so far.
+    mlir::Block* localBlock = builder.getInsertionBlock();
+    mlir::Block::iterator point = builder.getInsertionPoint();
+    const bool atStart = point == localBlock->begin();
+    mlir::Block::iterator last = atStart ? point : std::prev(point);
     if (mlir::failed(partitionOp(&op, state))) return mlir::failure();
+    if (op.getNumRegions() == 0) continue;
+    mlir::Block::iterator first = atStart ? localBlock->begin() : std::next(last);
+    if (mlir::failed(localizeCapturedValues(first, state))) return mlir::failure();
   }
   return mlir::success();
 }

@@ -20,7 +20,9 @@
 //     kept dims (then the rule path's gather of the inputs is what is needed anyway);
 //   - a result with unreduced axes (partial sums mean nothing for an arbitrary reducer);
 //   - inputs or results on different meshes, dynamic shapes;
-//   - a reducer region that uses values defined outside it (the clones could not see them).
+//   - a reducer region that reads values of the function (a weighted combination like
+//     a + s * b, say, which is not associative: the rule path's one reduce over whole
+//     dims combines the elements in the single-device order).
 #include "mlir/IR/BuiltinTypes.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/tessel/collective_groups.h"
