@@ -248,6 +248,14 @@ WeightUpdateOrReason analyzeWeightUpdate(mlir::Value gradient, const AxisList& a
     update.weightArgs.push_back(arg);
   }
 
+  // Without optimizer state there is nothing to keep sharded, and a partial sum that only
+  // meets an argument in an elementwise op need not be a gradient at all (a model-parallel
+  // layer's output added to a residual input looks the same).
+  if (update.stateArgs.empty()) {
+    return "the update reads no optimizer state (an argument only the update reads), so " +
+           std::string("there is nothing to keep sharded");
+  }
+
   // Side inputs the update alone reads are computed on the shard too.
   for (mlir::Value side : sides) {
     if (llvm::all_of(side.getUsers(), [&](mlir::Operation* user) { return ops.contains(user); })) {
@@ -264,11 +272,21 @@ WeightUpdateOrReason analyzeWeightUpdate(mlir::Value gradient, const AxisList& a
       fromWeight.insert(op.getResult(0));
     }
   }
+  llvm::SetVector<mlir::Value> newWeights;
   for (auto [index, value] : llvm::enumerate(body.getTerminator()->getOperands())) {
     mlir::Operation* def = value.getDefiningOp();
     if (!def || !ops.contains(def)) continue;
+    if (fromWeight.contains(value)) newWeights.insert(value);
     (fromWeight.contains(value) ? update.weightResults : update.stateResults)
         .push_back(static_cast<unsigned>(index));
+  }
+  // More values computed from the weights than there are weights: some new state reads a
+  // weight too (an L2 term folded into the gradient), and which results are the state the
+  // caller keeps sharded cannot be told.
+  if (newWeights.size() > update.weightArgs.size()) {
+    return std::to_string(newWeights.size()) + " results are computed from " +
+           std::to_string(update.weightArgs.size()) +
+           " weight(s), so new weights cannot be told from new optimizer state";
   }
   return update;
 }

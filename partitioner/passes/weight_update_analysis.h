@@ -70,7 +70,9 @@ using WeightUpdateOrReason = std::variant<WeightUpdate, std::string>;
 // operands from optimizer state; its other inputs may only be function arguments (state
 // the update alone reads, or weights replicated over `axes`), scalars, broadcasts of
 // scalars and constants, and further gradients over the same axes. Its values may end only
-// in the update or in function results.
+// in the update or in function results. It must read some optimizer state, and no more of
+// the results it returns may be computed from weights than there are weights (else new
+// state could not be told from new weights).
 WeightUpdateOrReason analyzeWeightUpdate(mlir::Value gradient, const AxisList& axes,
                                          mlir::func::FuncOp func);
 

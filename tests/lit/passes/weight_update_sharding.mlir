@@ -256,3 +256,43 @@ func.func @reads_forward_value(
   %nw = hlo.sub %w, %u : tensor<4x6xf32>
   return %nw : tensor<4x6xf32>
 }
+
+// -----
+
+// Left alone: plain SGD reads no optimizer state, so there is nothing to keep sharded.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @no_state
+// CHECK-NOT: tessel.reshard
+// CHECK: return
+func.func @no_state(
+    %x: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %w: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>})
+    -> tensor<4x6xf32> {
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  // expected-remark @+1 {{weight-update sharding leaves the update of this gradient alone: the update reads no optimizer state}}
+  %g = hlo.dot_general %x, %y, lhs_contract = [0], rhs_contract = [0] : (tensor<8x4xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  %nw = hlo.sub %w, %g : tensor<4x6xf32>
+  return %nw : tensor<4x6xf32>
+}
+
+// -----
+
+// Left alone: an L2 term folded into the gradient makes the new momentum read the weight
+// too, so two results are computed from one weight.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @state_reads_weight
+// CHECK-NOT: tessel.reshard
+// CHECK: return
+func.func @state_reads_weight(
+    %x: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %w: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>},
+    %m: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>})
+    -> (tensor<4x6xf32>, tensor<4x6xf32>) {
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  // expected-remark @+1 {{weight-update sharding leaves the update of this gradient alone: 2 results are computed from 1 weight(s)}}
+  %g = hlo.dot_general %x, %y, lhs_contract = [0], rhs_contract = [0] : (tensor<8x4xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  %l2 = hlo.add %g, %w : tensor<4x6xf32>
+  %nm = hlo.add %m, %l2 : tensor<4x6xf32>
+  %nw = hlo.sub %w, %nm : tensor<4x6xf32>
+  return %nw, %nm : tensor<4x6xf32>, tensor<4x6xf32>
+}
