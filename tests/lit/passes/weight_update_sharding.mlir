@@ -1,5 +1,13 @@
 // RUN: tessel-opt %s -split-input-file --tessel-propagate --tessel-weight-update-sharding -verify-diagnostics | FileCheck %s
 // RUN: tessel-opt %s -split-input-file --tessel-propagate --tessel-weight-update-sharding --tessel-partition 2>/dev/null | FileCheck %s --check-prefix=SPMD
+// RUN: tessel-opt %s -split-input-file --tessel-propagate '--tessel-weight-update-sharding=verbose=true' 2>&1 >/dev/null | FileCheck %s --check-prefix=VERBOSE
+
+// With verbose=true every sharded update gets a remark too (the others always get one).
+// VERBOSE: remark: weight-update sharding splits the update of this gradient over {"data"} along dimension 0: 4 ops, state arguments [3], weight arguments [2], state results [2], weight results [1]
+// VERBOSE: remark: weight-update sharding splits the update of this gradient over {"data"} along dimension 0: 14 ops, state arguments [4, 5], weight arguments [3], state results [1, 2], weight results [0]
+// VERBOSE: remark: weight-update sharding splits the update of this gradient over {"data"} along dimension 0 (uneven, padded): 2 ops
+// VERBOSE: remark: weight-update sharding splits the update of this gradient over {"data"} along dimension 0: 2 ops
+// VERBOSE: remark: weight-update sharding leaves the update of this gradient alone
 
 // One linear layer, data parallel, SGD with momentum: the gradient %g sums over the split
 // batch. The update runs split over "data" along dim 0 (4 divides by 2): the momentum
