@@ -42,6 +42,52 @@ TEST_P(TrainingStepTest, PartitionsAndVerifies) {
 
 INSTANTIATE_TEST_SUITE_P(Devices, TrainingStepTest, ::testing::Values(1, 2, 3, 4, 8));
 
+// With weight-update sharding, each gradient is reduce-scattered where the weight divides
+// (w1 [8, 16] and w2 [16, 4] split along dim 0 on 2, 4 and 8 devices; unevenly on 3, where
+// the gradient is all-reduced and sliced), the momentum update runs on a shard, and the new
+// weights are all-gathered. The momentum parameters and results come out split over
+// "data".
+class ShardedUpdateTest : public ::testing::TestWithParam<int64_t> {};
+
+TEST_P(ShardedUpdateTest, ReduceScattersGradientsAndVerifies) {
+  int64_t devices = GetParam();
+  absl::StatusOr<Program> program = BuildTrainingStep(devices);
+  ASSERT_THAT(program, IsOk());
+  PartitionOptions options;
+  options.shard_weight_update = true;
+  absl::StatusOr<PartitionResult> partitioned = Partition(*program, options);
+  ASSERT_THAT(partitioned, IsOk());
+  EXPECT_TRUE(partitioned->fallback_warnings.empty());
+  const CollectiveSummary& collectives = partitioned->collectives;
+  if (devices == 1) {
+    EXPECT_EQ(collectives.total_count(), 0) << collectives;
+  } else if (devices == 3) {
+    EXPECT_EQ(collectives.count("reduce_scatter"), 0) << collectives;
+    EXPECT_EQ(collectives.count("all_reduce"), 3) << collectives;
+    EXPECT_EQ(collectives.count("all_gather"), 2) << collectives;
+  } else {
+    // Only the loss is all-reduced.
+    EXPECT_EQ(collectives.count("reduce_scatter"), 2) << collectives;
+    EXPECT_EQ(collectives.count("all_reduce"), 1) << collectives;
+    EXPECT_EQ(collectives.count("all_gather"), 2) << collectives;
+  }
+  // Parameters 4 and 5 and results 3 and 4 are the momentum buffers.
+  for (const ShardedValue* value :
+       {&partitioned->parameters[4], &partitioned->parameters[5], &partitioned->results[3],
+        &partitioned->results[4]}) {
+    ASSERT_TRUE(value->sharding.has_value()) << *value;
+    EXPECT_EQ(value->sharding->num_shards(0), devices) << *value;
+  }
+  EXPECT_EQ(partitioned->parameters[2].sharding->num_shards(0), 1);
+  EXPECT_EQ(partitioned->results[1].sharding->num_shards(0), 1);
+  absl::StatusOr<VerifyReport> report = Verify(*program, *partitioned, /*seed=*/devices);
+  ASSERT_THAT(report, IsOk());
+  EXPECT_TRUE(report->ok()) << *report;
+  EXPECT_EQ(report->results.size(), 5u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, ShardedUpdateTest, ::testing::Values(1, 2, 3, 4, 8));
+
 // Feeding the new weights and momentum back in, the loss goes down over a few steps.
 TEST(TrainingStepLossTest, StepsLowerTheLoss) {
   absl::StatusOr<Program> program = BuildTrainingStep(4);

@@ -22,6 +22,7 @@
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/location.h"
 #include "partitioner/ir/parse_module.h"
+#include "partitioner/passes/weight_update_sharding.h"
 #include "partitioner/propagation/propagate.h"
 #include "partitioner/spmd/partition.h"
 #include "runtime/element_type.h"
@@ -252,6 +253,9 @@ absl::StatusOr<PartitionResult> Partition(const Program& program,
     if (mlir::failed(propagation::propagateShardings(*module, propagation_options, &report))) {
       return absl::InvalidArgumentError(
           absl::StrCat("sharding propagation failed: ", diagnostics.Errors()));
+    }
+    if (options.shard_weight_update) {
+      passes::shardWeightUpdates(*module, passes::WeightUpdateShardingOptions());
     }
     TESSEL_RETURN_IF_ERROR(RecordShardings(entry, meshes, report, result));
   }

@@ -40,6 +40,15 @@ struct PartitionOptions {
   // Propagation does not pass shardings through the dimensions that pad and slice move
   // elements along (it keeps them where the user put them).
   bool conservative_propagation = false;
+  // Cross-replica weight-update sharding (docs/partitioning.md): after propagation, each
+  // optimizer update fed by a gradient that sums over split batch axes runs on a 1/n shard
+  // of the weight. Its gradient is reduce-scattered instead of all-reduced, the new weight
+  // all-gathered, and the optimizer-state parameters and results become split over those
+  // axes (PartitionResult::parameters and ::results show it): per device, a step takes
+  // and returns 1/n of the state, and the caller feeds each step the state the last one
+  // returned. Run() still takes and returns whole tensors. Updates that do not fit are left
+  // alone.
+  bool shard_weight_update = false;
   // The hardware the cost estimate assumes, as protobuf text of tessel.cost_model.HardwareSpec
   // (cost_model/hardware_spec.proto); empty for the built-in default (docs/cost_model.md).
   std::string hardware_spec;

@@ -16,6 +16,7 @@
 #include "partitioner/ir/parse_module.h"
 #include "partitioner/ir/tessel/collective_groups.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
+#include "partitioner/passes/weight_update_sharding.h"
 #include "partitioner/propagation/propagate.h"
 #include "partitioner/rules/sharding_rule_models.h"
 #include "partitioner/spmd/partition.h"
@@ -123,6 +124,9 @@ void ExpectPartitionedRunMatches(const std::string& module_text,
 
   ASSERT_TRUE(mlir::succeeded(propagation::propagateShardings(**module, {}, nullptr)))
       << module_text;
+  if (options.shard_weight_update) {
+    passes::shardWeightUpdates(**module, passes::WeightUpdateShardingOptions());
+  }
   spmd::PartitionOptions partition_options;
   partition_options.replicationIsError = options.replication_is_error;
   ASSERT_TRUE(mlir::succeeded(spmd::partitionModule(**module, partition_options)))

@@ -35,6 +35,9 @@ struct HarnessOptions {
   // Partition with spmd::PartitionOptions::replicationIsError: the case fails if an op with
   // split operands takes the replication fallback (shows that a handler did the work).
   bool replication_is_error = false;
+  // Run --tessel-weight-update-sharding between propagation and partitioning; optimizer
+  // state arguments then come in split, as the rewritten argument shardings say.
+  bool shard_weight_update = false;
 };
 
 // Runs the check described at the top with gtest assertions; failures print the module and

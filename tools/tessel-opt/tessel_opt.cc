@@ -9,6 +9,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
+#include "partitioner/passes/passes.h"
 #include "partitioner/propagation/passes.h"
 #include "partitioner/rules/passes.h"
 #include "partitioner/rules/sharding_rule_models.h"
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
   tessel::rules::registerRulesPasses();
   tessel::propagation::registerPropagationPasses();
   tessel::spmd::registerSpmdPasses();
+  tessel::passes::registerOptimizationPasses();
   mlir::DialectRegistry registry;
   registry.insert<mlir::func::FuncDialect, tessel::hlo::HloDialect, tessel::ir::TesselDialect>();
   // Upstream dialects whose ops have sharding rules through external models.

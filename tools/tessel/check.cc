@@ -49,14 +49,14 @@ absl::Status CompareResults(const std::vector<runtime::Tensor>& got,
 absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_name,
                               const std::vector<runtime::Tensor>& inputs,
                               const std::vector<runtime::Tensor>& expected, std::ostream& out,
-                              std::ostream& remarks) {
+                              std::ostream& remarks, const PipelineOptions& pipeline) {
   mlir::OwningOpRef<mlir::ModuleOp> partitioned(module.clone());
   auto meshes = partitioned->getOps<ir::MeshOp>();
   if (meshes.empty()) {
     return absl::InvalidArgumentError("--check needs a program with a tessel.mesh to partition");
   }
   ir::MeshAttr mesh = (*meshes.begin()).getMesh();
-  TESSEL_RETURN_IF_ERROR(PropagateAndPartition(*partitioned, remarks));
+  TESSEL_RETURN_IF_ERROR(PropagateAndPartition(*partitioned, remarks, pipeline));
   auto function = partitioned->lookupSymbol<mlir::func::FuncOp>(
       llvm::StringRef(function_name.data(), function_name.size()));
   int64_t num_partitions = mesh.getTotalSize();

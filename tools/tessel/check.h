@@ -10,10 +10,11 @@
 #include "absl/strings/string_view.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "runtime/tensor.h"
+#include "tools/tessel/pipeline.h"
 
 namespace tessel::cli {
 
-// Propagates and partitions a copy of `module`, cuts `inputs` into each partition's pieces
+// Propagates and partitions a copy of `module` (with the passes `pipeline` asks for), cuts `inputs` into each partition's pieces
 // by the partitioned function's argument shardings, runs it on one local partition per mesh
 // device, assembles the results by the result shardings and compares them with `expected`
 // (the single-device results) with CompareTensors (partitioner/api/tensor_compare.h): bit for
@@ -24,7 +25,8 @@ namespace tessel::cli {
 absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_name,
                               const std::vector<runtime::Tensor>& inputs,
                               const std::vector<runtime::Tensor>& expected, std::ostream& out,
-                              std::ostream& remarks);
+                              std::ostream& remarks,
+                              const PipelineOptions& pipeline = PipelineOptions());
 
 // Compares the assembled results of a partitioned run, `got`, with the single-device
 // `expected` by the rules above, printing one line per result to `out`. Fails with

@@ -24,6 +24,10 @@ ABSL_FLAG(std::string, format, "table",
 ABSL_FLAG(std::string, mesh, "",
           "Device mesh axes NAME=SIZE,...: replaces the sizes of the program's one mesh "
           "(same axis names), or declares the mesh of a program without one.");
+ABSL_FLAG(bool, shard_weight_update, false,
+          "Shard data-parallel optimizer updates over the batch axes before partitioning: "
+          "gradients are reduce-scattered, the update runs on a 1/n shard, new weights are "
+          "all-gathered and the optimizer state stays split (docs/partitioning.md).");
 
 namespace tessel::cli {
 

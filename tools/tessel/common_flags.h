@@ -25,6 +25,9 @@ ABSL_DECLARE_FLAG(std::string, format);
 // The device mesh to use instead of the program's: "data=4,model=2" (see docs/cli.md).
 ABSL_DECLARE_FLAG(std::string, mesh);
 
+// Run cross-replica weight-update sharding between propagation and partitioning.
+ABSL_DECLARE_FLAG(bool, shard_weight_update);
+
 namespace tessel::cli {
 
 // One axis of a --mesh value.

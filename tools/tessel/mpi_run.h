@@ -34,6 +34,8 @@ struct MpiRunOptions {
   bool check = false;
   // --mesh: new sizes for the program's mesh axes (see common_flags.h).
   std::vector<MeshAxisSize> mesh;
+  // --shard_weight_update: weight-update sharding before partitioning.
+  bool shard_weight_update = false;
 };
 
 // Initializes MPI (MPI_THREAD_MULTIPLE), runs, finalizes MPI, and returns the process's exit

@@ -20,7 +20,8 @@ namespace tessel::cli {
 Subcommand PartitionCommand() {
   Subcommand command;
   command.name = "partition";
-  command.synopsis = "partition FILE [--mesh=NAME=SIZE,...] [--output=OUT]";
+  command.synopsis =
+      "partition FILE [--mesh=NAME=SIZE,...] [--shard_weight_update] [--output=OUT]";
   command.summary = "Propagate shardings and partition a program into its SPMD form.";
   command.details =
       "FILE is an annotated program (MLIR or XLA HLO text): a tessel.mesh and shardings on\n"
@@ -29,9 +30,12 @@ Subcommand PartitionCommand() {
       "collectives (--tessel-partition). Ops partitioned by replication are reported as\n"
       "warnings on standard error. --mesh=data=4,model=2 sets the sizes of the program's\n"
       "mesh axes (or declares the mesh of a program without one) before propagation.\n"
+      "--shard_weight_update runs data-parallel optimizer updates on 1/n shards of the\n"
+      "weights (--tessel-weight-update-sharding): the optimizer-state arguments and results\n"
+      "become split over the batch axes.\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
-  command.flags = {"mesh", "output"};
+  command.flags = {"mesh", "output", "shard_weight_update"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     if (args.positional.size() != 1) {
       err << "tessel partition: expected one FILE, got " << args.positional.size()
@@ -49,7 +53,10 @@ Subcommand PartitionCommand() {
         LoadProgram(args.positional[0], context);
     absl::Status status = module.status();
     if (status.ok()) status = ApplyMeshAxes(**module, *mesh);
-    if (status.ok()) status = PropagateAndPartition(**module, err);
+    if (status.ok()) {
+      status = PropagateAndPartition(
+          **module, err, PipelineOptions{absl::GetFlag(FLAGS_shard_weight_update)});
+    }
     if (!status.ok()) {
       err << "tessel partition: " << status.message() << "\n";
       return static_cast<int>(kExitBadInput);

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
+#include "partitioner/passes/weight_update_sharding.h"
 #include "partitioner/sharding/transforms/passes.h"
 #include "partitioner/spmd/partition.h"
 
@@ -83,10 +84,14 @@ absl::Status Propagate(mlir::ModuleOp module, propagation::PropagationReport* re
   return collector.Finish(failed, "sharding propagation");
 }
 
-absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks) {
+absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
+                                   const PipelineOptions& options) {
   absl::Status propagated = Propagate(module, nullptr, remarks);
   if (!propagated.ok()) return propagated;
   DiagnosticCollector collector(module.getContext(), remarks);
+  if (options.shard_weight_update) {
+    passes::shardWeightUpdates(module, passes::WeightUpdateShardingOptions());
+  }
   bool failed = mlir::failed(spmd::partitionModule(module));
   return collector.Finish(failed, "partitioning");
 }

@@ -20,8 +20,16 @@ absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks);
 absl::Status Propagate(mlir::ModuleOp module, propagation::PropagationReport* report,
                        std::ostream& remarks);
 
-// Runs --tessel-propagate and then --tessel-partition on `module`.
-absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks);
+// What may run between propagation and partitioning.
+struct PipelineOptions {
+  // --tessel-weight-update-sharding (the --shard_weight_update flag).
+  bool shard_weight_update = false;
+};
+
+// Runs --tessel-propagate, the passes `options` asks for, and --tessel-partition on
+// `module`.
+absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
+                                   const PipelineOptions& options = PipelineOptions());
 
 }  // namespace tessel::cli
 

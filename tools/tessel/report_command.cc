@@ -34,6 +34,7 @@ struct ReportOptions {
   std::string hardware;
   bool json = false;
   bool partitioned = false;
+  bool shard_weight_update = false;
 };
 
 absl::StatusOr<ReportOptions> GetOptions(const ParsedArgs& args) {
@@ -46,6 +47,7 @@ absl::StatusOr<ReportOptions> GetOptions(const ParsedArgs& args) {
   options.function = absl::GetFlag(FLAGS_function);
   options.hardware = absl::GetFlag(FLAGS_hardware);
   options.partitioned = absl::GetFlag(FLAGS_partitioned);
+  options.shard_weight_update = absl::GetFlag(FLAGS_shard_weight_update);
   std::string format = absl::GetFlag(FLAGS_format);
   if (format != "table" && format != "json") {
     return absl::InvalidArgumentError(
@@ -58,6 +60,10 @@ absl::StatusOr<ReportOptions> GetOptions(const ParsedArgs& args) {
   if (options.partitioned && !options.mesh.empty()) {
     return absl::InvalidArgumentError(
         "--mesh resizes the mesh before partitioning; it cannot be used with --partitioned");
+  }
+  if (options.partitioned && options.shard_weight_update) {
+    return absl::InvalidArgumentError(
+        "--shard_weight_update acts before partitioning; it cannot be used with --partitioned");
   }
   return options;
 }
@@ -79,10 +85,16 @@ absl::Status Report(const ReportOptions& options, std::ostream& out, std::ostrea
         options.file, " is already partitioned (it has collectives or partition_id); "
                       "--mesh cannot resize it"));
   }
+  if (partitioned && options.shard_weight_update) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        options.file, " is already partitioned (it has collectives or partition_id); "
+                      "--shard_weight_update acts before partitioning"));
+  }
   absl::Status resized = ApplyMeshAxes(**module, options.mesh);
   if (!resized.ok()) return resized;
   if (!partitioned) {
-    absl::Status status = PropagateAndPartition(**module, err);
+    absl::Status status =
+        PropagateAndPartition(**module, err, PipelineOptions{options.shard_weight_update});
     if (!status.ok()) return status;
   }
   absl::StatusOr<mlir::func::FuncOp> function =
@@ -101,7 +113,7 @@ Subcommand ReportCommand() {
   command.name = "report";
   command.synopsis =
       "report FILE [--function=main] [--mesh=NAME=SIZE,...] [--hardware=SPEC.textproto] "
-      "[--format=table|json] [--partitioned]";
+      "[--format=table|json] [--partitioned] [--shard_weight_update]";
   command.summary = "Estimate per-device memory, communication and step time.";
   command.details =
       "Propagates shardings through FILE (MLIR or XLA HLO text) and partitions it, unless it\n"
@@ -109,10 +121,13 @@ Subcommand ReportCommand() {
       "arguments and the peak of live values, the compute time (each op bound by arithmetic\n"
       "or by memory traffic), the bytes each kind of collective moves over which axes and\n"
       "its time by the alpha-beta model, and a step time adding compute and communication\n"
-      "(no overlap assumed). The formulas are in docs/cost_model.md.\n"
+      "(no overlap assumed). The formulas are in docs/cost_model.md. --shard_weight_update\n"
+      "partitions with data-parallel optimizer updates on 1/n shards of the weights, so the\n"
+      "report shows the optimizer state split (docs/partitioning.md).\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
-  command.flags = {"function", "mesh", "hardware", "format", "partitioned"};
+  command.flags = {"function", "mesh",        "hardware",
+                   "format",   "partitioned", "shard_weight_update"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     absl::StatusOr<ReportOptions> options = GetOptions(args);
     if (!options.ok()) {

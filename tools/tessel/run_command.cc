@@ -77,6 +77,7 @@ struct RunOptions {
   std::string device_assignment;
   absl::Duration collective_timeout = absl::Seconds(60);
   std::vector<MeshAxisSize> mesh;
+  bool shard_weight_update = false;
 };
 
 // Reads the flags into options; a conflict or out-of-range value is a usage error.
@@ -95,6 +96,7 @@ absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
   options.output_dir = absl::GetFlag(FLAGS_output_dir);
   options.print_limit = absl::GetFlag(FLAGS_print_limit);
   options.check = absl::GetFlag(FLAGS_check);
+  options.shard_weight_update = absl::GetFlag(FLAGS_shard_weight_update);
   const std::string backend = absl::GetFlag(FLAGS_backend);
   if (backend != "local" && backend != "mpi") {
     return absl::InvalidArgumentError(
@@ -125,6 +127,11 @@ absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
         "--device_assignment and --collective_timeout need --backend=mpi");
   }
   TESSEL_ASSIGN_OR_RETURN(options.mesh, ParseMeshSpec(absl::GetFlag(FLAGS_mesh)));
+  if (options.shard_weight_update && !options.check && !options.mpi) {
+    return absl::InvalidArgumentError(
+        "--shard_weight_update changes how the program is partitioned; it needs --check or "
+        "--backend=mpi");
+  }
   if (options.check && options.partitions != 1) {
     return absl::InvalidArgumentError(
         "--check runs the single-device program and partitions it itself; drop --partitions");
@@ -216,7 +223,8 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
     }
     if (options.check) {
       TESSEL_RETURN_IF_ERROR(
-          CheckPartitioned(*module, options.function, inputs, results, out, err));
+          CheckPartitioned(*module, options.function, inputs, results, out, err,
+                           PipelineOptions{options.shard_weight_update}));
     }
   } else {
     std::vector<std::vector<runtime::Tensor>> per_partition(options.partitions, inputs);
@@ -246,6 +254,7 @@ Subcommand RunCommand() {
   command.synopsis =
       "run FILE [--function=main] [--inputs=a.npy,b.npy | --seed=N] "
       "[--partitions=N] [--output_dir=DIR] [--print_limit=K] [--check] [--mesh=NAME=SIZE,...] "
+      "[--shard_weight_update] "
       "[--backend=local|mpi [--device_assignment=AXIS:local|mpi,...] "
       "[--collective_timeout=DURATION]]";
   command.summary = "Run a function of a program on the reference executor.";
@@ -256,7 +265,9 @@ Subcommand RunCommand() {
       "first elements; --output_dir saves them whole. --check also partitions an annotated\n"
       "program, runs it on one local partition per mesh device and compares the results.\n"
       "--mesh=data=4,model=2 sets the sizes of the program's mesh axes (or declares the mesh\n"
-      "of a program without one) before anything runs.\n"
+      "of a program without one) before anything runs. --shard_weight_update (with --check\n"
+      "or --backend=mpi) partitions with data-parallel optimizer updates on 1/n shards of\n"
+      "the weights.\n"
       "\n"
       "Under MPI, `mpirun -np R tessel run --backend=mpi FILE` partitions the program on\n"
       "every rank, runs each rank's partitions (as placed by --device_assignment) and prints\n"
@@ -269,7 +280,8 @@ Subcommand RunCommand() {
       "2 for a bad command line.\n";
   command.flags = {"function",    "inputs",      "seed",    "partitions",
                    "output_dir",  "print_limit", "check",   "mesh",
-                   "backend",     "device_assignment", "collective_timeout"};
+                   "backend",     "device_assignment", "collective_timeout",
+                   "shard_weight_update"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     absl::StatusOr<RunOptions> options = GetOptions(args);
     if (!options.ok()) {
@@ -290,6 +302,7 @@ Subcommand RunCommand() {
       mpi.print_limit = options->print_limit;
       mpi.check = options->check;
       mpi.mesh = options->mesh;
+      mpi.shard_weight_update = options->shard_weight_update;
       return RunOnMpi(mpi, out, err);
     }
     absl::Status status = Run(*options, out, err);

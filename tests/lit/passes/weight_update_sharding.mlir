@@ -1,0 +1,306 @@
+// RUN: tessel-opt %s -split-input-file --tessel-propagate --tessel-weight-update-sharding -verify-diagnostics | FileCheck %s
+// RUN: tessel-opt %s -split-input-file --tessel-propagate --tessel-weight-update-sharding --tessel-partition 2>/dev/null | FileCheck %s --check-prefix=SPMD
+// RUN: tessel-opt %s -split-input-file --tessel-propagate '--tessel-weight-update-sharding=verbose=true' 2>&1 >/dev/null | FileCheck %s --check-prefix=VERBOSE
+
+// With verbose=true every sharded update gets a remark too (the others always get one).
+// VERBOSE: remark: weight-update sharding splits the update of this gradient over {"data"} along dimension 0: 4 ops, state arguments [3], weight arguments [2], state results [2], weight results [1]
+// VERBOSE: remark: weight-update sharding splits the update of this gradient over {"data"} along dimension 0: 14 ops, state arguments [4, 5], weight arguments [3], state results [1, 2], weight results [0]
+// VERBOSE: remark: weight-update sharding splits the update of this gradient over {"data"} along dimension 0 (uneven, padded): 2 ops
+// VERBOSE: remark: weight-update sharding splits the update of this gradient over {"data"} along dimension 0: 2 ops
+// VERBOSE: remark: weight-update sharding leaves the update of this gradient alone
+
+// One linear layer, data parallel, SGD with momentum: the gradient %g sums over the split
+// batch. The update runs split over "data" along dim 0 (4 divides by 2): the momentum
+// argument and result are split, the weight argument and the new weight stay replicated.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @momentum_sgd
+// CHECK-SAME: %[[W:[^:]*]]: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>}
+// CHECK-SAME: %[[M:[^:]*]]: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>}
+// CHECK-SAME: -> (tensor<8x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>}, tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>}, tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>})
+// CHECK: %[[G:.*]] = hlo.dot_general {{.*}} lhs_contract = [0], rhs_contract = [0] {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{}, {}], unreduced={"data"}>]>}
+// CHECK-NEXT: %[[GS:.*]] = tessel.reshard %[[G]] <@mesh, [{"data"}, {}]> {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
+// CHECK: %[[MU:.*]] = hlo.broadcast_in_dim {{.*}} {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
+// CHECK: %[[MM:.*]] = hlo.mul %[[M]], %[[MU]] {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
+// CHECK: %[[NM:.*]] = hlo.add %[[MM]], %[[GS]] {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
+// CHECK: %[[STEP:.*]] = hlo.mul %[[NM]], {{.*}} {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
+// CHECK: %[[NW:.*]] = hlo.sub %[[W]], %[[STEP]] {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
+// CHECK: return %{{.*}}, %[[NW]], %[[NM]]
+
+// The gradient is reduce-scattered (no all_reduce), the update runs on 2x6 shards of the
+// momentum and of a local slice of the weight, and the new weight is all-gathered.
+// SPMD-LABEL: func.func @momentum_sgd
+// SPMD-SAME: %[[W:[^:]*]]: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>}
+// SPMD-SAME: %[[M:[^:]*]]: tensor<2x6xf32>
+// SPMD-SAME: -> (tensor<4x6xf32> {{.*}}, tensor<4x6xf32> {{.*}}, tensor<2x6xf32>
+// SPMD-NOT: tessel.all_reduce
+// SPMD: %[[G:.*]] = hlo.dot_general {{.*}} lhs_contract = [0], {{.*}} -> tensor<4x6xf32>
+// SPMD-NEXT: %[[GS:.*]] = tessel.reduce_scatter %[[G]] over @mesh ["data"] dim = 0 kind = sum : (tensor<4x6xf32>) -> tensor<2x6xf32>
+// SPMD: %[[MM:.*]] = hlo.mul %[[M]], {{.*}} : tensor<2x6xf32>
+// SPMD: %[[NM:.*]] = hlo.add %[[MM]], %[[GS]] : tensor<2x6xf32>
+// SPMD: %[[WS:.*]] = hlo.dynamic_slice %[[W]], {{.*}} sizes = [2, 6]
+// SPMD: %[[NW:.*]] = hlo.sub %[[WS]], {{.*}} : tensor<2x6xf32>
+// SPMD-NOT: tessel.all_reduce
+// SPMD: %[[FULL:.*]] = tessel.all_gather %[[NW]] over @mesh ["data"] dim = 0 : (tensor<2x6xf32>) -> tensor<4x6xf32>
+// SPMD: return %{{.*}}, %[[FULL]], %[[NM]]
+func.func @momentum_sgd(
+    %x: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %t: tensor<8x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %w: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>},
+    %m: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>})
+    -> (tensor<8x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>) {
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  %dy = hlo.sub %y, %t : tensor<8x6xf32>
+  %g = hlo.dot_general %x, %dy, lhs_contract = [0], rhs_contract = [0] : (tensor<8x4xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  %mu = hlo.constant dense<0.9> : tensor<f32>
+  %lr = hlo.constant dense<0.1> : tensor<f32>
+  %mus = hlo.broadcast_in_dim %mu, dims = [] : (tensor<f32>) -> tensor<4x6xf32>
+  %lrs = hlo.broadcast_in_dim %lr, dims = [] : (tensor<f32>) -> tensor<4x6xf32>
+  %mm = hlo.mul %m, %mus : tensor<4x6xf32>
+  %nm = hlo.add %mm, %g : tensor<4x6xf32>
+  %step = hlo.mul %nm, %lrs : tensor<4x6xf32>
+  %nw = hlo.sub %w, %step : tensor<4x6xf32>
+  return %dy, %nw, %nm : tensor<8x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>
+}
+
+// -----
+
+// Adam: two state tensors, the gradient read twice (one reshard serves both), sqrt, div,
+// and a bias correction computed on scalars from the step count %t.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @adam
+// CHECK-SAME: %[[T:[^:]*]]: tensor<f32> {tessel.sharding = #tessel.sharding<@mesh, []>}
+// CHECK-SAME: %[[W:[^:]*]]: tensor<6x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>}
+// CHECK-SAME: %[[M:[^:]*]]: tensor<6x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>}
+// CHECK-SAME: %[[V:[^:]*]]: tensor<6x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>}
+// CHECK-SAME: -> (tensor<6x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>}, tensor<6x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>}, tensor<6x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>})
+// CHECK: %[[G:.*]] = hlo.dot_general {{.*}} unreduced={"data"}
+// CHECK-NEXT: %[[GS:.*]] = tessel.reshard %[[G]] <@mesh, [{"data"}, {}]>
+// CHECK-NOT: %[[G]]{{[^0-9]}}
+// CHECK: hlo.mul %[[GS]], %[[GS]] {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
+// CHECK: hlo.sqrt {{.*}} {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
+// CHECK: hlo.div {{.*}} {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
+// CHECK: %[[NW:.*]] = hlo.sub %[[W]], {{.*}} {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
+
+// One reduce_scatter of the gradient; m and v are updated on 3x4 shards.
+// SPMD-LABEL: func.func @adam
+// SPMD-SAME: tensor<3x4xf32> {{.*}}, %{{[^:]*}}: tensor<3x4xf32>
+// SPMD-NOT: tessel.all_reduce
+// SPMD: tessel.reduce_scatter {{.*}} over @mesh ["data"] dim = 0 kind = sum : (tensor<6x4xf32>) -> tensor<3x4xf32>
+// SPMD-NOT: tessel.reduce_scatter
+// SPMD-NOT: tessel.all_reduce
+// SPMD: hlo.sqrt {{.*}} : tensor<3x4xf32>
+// SPMD: tessel.all_gather {{.*}} over @mesh ["data"] dim = 0 : (tensor<3x4xf32>) -> tensor<6x4xf32>
+// SPMD-NOT: tessel.all_reduce
+// SPMD: return
+func.func @adam(
+    %x: tensor<8x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %dy: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %t: tensor<f32>,
+    %w: tensor<6x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>},
+    %m: tensor<6x4xf32>, %v: tensor<6x4xf32>)
+    -> (tensor<6x4xf32>, tensor<6x4xf32>, tensor<6x4xf32>) {
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<8x6xf32>, tensor<6x4xf32>) -> tensor<8x4xf32>
+  %e = hlo.mul %y, %dy : tensor<8x4xf32>
+  %g = hlo.dot_general %x, %e, lhs_contract = [0], rhs_contract = [0] : (tensor<8x6xf32>, tensor<8x4xf32>) -> tensor<6x4xf32>
+  %one = hlo.constant dense<1.0> : tensor<f32>
+  %b1 = hlo.constant dense<0.9> : tensor<f32>
+  %b2 = hlo.constant dense<0.999> : tensor<f32>
+  %lr = hlo.constant dense<0.001> : tensor<f32>
+  %eps = hlo.constant dense<1.0e-8> : tensor<f32>
+  %c1 = hlo.sub %one, %b1 : tensor<f32>
+  %c2 = hlo.sub %one, %b2 : tensor<f32>
+  %p1 = hlo.pow %b1, %t : tensor<f32>
+  %p2 = hlo.pow %b2, %t : tensor<f32>
+  %bc1 = hlo.sub %one, %p1 : tensor<f32>
+  %bc2 = hlo.sub %one, %p2 : tensor<f32>
+  %b1s = hlo.broadcast_in_dim %b1, dims = [] : (tensor<f32>) -> tensor<6x4xf32>
+  %b2s = hlo.broadcast_in_dim %b2, dims = [] : (tensor<f32>) -> tensor<6x4xf32>
+  %c1s = hlo.broadcast_in_dim %c1, dims = [] : (tensor<f32>) -> tensor<6x4xf32>
+  %c2s = hlo.broadcast_in_dim %c2, dims = [] : (tensor<f32>) -> tensor<6x4xf32>
+  %bc1s = hlo.broadcast_in_dim %bc1, dims = [] : (tensor<f32>) -> tensor<6x4xf32>
+  %bc2s = hlo.broadcast_in_dim %bc2, dims = [] : (tensor<f32>) -> tensor<6x4xf32>
+  %lrs = hlo.broadcast_in_dim %lr, dims = [] : (tensor<f32>) -> tensor<6x4xf32>
+  %epss = hlo.broadcast_in_dim %eps, dims = [] : (tensor<f32>) -> tensor<6x4xf32>
+  %m1 = hlo.mul %m, %b1s : tensor<6x4xf32>
+  %m2 = hlo.mul %g, %c1s : tensor<6x4xf32>
+  %nm = hlo.add %m1, %m2 : tensor<6x4xf32>
+  %gg = hlo.mul %g, %g : tensor<6x4xf32>
+  %v1 = hlo.mul %v, %b2s : tensor<6x4xf32>
+  %v2 = hlo.mul %gg, %c2s : tensor<6x4xf32>
+  %nv = hlo.add %v1, %v2 : tensor<6x4xf32>
+  %mhat = hlo.div %nm, %bc1s : tensor<6x4xf32>
+  %vhat = hlo.div %nv, %bc2s : tensor<6x4xf32>
+  %root = hlo.sqrt %vhat : tensor<6x4xf32>
+  %den = hlo.add %root, %epss : tensor<6x4xf32>
+  %dir = hlo.div %mhat, %den : tensor<6x4xf32>
+  %step = hlo.mul %dir, %lrs : tensor<6x4xf32>
+  %nw = hlo.sub %w, %step : tensor<6x4xf32>
+  return %nw, %nm, %nv : tensor<6x4xf32>, tensor<6x4xf32>, tensor<6x4xf32>
+}
+
+// -----
+
+// A weight whose dims do not divide by 2 (5x3): dim 0 is split unevenly anyway. The
+// partitioner sums the gradient whole and keeps the local piece, then gathers the new
+// weight (padded to 6 rows) and slices it back to 5.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @uneven
+// CHECK-SAME: tensor<5x3xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>}
+// CHECK-SAME: -> (tensor<5x3xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>}, tensor<5x3xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>})
+// CHECK: tessel.reshard %{{.*}} <@mesh, [{"data"}, {}]>
+
+// SPMD-LABEL: func.func @uneven
+// SPMD-SAME: %{{[^:]*}}: tensor<3x3xf32>
+// SPMD: tessel.all_reduce {{.*}} over @mesh ["data"] kind = sum : tensor<5x3xf32>
+// SPMD: hlo.add {{.*}} : tensor<3x3xf32>
+// SPMD: tessel.all_gather {{.*}} over @mesh ["data"] dim = 0 : (tensor<3x3xf32>) -> tensor<6x3xf32>
+// SPMD: hlo.slice {{.*}} -> tensor<5x3xf32>
+func.func @uneven(
+    %x: tensor<4x5xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %dy: tensor<4x3xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %w: tensor<5x3xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>},
+    %m: tensor<5x3xf32>)
+    -> (tensor<5x3xf32>, tensor<5x3xf32>) {
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<4x5xf32>, tensor<5x3xf32>) -> tensor<4x3xf32>
+  %e = hlo.mul %y, %dy : tensor<4x3xf32>
+  %g = hlo.dot_general %x, %e, lhs_contract = [0], rhs_contract = [0] : (tensor<4x5xf32>, tensor<4x3xf32>) -> tensor<5x3xf32>
+  %nm = hlo.add %m, %g : tensor<5x3xf32>
+  %nw = hlo.sub %w, %nm : tensor<5x3xf32>
+  return %nw, %nm : tensor<5x3xf32>, tensor<5x3xf32>
+}
+
+// -----
+
+// A 2-D mesh: the weight is split over "model" along dim 1, the batch over "data". The
+// update keeps "model" on dim 1 and adds "data" on dim 0.
+tessel.mesh @mesh = <["data"=2, "model"=2]>
+// CHECK-LABEL: func.func @data_and_model
+// CHECK-SAME: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {"model"}]>}
+// CHECK: tessel.reshard %{{.*}} <@mesh, [{"data"}, {"model"}]>
+
+// SPMD-LABEL: func.func @data_and_model
+// SPMD: tessel.reduce_scatter {{.*}} over @mesh ["data"] dim = 0 kind = sum : (tensor<4x3xf32>) -> tensor<2x3xf32>
+// SPMD: tessel.all_gather {{.*}} over @mesh ["data"] dim = 0 : (tensor<2x3xf32>) -> tensor<4x3xf32>
+func.func @data_and_model(
+    %x: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %w: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {"model"}]>},
+    %m: tensor<4x6xf32>)
+    -> (tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {"model"}]>}, tensor<4x6xf32>) {
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  %g = hlo.dot_general %x, %y, lhs_contract = [0], rhs_contract = [0] : (tensor<8x4xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  %nm = hlo.add %m, %g : tensor<4x6xf32>
+  %nw = hlo.sub %w, %nm : tensor<4x6xf32>
+  return %nw, %nm : tensor<4x6xf32>, tensor<4x6xf32>
+}
+
+// -----
+
+// Left alone: the new weight feeds a dot in the same function, which needs it whole.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @new_weight_feeds_dot
+// CHECK-NOT: tessel.reshard
+// CHECK-NOT: unreduced
+// CHECK-NOT: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}
+// CHECK: return
+
+// SPMD-LABEL: func.func @new_weight_feeds_dot
+// SPMD: tessel.all_reduce {{.*}} over @mesh ["data"] kind = sum : tensor<4x6xf32>
+// SPMD-NOT: tessel.reduce_scatter
+func.func @new_weight_feeds_dot(
+    %x: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %w: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>},
+    %m: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>})
+    -> (tensor<8x6xf32>, tensor<4x6xf32>) {
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  // expected-remark @+1 {{weight-update sharding leaves the update of this gradient alone: the update feeds 'hlo.dot_general'}}
+  %g = hlo.dot_general %x, %y, lhs_contract = [0], rhs_contract = [0] : (tensor<8x4xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  %nm = hlo.add %m, %g : tensor<4x6xf32>
+  %nw = hlo.sub %w, %nm : tensor<4x6xf32>
+  %y2 = hlo.dot_general %x, %nw, lhs_contract = [1], rhs_contract = [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  return %y2, %nm : tensor<8x6xf32>, tensor<4x6xf32>
+}
+
+// -----
+
+// Left alone: the state is also returned unchanged, so it can be neither split state nor
+// a weight.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @state_returned_unchanged
+// CHECK-NOT: tessel.reshard
+// CHECK-NOT: unreduced
+// CHECK: return
+func.func @state_returned_unchanged(
+    %x: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %w: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>},
+    %m: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>})
+    -> (tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>) {
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  // expected-remark @+1 {{weight-update sharding leaves the update of this gradient alone: argument 2 is returned unchanged besides feeding the update}}
+  %g = hlo.dot_general %x, %y, lhs_contract = [0], rhs_contract = [0] : (tensor<8x4xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  %nm = hlo.add %m, %g : tensor<4x6xf32>
+  %nw = hlo.sub %w, %nm : tensor<4x6xf32>
+  return %nw, %nm, %m : tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>
+}
+
+// -----
+
+// Left alone: the update reads a value of the forward pass (here a product of two other
+// weights), which is neither optimizer state, a weight nor a scalar.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @reads_forward_value
+// CHECK-NOT: tessel.reshard
+// CHECK: return
+func.func @reads_forward_value(
+    %x: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %dy: tensor<8x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %w: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>},
+    %a: tensor<4x2xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>},
+    %b: tensor<2x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>})
+    -> tensor<4x6xf32> {
+  %ab = hlo.dot_general %a, %b, lhs_contract = [1], rhs_contract = [0] : (tensor<4x2xf32>, tensor<2x6xf32>) -> tensor<4x6xf32>
+  // expected-remark @+1 {{weight-update sharding leaves the update of this gradient alone: operand 1 of 'hlo.add'}}
+  %g = hlo.dot_general %x, %dy, lhs_contract = [0], rhs_contract = [0] : (tensor<8x4xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  %u = hlo.add %g, %ab : tensor<4x6xf32>
+  %nw = hlo.sub %w, %u : tensor<4x6xf32>
+  return %nw : tensor<4x6xf32>
+}
+
+// -----
+
+// Left alone: plain SGD reads no optimizer state, so there is nothing to keep sharded.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @no_state
+// CHECK-NOT: tessel.reshard
+// CHECK: return
+func.func @no_state(
+    %x: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %w: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>})
+    -> tensor<4x6xf32> {
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  // expected-remark @+1 {{weight-update sharding leaves the update of this gradient alone: the update reads no optimizer state}}
+  %g = hlo.dot_general %x, %y, lhs_contract = [0], rhs_contract = [0] : (tensor<8x4xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  %nw = hlo.sub %w, %g : tensor<4x6xf32>
+  return %nw : tensor<4x6xf32>
+}
+
+// -----
+
+// Left alone: an L2 term folded into the gradient makes the new momentum read the weight
+// too, so two results are computed from one weight.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @state_reads_weight
+// CHECK-NOT: tessel.reshard
+// CHECK: return
+func.func @state_reads_weight(
+    %x: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %w: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>},
+    %m: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>})
+    -> (tensor<4x6xf32>, tensor<4x6xf32>) {
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  // expected-remark @+1 {{weight-update sharding leaves the update of this gradient alone: 2 results are computed from 1 weight(s)}}
+  %g = hlo.dot_general %x, %y, lhs_contract = [0], rhs_contract = [0] : (tensor<8x4xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  %l2 = hlo.add %g, %w : tensor<4x6xf32>
+  %nm = hlo.add %m, %l2 : tensor<4x6xf32>
+  %nw = hlo.sub %w, %nm : tensor<4x6xf32>
+  return %nw, %nm : tensor<4x6xf32>, tensor<4x6xf32>
+}
