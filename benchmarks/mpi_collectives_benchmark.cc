@@ -12,11 +12,11 @@
 // barrier, then `iterations` calls, and its time is the slowest rank's. The figure is the
 // median over rounds of the time per call; the ratio is Tessel's over raw MPI's.
 //
-// Tessel is measured twice: with its defaults (verify_calls on: one small all-gather of
-// call descriptions before every collective) and with verify_calls off. Its f32 sums
-// combine in group order: below fold_min_bytes with a user-defined, non-commutative MPI_Op,
-// from there on as an all-to-all, a local fold and an all-gather; the raw call uses MPI's
-// built-in MPI_SUM.
+// Tessel is measured with its defaults (verify_calls on: one small all-gather of call
+// descriptions before every collective) and with verify_calls off. Its f32 sums combine in
+// group order: below fold_min_bytes with a user-defined, non-commutative MPI_Op, from there
+// on as an all-to-all, a local fold and an all-gather; the raw call uses MPI's built-in
+// MPI_SUM. The reductions run a third time with the MPI_Op at every size (no fold).
 //
 // Flags: --max_bytes=N (default 64 MiB), --rounds=N (default 7), --min_seconds=S per round
 // (default 0.02), --fold_min_bytes=N (MpiCommunicator::Options::fold_min_bytes, default
@@ -24,6 +24,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -96,9 +97,13 @@ void Run(const Flags& flags) {
   MpiCommunicator::Options unchecked;
   unchecked.verify_calls = false;
   checked.fold_min_bytes = unchecked.fold_min_bytes = flags.fold_min_bytes;
+  // The reductions once more with the ordered MPI_Op at every size (no fold).
+  MpiCommunicator::Options unfolded = checked;
+  unfolded.fold_min_bytes = INT64_MAX;
   auto tessel = MpiCommunicator::Create(DeviceAssignment::Identity(size), checked);
   auto fast = MpiCommunicator::Create(DeviceAssignment::Identity(size), unchecked);
-  if (!tessel.ok() || !fast.ok()) {
+  auto op_only = MpiCommunicator::Create(DeviceAssignment::Identity(size), unfolded);
+  if (!tessel.ok() || !fast.ok() || !op_only.ok()) {
     std::fprintf(stderr, "cannot create the communicators\n");
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
@@ -116,7 +121,8 @@ void Run(const Flags& flags) {
                 flags.rounds);
     std::printf(
         "| collective | bytes | raw MPI (us) | Tessel (us) | Tessel / raw | "
-        "Tessel, verify_calls off (us) | off / raw |\n|---|---|---|---|---|---|---|\n");
+        "Tessel, verify_calls off (us) | off / raw | Tessel, MPI_Op only (us) | "
+        "MPI_Op only / raw |\n|---|---|---|---|---|---|---|---|---|\n");
   }
   const char* names[] = {"all_reduce", "all_gather", "reduce_scatter",
                          "all_to_all", "broadcast",  "collective_permute"};
@@ -168,8 +174,10 @@ void Run(const Flags& flags) {
                        raw, MPI_STATUS_IGNORE);
         };
       }
-      const std::vector<std::function<void()>> variants = {raw_call, tessel_call(**tessel),
-                                                           tessel_call(**fast)};
+      std::vector<std::function<void()>> variants = {raw_call, tessel_call(**tessel),
+                                                     tessel_call(**fast)};
+      const bool reduces = op == "all_reduce" || op == "reduce_scatter";
+      if (reduces) variants.push_back(tessel_call(**op_only));
       for (const auto& call : variants) call();  // warm up: group setup, page faults
       const int64_t iterations = Calibrate(variants, flags.min_seconds);
       std::vector<std::vector<double>> times(variants.size());
@@ -181,8 +189,14 @@ void Run(const Flags& flags) {
       if (rank == 0) {
         const double raw_us = Median(times[0]), tessel_us = Median(times[1]),
                      fast_us = Median(times[2]);
-        std::printf("| %s | %s | %.1f | %.1f | %.3f | %.1f | %.3f |\n", name, Bytes(bytes).c_str(),
+        std::printf("| %s | %s | %.1f | %.1f | %.3f | %.1f | %.3f |", name, Bytes(bytes).c_str(),
                     raw_us, tessel_us, tessel_us / raw_us, fast_us, fast_us / raw_us);
+        if (reduces) {
+          const double op_us = Median(times[3]);
+          std::printf(" %.1f | %.3f |\n", op_us, op_us / raw_us);
+        } else {
+          std::printf(" - | - |\n");
+        }
         std::fflush(stdout);
       }
     }

@@ -16,9 +16,11 @@
 namespace tessel::collectives {
 namespace {
 
-// Tag of collective_permute's messages on a group's communicator (MPI keeps collectives'
-// own traffic apart from point-to-point, so any tag works).
+// Tags of the point-to-point messages of collective_permute and ExchangeBlocks on a group's
+// communicator (MPI keeps collectives' own traffic apart from point-to-point, so any tags
+// work; the members of a group make their calls in the same order).
 constexpr int kPermuteTag = 7;
+constexpr int kAllGatherTag = 8;
 
 bool Overlaps(ConstBuffer a, Buffer b) {
   if (a.byte_size() == 0 || b.byte_size() == 0) return false;
@@ -88,6 +90,37 @@ absl::Status MpiCommunicator::Finish(const Call& call, absl::string_view functio
   return absl::OkStatus();
 }
 
+absl::Status MpiCommunicator::ExchangeBlocks(const Call& call, MPI_Comm comm, int64_t position,
+                                             DataType type, const void* send, void* output,
+                                             absl::Span<const int> counts,
+                                             absl::Span<const int> offsets,
+                                             std::unique_ptr<std::vector<unsigned char>>& scratch) {
+  // Point to point: MPI moves these messages about as fast as its blocking all-gather, where
+  // its nonblocking MPI_Iallgather, which advances only while polled, took up to 4x as long
+  // from 256 KiB to 1 MiB (docs/benchmarks.md). The others are served in ring order from
+  // this member on.
+  const int64_t size = static_cast<int64_t>(counts.size());
+  const MPI_Datatype mpi_type = types_.MoveType(type);
+  const int64_t element = DataTypeSize(type);
+  auto* blocks = static_cast<unsigned char*>(output);
+  std::vector<MPI_Request> requests;
+  absl::string_view function = "MPI_Irecv";
+  int code = MPI_SUCCESS;
+  for (int64_t step = 1; step < size && code == MPI_SUCCESS; ++step) {
+    const int64_t from = (position + size - step) % size;
+    requests.emplace_back();
+    code = MPI_Irecv(blocks + offsets[from] * element, counts[from], mpi_type,
+                     static_cast<int>(from), kAllGatherTag, comm, &requests.back());
+  }
+  for (int64_t step = 1; step < size && code == MPI_SUCCESS; ++step) {
+    function = "MPI_Isend";
+    requests.emplace_back();
+    code = MPI_Isend(send, counts[position], mpi_type, static_cast<int>((position + step) % size),
+                     kAllGatherTag, comm, &requests.back());
+  }
+  return Finish(call, function, code, requests, scratch);
+}
+
 absl::Status MpiCommunicator::FoldInGroupOrder(const Call& call, MPI_Comm comm,
                                                int64_t position, ReductionKind kind,
                                                ConstBuffer input, Buffer output, bool gather) {
@@ -107,7 +140,11 @@ absl::Status MpiCommunicator::FoldInGroupOrder(const Call& call, MPI_Comm comm,
   // The group's pieces of this member's block, in group order.
   std::vector<int> piece_counts(size, static_cast<int>(mine)), piece_offsets(size);
   for (int64_t j = 0; j < size; ++j) piece_offsets[j] = static_cast<int>(j * mine);
-  auto pieces = std::make_unique<std::vector<unsigned char>>(size * mine * element);
+  std::unique_ptr<std::vector<unsigned char>> pieces = TakeFoldBuffer(call.self);
+  // Grown only, so a buffer reused at the same size is neither zeroed nor faulted in again.
+  if (pieces->size() < static_cast<size_t>(size * mine * element)) {
+    pieces->resize(size * mine * element);
+  }
   std::unique_ptr<std::vector<unsigned char>> send_copy;
   // In place the input is only read until the all-to-all completes, before any write.
   const void* send =
@@ -135,11 +172,11 @@ absl::Status MpiCommunicator::FoldInGroupOrder(const Call& call, MPI_Comm comm,
       Accumulate(input.type, kind, folded, pieces->data() + j * mine * element, mine);
     }
   }
+  ReturnFoldBuffer(call.self, std::move(pieces));
   if (!gather) return absl::OkStatus();
   std::unique_ptr<std::vector<unsigned char>> none;
-  code = MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, output.data, block_counts.data(),
-                         block_offsets.data(), type, comm, &requests[0]);
-  return Finish(call, "MPI_Iallgatherv", code, requests, none);
+  return ExchangeBlocks(call, comm, position, input.type, folded, output.data, block_counts,
+                        block_offsets, none);
 }
 
 absl::Status MpiCommunicator::AllReduce(int64_t self, absl::Span<const int64_t> group,
@@ -177,11 +214,16 @@ absl::Status MpiCommunicator::AllGather(int64_t self, absl::Span<const int64_t> 
   if (input.num_elements == 0) return absl::OkStatus();
   std::unique_ptr<std::vector<unsigned char>> scratch;
   const void* send = SendBufferFor(input, output, scratch);
-  const MPI_Datatype type = types_.MoveType(input.type);
   const int count = static_cast<int>(input.num_elements);
-  std::vector<MPI_Request> requests(1);
-  int code = MPI_Iallgather(send, count, type, output.data, count, type, comm, &requests[0]);
-  return Finish(call, "MPI_Iallgather", code, requests, scratch);
+  std::vector<int> counts(size, count), offsets(size);
+  for (int64_t j = 0; j < size; ++j) offsets[j] = static_cast<int>(j * count);
+  const int64_t position = PositionOf(group, self);
+  TESSEL_RETURN_IF_ERROR(
+      ExchangeBlocks(call, comm, position, input.type, send, output.data, counts, offsets, scratch));
+  // This member's own block last: its input may be any part of the output.
+  std::memmove(static_cast<unsigned char*>(output.data) + position * input.byte_size(), send,
+               input.byte_size());
+  return absl::OkStatus();
 }
 
 absl::Status MpiCommunicator::ReduceScatter(int64_t self, absl::Span<const int64_t> group,

@@ -143,6 +143,21 @@ void MpiCommunicator::Orphan(std::unique_ptr<std::vector<unsigned char>> buffer)
   orphans_.push_back(std::move(buffer));
 }
 
+std::unique_ptr<std::vector<unsigned char>> MpiCommunicator::TakeFoldBuffer(int64_t self) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = fold_buffers_.find(self);
+  if (it == fold_buffers_.end() || !it->second) {
+    return std::make_unique<std::vector<unsigned char>>();
+  }
+  return std::move(it->second);
+}
+
+void MpiCommunicator::ReturnFoldBuffer(int64_t self,
+                                       std::unique_ptr<std::vector<unsigned char>> buffer) {
+  std::lock_guard<std::mutex> lock(mu_);
+  fold_buffers_[self] = std::move(buffer);
+}
+
 absl::Status MpiCommunicator::Wait(const Call& call, std::vector<MPI_Request>& requests,
                                    absl::string_view stage, std::vector<size_t>* missing) {
   // Polling keeps MPI's progress engine running: a nonblocking collective advances only

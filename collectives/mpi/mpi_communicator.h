@@ -192,11 +192,23 @@ class MpiCommunicator final : public Communicator {
                       std::unique_ptr<std::vector<unsigned char>>& scratch);
   // all_reduce (`gather`) or reduce_scatter of an order-sensitive type by an all-to-all
   // of blocks, a left fold in group order of each member's block, and for all_reduce an
-  // all-gather of the folded blocks (see Options::fold_min_bytes). `input` and `output`
+  // ExchangeBlocks of the folded blocks (see Options::fold_min_bytes). `input` and `output`
   // are the caller's, already checked; `position` is the caller's in the group.
   absl::Status FoldInGroupOrder(const Call& call, MPI_Comm comm, int64_t position,
                                 ReductionKind kind, ConstBuffer input, Buffer output,
                                 bool gather);
+  // The all-gather of blocks: this member's block (`send`, counts[position] elements of
+  // `type`) goes to every other member of the call's group, and theirs arrive in `output`
+  // at `offsets` (elements); this member's own block is left to the caller. `scratch`, if
+  // any, is orphaned on failure (see Finish).
+  absl::Status ExchangeBlocks(const Call& call, MPI_Comm comm, int64_t position, DataType type,
+                              const void* send, void* output, absl::Span<const int> counts,
+                              absl::Span<const int> offsets,
+                              std::unique_ptr<std::vector<unsigned char>>& scratch);
+  // The receive buffer of FoldInGroupOrder for partition `self`, kept between calls (empty
+  // the first time); a failed call orphans it instead of returning it.
+  std::unique_ptr<std::vector<unsigned char>> TakeFoldBuffer(int64_t self);
+  void ReturnFoldBuffer(int64_t self, std::unique_ptr<std::vector<unsigned char>> buffer);
   // "all_gather of 4 x f32 into 8" and so on, for mismatch messages.
   static std::string Describe(const Signature& signature);
 
@@ -219,6 +231,7 @@ class MpiCommunicator final : public Communicator {
   // Set after a timeout or Abort(): every later call fails with it.
   absl::Status failed_;
   std::vector<std::unique_ptr<std::vector<unsigned char>>> orphans_;
+  std::map<int64_t, std::unique_ptr<std::vector<unsigned char>>> fold_buffers_;
 };
 
 }  // namespace tessel::collectives
