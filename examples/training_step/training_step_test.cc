@@ -61,12 +61,8 @@ TEST_P(ShardedUpdateTest, ReduceScattersGradientsAndVerifies) {
   const CollectiveSummary& collectives = partitioned->collectives;
   if (devices == 1) {
     EXPECT_EQ(collectives.total_count(), 0) << collectives;
-  } else if (devices == 3) {
-    EXPECT_EQ(collectives.count("reduce_scatter"), 0) << collectives;
-    EXPECT_EQ(collectives.count("all_reduce"), 3) << collectives;
-    EXPECT_EQ(collectives.count("all_gather"), 2) << collectives;
   } else {
-    // Only the loss is all-reduced.
+    // Only the loss is all-reduced; at 3 devices the uneven gradients are padded first.
     EXPECT_EQ(collectives.count("reduce_scatter"), 2) << collectives;
     EXPECT_EQ(collectives.count("all_reduce"), 1) << collectives;
     EXPECT_EQ(collectives.count("all_gather"), 2) << collectives;

@@ -2,7 +2,8 @@
 //
 // Plan, from layout A to layout B of the same mesh:
 //   1. unreduced axes of A that B lacks: all_reduce (sum) over them, or a reduce_scatter
-//      when B splits one whole dimension evenly over exactly those axes; unreduced axes B adds:
+//      when B splits one whole dimension over exactly those axes (zero-padded first when the
+//      split is uneven); unreduced axes B adds:
 //      keep the value on group position 0 and zero elsewhere, so the group sums to it;
 //   2. splits that move from one dimension to another: one all_to_all each, and shards that
 //      only change devices: one collective_permute (reshard_moves.cc), where exact and
@@ -233,19 +234,32 @@ mlir::FailureOr<mlir::Value> SpmdBuilder::reshard(mlir::Value value, const Layou
   }
   if (!reduce.empty()) {
     // When the target splits one whole, so far unsplit dimension over exactly the axes to
-    // reduce, evenly, a reduce_scatter does both at once: each device receives only its piece
-    // of the sum (the device at group position i gets piece i, which is its shard index).
+    // reduce, a reduce_scatter does both at once: each device receives only its piece of the
+    // sum (the device at group position i gets piece i, which is its shard index). An uneven
+    // split is zero-padded to n*ceil(D/n) first, so the pieces are the padded shards.
     std::optional<int64_t> scatterDim;
     for (int64_t d = 0; d < current.rank(); ++d) {
-      bool fits = current.dims[d].empty() && sameAxes(target.dims[d], reduce) &&
-                  globalShape[d] % ir::getGroupSize(current.mesh, reduce) == 0;
+      bool fits = current.dims[d].empty() && sameAxes(target.dims[d], reduce);
       if (fits && !scatterDim) scatterDim = d;
     }
     if (scatterDim) {
       int64_t d = *scatterDim;
+      const int64_t n = ir::getGroupSize(current.mesh, reduce);
       llvm::SmallVector<int64_t> shape =
           llvm::to_vector(llvm::cast<mlir::RankedTensorType>(value.getType()).getShape());
-      shape[d] /= ir::getGroupSize(current.mesh, reduce);
+      const int64_t padded = n * ((shape[d] + n - 1) / n);
+      if (padded > shape[d]) {
+        llvm::SmallVector<int64_t> zeros(shape.size(), 0), high(shape.size(), 0);
+        high[d] = padded - shape[d];
+        shape[d] = padded;
+        auto elementType = llvm::cast<mlir::RankedTensorType>(value.getType()).getElementType();
+        value = builder_.create<hlo::PadOp>(loc, withShape(value, shape), value,
+                                            zeroScalar(elementType, loc),
+                                            builder_.getDenseI64ArrayAttr(zeros),
+                                            builder_.getDenseI64ArrayAttr(high),
+                                            builder_.getDenseI64ArrayAttr(zeros));
+      }
+      shape[d] /= n;
       mlir::MLIRContext* context = builder_.getContext();
       value = builder_.create<ir::ReduceScatterOp>(
           loc, withShape(value, shape), value, current.meshName, axesAttr(context, reduce),

@@ -1,8 +1,12 @@
 // Resharding partial sums: a value unreduced over "x" (each device holds a partial sum)
-// constrained to be split over "x" becomes a reduce_scatter. Checked on 8 local partitions
-// against the sum computed on the host: device (x, y) must hold rows [2x, 2x+2) of the sum
-// over x' of the partial values of devices (x', y).
+// constrained to be split over "x" becomes a reduce_scatter, zero-padded first when the rows
+// do not divide by 4. Checked on 8 local partitions against the sum computed on the host:
+// device (x, y) must hold rows [cx, cx + c) (c = ceil(rows / 4); those below `rows`) of the
+// sum over x' of the partial values of devices (x', y).
+#include <string>
 #include <vector>
+
+#include "absl/strings/str_replace.h"
 
 #include "gtest/gtest.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -21,41 +25,48 @@ using runtime::Tensor;
 
 constexpr char kProgram[] = R"(
 tessel.mesh @mesh = <["x"=4, "y"=2]>
-func.func @main(%a: tensor<8x6xi32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}], unreduced={"x"}>})
-    -> tensor<8x6xi32> {
-  %0 = tessel.sharding_constraint %a <@mesh, [{"x"}, {}]> : tensor<8x6xi32>
-  return %0 : tensor<8x6xi32>
+func.func @main(%a: tensor<ROWSx6xi32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}], unreduced={"x"}>})
+    -> tensor<ROWSx6xi32> {
+  %0 = tessel.sharding_constraint %a <@mesh, [{"x"}, {}]> : tensor<ROWSx6xi32>
+  return %0 : tensor<ROWSx6xi32>
 }
 )";
 
-TEST(UnreducedReshardTest, PartialSumsSplitByAReduceScatterEqualTheHostSum) {
+class UnreducedReshardTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(UnreducedReshardTest, PartialSumsSplitByAReduceScatterEqualTheHostSum) {
+  const int rows = GetParam();
+  const int piece = (rows + 3) / 4;
   mlir::MLIRContext context;
-  auto module = ParseModule(kProgram, "unreduced.mlir", context);
+  auto module = ParseModule(absl::StrReplaceAll(kProgram, {{"ROWS", std::to_string(rows)}}),
+                            "unreduced.mlir", context);
   ASSERT_TRUE(module.ok()) << module.status();
   ASSERT_TRUE(mlir::succeeded(
       propagation::propagateShardings(**module, propagation::PropagationOptions(), nullptr)));
   ASSERT_TRUE(mlir::succeeded(spmd::partitionModule(**module)));
   auto function = (*module)->lookupSymbol<mlir::func::FuncOp>("main");
-  bool has_reduce_scatter = false;
+  bool has_reduce_scatter = false, has_all_reduce = false;
   function.walk([&](ir::ReduceScatterOp) { has_reduce_scatter = true; });
+  function.walk([&](ir::AllReduceOp) { has_all_reduce = true; });
   EXPECT_TRUE(has_reduce_scatter);
+  EXPECT_FALSE(has_all_reduce);
 
   // Device d = 2x + y holds its own partial value.
   std::vector<std::vector<Tensor>> inputs;
   for (int d = 0; d < 8; ++d) {
-    inputs.push_back({runtime::RandomTensor(runtime::ElementType::kS32, {8, 6}, 100 + d)});
+    inputs.push_back({runtime::RandomTensor(runtime::ElementType::kS32, {rows, 6}, 100 + d)});
   }
   auto outputs = runtime::RunSpmd(function, inputs, 8);
   ASSERT_TRUE(outputs.ok()) << outputs.status();
   for (int x = 0; x < 4; ++x) {
     for (int y = 0; y < 2; ++y) {
       const Tensor& got = (*outputs)[2 * x + y][0];
-      ASSERT_EQ(got.shape(), (runtime::Shape{2, 6}));
-      for (int row = 0; row < 2; ++row) {
+      ASSERT_EQ(got.shape(), (runtime::Shape{piece, 6}));
+      for (int row = 0; row < piece && piece * x + row < rows; ++row) {
         for (int col = 0; col < 6; ++col) {
           int32_t sum = 0;
           for (int other = 0; other < 4; ++other) {
-            sum += inputs[2 * other + y][0].data<int32_t>()[(2 * x + row) * 6 + col];
+            sum += inputs[2 * other + y][0].data<int32_t>()[(piece * x + row) * 6 + col];
           }
           EXPECT_EQ(got.data<int32_t>()[row * 6 + col], sum)
               << "device (" << x << ", " << y << ") row " << row << " col " << col;
@@ -64,6 +75,9 @@ TEST(UnreducedReshardTest, PartialSumsSplitByAReduceScatterEqualTheHostSum) {
     }
   }
 }
+
+// Even (8 rows), uneven with a short last piece (5, 6), and a device with padding only (3).
+INSTANTIATE_TEST_SUITE_P(Rows, UnreducedReshardTest, ::testing::Values(8, 6, 5, 3));
 
 }  // namespace
 }  // namespace tessel

@@ -141,8 +141,8 @@ func.func @adam(
 // -----
 
 // A weight whose dims do not divide by 2 (5x3): dim 0 is split unevenly anyway. The
-// partitioner sums the gradient whole and keeps the local piece, then gathers the new
-// weight (padded to 6 rows) and slices it back to 5.
+// partitioner pads the gradient's partial sums to 6 rows and reduce-scatters them, then
+// gathers the new weight (padded to 6 rows) and slices it back to 5.
 tessel.mesh @mesh = <["data"=2]>
 // CHECK-LABEL: func.func @uneven
 // CHECK-SAME: tensor<5x3xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>}
@@ -151,7 +151,9 @@ tessel.mesh @mesh = <["data"=2]>
 
 // SPMD-LABEL: func.func @uneven
 // SPMD-SAME: %{{[^:]*}}: tensor<3x3xf32>
-// SPMD: tessel.all_reduce {{.*}} over @mesh ["data"] kind = sum : tensor<5x3xf32>
+// SPMD: hlo.pad {{.*}} -> tensor<6x3xf32>
+// SPMD: tessel.reduce_scatter {{.*}} over @mesh ["data"] dim = 0 kind = sum : (tensor<6x3xf32>) -> tensor<3x3xf32>
+// SPMD-NOT: tessel.all_reduce
 // SPMD: hlo.add {{.*}} : tensor<3x3xf32>
 // SPMD: tessel.all_gather {{.*}} over @mesh ["data"] dim = 0 : (tensor<3x3xf32>) -> tensor<6x3xf32>
 // SPMD: hlo.slice {{.*}} -> tensor<5x3xf32>
