@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "cost_model/cost_report.h"
+#include "support/json_quote.h"
 
 namespace tessel::cost_model {
 namespace {
@@ -65,26 +66,6 @@ std::string CollectiveRow(const std::string& kind, const std::string& axes,
   return absl::StrFormat("  %-20s %-12s %6d %12s %12s %10s\n", kind, axes, sums.count,
                          Bytes(sums.operand_bytes), Bytes(sums.sent_bytes),
                          Seconds(sums.seconds));
-}
-
-// A JSON string literal.
-std::string Quote(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += absl::StrFormat("\\u%04x", static_cast<int>(c));
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
 }
 
 // A JSON number: integers exactly, fractions with 12 significant digits.
@@ -164,14 +145,14 @@ std::string FormatCostReport(const CostReport& report) {
 
 std::string FormatCostReportJson(const CostReport& report) {
   std::string out = "{\n";
-  absl::StrAppend(&out, "  \"function\": ", Quote(report.function), ",\n");
+  absl::StrAppend(&out, "  \"function\": ", JsonQuote(report.function), ",\n");
   absl::StrAppend(&out, "  \"devices\": ", report.devices, ",\n");
-  absl::StrAppend(&out, "  \"hardware\": ", Quote(report.hardware), ",\n");
+  absl::StrAppend(&out, "  \"hardware\": ", JsonQuote(report.hardware), ",\n");
   absl::StrAppend(&out, "  \"memory\": {\"argument_bytes\": ", report.argument_bytes,
                   ", \"result_bytes\": ", report.result_bytes,
                   ", \"peak_bytes\": ", report.peak_bytes,
-                  ", \"peak_op\": ", Quote(report.peak_op),
-                  ", \"peak_location\": ", Quote(report.peak_location),
+                  ", \"peak_op\": ", JsonQuote(report.peak_op),
+                  ", \"peak_location\": ", JsonQuote(report.peak_location),
                   ", \"capacity_bytes\": ", report.memory_capacity_bytes, "},\n");
   absl::StrAppend(&out, "  \"compute\": {\"flops\": ", Number(report.flops),
                   ", \"memory_traffic_bytes\": ", Number(report.memory_traffic_bytes),
@@ -180,15 +161,15 @@ std::string FormatCostReportJson(const CostReport& report) {
                   Number(report.communication_seconds), ",\n    \"by_kind\": {");
   const char* separator = "";
   for (const auto& [kind, sums] : report.by_kind) {
-    absl::StrAppend(&out, separator, "\n      ", Quote(CollectiveKindName(kind)), ": {",
+    absl::StrAppend(&out, separator, "\n      ", JsonQuote(CollectiveKindName(kind)), ": {",
                     TotalsJson(sums), "}");
     separator = ",";
   }
   absl::StrAppend(&out, report.by_kind.empty() ? "" : "\n    ", "},\n    \"collectives\": [");
   separator = "";
   for (const auto& [key, sums] : report.by_kind_and_axes) {
-    absl::StrAppend(&out, separator, "\n      {\"kind\": ", Quote(CollectiveKindName(key.first)),
-                    ", \"axes\": ", Quote(key.second), ", ", TotalsJson(sums), "}");
+    absl::StrAppend(&out, separator, "\n      {\"kind\": ", JsonQuote(CollectiveKindName(key.first)),
+                    ", \"axes\": ", JsonQuote(key.second), ", ", TotalsJson(sums), "}");
     separator = ",";
   }
   absl::StrAppend(&out, report.by_kind_and_axes.empty() ? "" : "\n    ", "]\n  },\n");

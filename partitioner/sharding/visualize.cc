@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "partitioner/sharding/device_tile_map.h"
+#include "support/json_quote.h"
 
 namespace tessel::sharding {
 namespace {
@@ -349,28 +350,6 @@ std::string ShardingViewToJson(const ShardingView& view, absl::string_view inden
   }
   absl::StrAppend(&out, "\n", indent, "]}");
   return out;
-}
-
-std::string JsonQuote(absl::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          static const char kHex[] = "0123456789abcdef";
-          out += "\\u00";
-          out += kHex[(c >> 4) & 0xf];
-          out += kHex[c & 0xf];
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
 }
 
 std::string FormatDeviceList(const std::vector<int64_t>& devices) {

@@ -102,10 +102,6 @@ std::string RenderShardingView(const ShardingView& view, int width = 80);
 // each line after the first starting with `indent`.
 std::string ShardingViewToJson(const ShardingView& view, absl::string_view indent);
 
-// `text` as a JSON string literal: quoted, with quotes, backslashes and control characters
-// escaped.
-std::string JsonQuote(absl::string_view text);
-
 // A sorted list of device ids in short form: runs of consecutive ids as "first-last",
 // e.g. {0, 1, 2, 3, 6} -> "0-3,6".
 std::string FormatDeviceList(const std::vector<int64_t>& devices);

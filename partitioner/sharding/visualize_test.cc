@@ -315,9 +315,5 @@ TEST(VisualizeTest, FormatDeviceList) {
   EXPECT_EQ(FormatDeviceList({0, 2, 4, 5, 6}), "0,2,4-6");
 }
 
-TEST(VisualizeTest, JsonQuote) {
-  EXPECT_EQ(JsonQuote("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\u0001\"");
-}
-
 }  // namespace
 }  // namespace tessel::sharding

@@ -56,6 +56,20 @@ mlir::Value SpmdBuilder::zeroScalar(mlir::Type elementType, mlir::Location loc) 
       loc, type, mlir::DenseElementsAttr::get(type, builder_.getZeroAttr(elementType)));
 }
 
+mlir::Value SpmdBuilder::zeroPadHigh(mlir::Value value, llvm::ArrayRef<int64_t> high,
+                                     mlir::Location loc) {
+  if (llvm::all_of(high, [](int64_t h) { return h == 0; })) return value;
+  auto type = llvm::cast<mlir::RankedTensorType>(value.getType());
+  llvm::SmallVector<int64_t> shape = llvm::to_vector(type.getShape());
+  for (auto [size, h] : llvm::zip(shape, high)) size += h;
+  llvm::SmallVector<int64_t> zeros(shape.size(), 0);
+  return builder_.create<hlo::PadOp>(loc, withShape(value, shape), value,
+                                     zeroScalar(type.getElementType(), loc),
+                                     builder_.getDenseI64ArrayAttr(zeros),
+                                     builder_.getDenseI64ArrayAttr(high),
+                                     builder_.getDenseI64ArrayAttr(zeros));
+}
+
 mlir::Value SpmdBuilder::partitionId(mlir::Location loc) {
   if (partitionId_) return partitionId_;
   mlir::OpBuilder::InsertionGuard guard(builder_);
@@ -171,7 +185,6 @@ mlir::Value SpmdBuilder::gatherAndSlice(mlir::Value value, Layout& current, cons
   llvm::SmallVector<int64_t> shape =
       llvm::to_vector(llvm::cast<mlir::RankedTensorType>(value.getType()).getShape());
   llvm::SmallVector<int64_t> padHigh(rank, 0);
-  bool anyPad = false;
   for (int64_t d = 0; d < rank; ++d) {
     if (current.dims[d].size() == to.dims[d].size()) continue;
     int64_t n = to.numShards(d);
@@ -179,18 +192,9 @@ mlir::Value SpmdBuilder::gatherAndSlice(mlir::Value value, Layout& current, cons
     if (current.dims[d].empty() && padded > shape[d]) {
       padHigh[d] = padded - shape[d];
       shape[d] = padded;
-      anyPad = true;
     }
   }
-  if (anyPad) {
-    auto elementType = llvm::cast<mlir::RankedTensorType>(value.getType()).getElementType();
-    llvm::SmallVector<int64_t> zeros(rank, 0);
-    value = builder_.create<hlo::PadOp>(loc, withShape(value, shape), value,
-                                        zeroScalar(elementType, loc),
-                                        builder_.getDenseI64ArrayAttr(zeros),
-                                        builder_.getDenseI64ArrayAttr(padHigh),
-                                        builder_.getDenseI64ArrayAttr(zeros));
-  }
+  value = zeroPadHigh(value, padHigh, loc);
   llvm::SmallVector<mlir::Value> starts;
   llvm::SmallVector<int64_t> sizes = to.localShape(globalShape);
   for (int64_t d = 0; d < rank; ++d) {
@@ -247,19 +251,10 @@ mlir::FailureOr<mlir::Value> SpmdBuilder::reshard(mlir::Value value, const Layou
       const int64_t n = ir::getGroupSize(current.mesh, reduce);
       llvm::SmallVector<int64_t> shape =
           llvm::to_vector(llvm::cast<mlir::RankedTensorType>(value.getType()).getShape());
-      const int64_t padded = n * ((shape[d] + n - 1) / n);
-      if (padded > shape[d]) {
-        llvm::SmallVector<int64_t> zeros(shape.size(), 0), high(shape.size(), 0);
-        high[d] = padded - shape[d];
-        shape[d] = padded;
-        auto elementType = llvm::cast<mlir::RankedTensorType>(value.getType()).getElementType();
-        value = builder_.create<hlo::PadOp>(loc, withShape(value, shape), value,
-                                            zeroScalar(elementType, loc),
-                                            builder_.getDenseI64ArrayAttr(zeros),
-                                            builder_.getDenseI64ArrayAttr(high),
-                                            builder_.getDenseI64ArrayAttr(zeros));
-      }
-      shape[d] /= n;
+      llvm::SmallVector<int64_t> high(shape.size(), 0);
+      high[d] = n * ((shape[d] + n - 1) / n) - shape[d];
+      value = zeroPadHigh(value, high, loc);
+      shape[d] = (shape[d] + high[d]) / n;
       mlir::MLIRContext* context = builder_.getContext();
       value = builder_.create<ir::ReduceScatterOp>(
           loc, withShape(value, shape), value, current.meshName, axesAttr(context, reduce),

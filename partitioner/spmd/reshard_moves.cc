@@ -104,15 +104,10 @@ mlir::Value SpmdBuilder::moveSplits(mlir::Value value, Layout& current, const La
     llvm::SmallVector<int64_t> shape =
         llvm::to_vector(llvm::cast<mlir::RankedTensorType>(value.getType()).getShape());
     if (shape[b] % g != 0) {
-      llvm::SmallVector<int64_t> zeros(rank, 0), high(rank, 0);
+      llvm::SmallVector<int64_t> high(rank, 0);
       high[b] = g * ceilDiv(shape[b], g) - shape[b];
       shape[b] += high[b];
-      auto elementType = llvm::cast<mlir::RankedTensorType>(value.getType()).getElementType();
-      value = builder_.create<hlo::PadOp>(loc, withShape(value, shape), value,
-                                          zeroScalar(elementType, loc),
-                                          builder_.getDenseI64ArrayAttr(zeros),
-                                          builder_.getDenseI64ArrayAttr(high),
-                                          builder_.getDenseI64ArrayAttr(zeros));
+      value = zeroPadHigh(value, high, loc);
     }
     shape[b] /= g;
     shape[a] *= g;

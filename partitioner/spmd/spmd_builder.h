@@ -64,6 +64,10 @@ class SpmdBuilder {
   // A rank-0 constant of `elementType` holding zero (false for i1).
   mlir::Value zeroScalar(mlir::Type elementType, mlir::Location loc);
 
+  // `value` with high[d] zeros after the end of each dimension d (itself when all are 0):
+  // how an uneven split is brought to n*ceil(D/n) before a collective or a slice.
+  mlir::Value zeroPadHigh(mlir::Value value, llvm::ArrayRef<int64_t> high, mlir::Location loc);
+
   // The scalar (tensor<i32>) that partition p reads as `perDevice(linearIndex)`, through
   // a constant table indexed by partition_id. The table has one entry per device id.
   mlir::Value lookupPerDevice(ir::MeshAttr mesh, llvm::function_ref<int64_t(int64_t)> perDevice,

@@ -26,6 +26,7 @@
 #include "tools/tessel/program.h"
 #include "tools/tessel/source_names.h"
 #include "tools/tessel/subcommands.h"
+#include "support/json_quote.h"
 
 ABSL_FLAG(std::vector<std::string>, value, {},
           "Draw only these values: argN (argument N), %name (the SSA name in MLIR text), "
@@ -258,8 +259,8 @@ absl::Status Viz(const VizOptions& options, std::ostream& out, std::ostream& err
     break;
   }
   if (options.json) {
-    out << "{\n  \"file\": " << sharding::JsonQuote(options.file)
-        << ",\n  \"function\": " << sharding::JsonQuote(options.function)
+    out << "{\n  \"file\": " << JsonQuote(options.file)
+        << ",\n  \"function\": " << JsonQuote(options.function)
         << ",\n  \"values\": [";
   }
   for (size_t i = 0; i < values->size(); ++i) {
@@ -268,15 +269,15 @@ absl::Status Viz(const VizOptions& options, std::ostream& out, std::ostream& err
     const std::string sharding_text = value.sharding ? Print(value.sharding) : "";
     if (options.json) {
       std::vector<std::string> quoted;
-      for (const std::string& name : value.names) quoted.push_back(sharding::JsonQuote(name));
-      out << (i == 0 ? "" : ",") << "\n    {\"title\": " << sharding::JsonQuote(value.title)
+      for (const std::string& name : value.names) quoted.push_back(JsonQuote(name));
+      out << (i == 0 ? "" : ",") << "\n    {\"title\": " << JsonQuote(value.title)
           << ", \"names\": [" << absl::StrJoin(quoted, ", ")
-          << "], \"type\": " << sharding::JsonQuote(Print(value.type)) << ", \"sharding\": "
-          << (value.sharding ? sharding::JsonQuote(sharding_text) : "null") << ",\n     ";
+          << "], \"type\": " << JsonQuote(Print(value.type)) << ", \"sharding\": "
+          << (value.sharding ? JsonQuote(sharding_text) : "null") << ",\n     ";
       if (view.ok()) {
         out << "\"layout\": " << sharding::ShardingViewToJson(*view, "     ") << "}";
       } else {
-        out << "\"layout\": null, \"error\": " << sharding::JsonQuote(view.status().message())
+        out << "\"layout\": null, \"error\": " << JsonQuote(view.status().message())
             << "}";
       }
       continue;
