@@ -84,6 +84,38 @@ TEST_P(ShardedUpdateTest, ReduceScattersGradientsAndVerifies) {
 
 INSTANTIATE_TEST_SUITE_P(Devices, ShardedUpdateTest, ::testing::Values(1, 2, 3, 4, 8));
 
+// With collective combining, the two gradients are all-reduced as one (the loss, used
+// before the gradients exist, stays apart); after weight-update sharding one
+// reduce_scatter and one all_gather carry both weights.
+class CombinedCollectivesTest : public ::testing::TestWithParam<int64_t> {};
+
+TEST_P(CombinedCollectivesTest, CombinesAndVerifies) {
+  int64_t devices = GetParam();
+  absl::StatusOr<Program> program = BuildTrainingStep(devices);
+  ASSERT_THAT(program, IsOk());
+  for (bool sharded : {false, true}) {
+    PartitionOptions options;
+    options.shard_weight_update = sharded;
+    options.combine_collectives = true;
+    absl::StatusOr<PartitionResult> partitioned = Partition(*program, options);
+    ASSERT_THAT(partitioned, IsOk());
+    const CollectiveSummary& collectives = partitioned->collectives;
+    if (devices == 1) {
+      EXPECT_EQ(collectives.total_count(), 0) << collectives;
+    } else if (sharded) {
+      EXPECT_EQ(collectives.count("reduce_scatter"), 1) << collectives;
+      EXPECT_EQ(collectives.count("all_gather"), 1) << collectives;
+    } else {
+      EXPECT_EQ(collectives.count("all_reduce"), 2) << collectives;
+    }
+    absl::StatusOr<VerifyReport> report = Verify(*program, *partitioned, /*seed=*/devices);
+    ASSERT_THAT(report, IsOk());
+    EXPECT_TRUE(report->ok()) << *report;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, CombinedCollectivesTest, ::testing::Values(1, 2, 3, 4, 8));
+
 // Feeding the new weights and momentum back in, the loss goes down over a few steps.
 TEST(TrainingStepLossTest, StepsLowerTheLoss) {
   absl::StatusOr<Program> program = BuildTrainingStep(4);

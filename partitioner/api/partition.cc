@@ -22,6 +22,7 @@
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/location.h"
 #include "partitioner/ir/parse_module.h"
+#include "partitioner/passes/collective_combining.h"
 #include "partitioner/passes/weight_update_sharding.h"
 #include "partitioner/propagation/propagate.h"
 #include "partitioner/spmd/partition.h"
@@ -269,6 +270,9 @@ absl::StatusOr<PartitionResult> Partition(const Program& program,
         return absl::FailedPreconditionError(errors);
       }
       return absl::InvalidArgumentError(absl::StrCat("partitioning failed: ", errors));
+    }
+    if (options.combine_collectives) {
+      passes::combineCollectives(*module, passes::CollectiveCombiningOptions());
     }
     for (const api_internal::DiagnosticCollector::Message& remark : diagnostics.Notices()) {
       if (!absl::StrContains(remark.text, kReplicationRemark)) continue;

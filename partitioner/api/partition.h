@@ -49,6 +49,13 @@ struct PartitionOptions {
   // returned. Run() still takes and returns whole tensors. Updates that do not fit are left
   // alone.
   bool shard_weight_update = false;
+  // Collective combining (docs/partitioning.md): after partitioning, independent
+  // collectives of one kind over the same mesh axes (all_reduce; all_gather and
+  // reduce_scatter along dimension 0) with the same reduction kind and element type run as
+  // one collective of their concatenated operands, up to 32 MiB each: one collective
+  // latency instead of one per op. PartitionResult's collective counts show the combined
+  // program.
+  bool combine_collectives = false;
   // The hardware the cost estimate assumes, as protobuf text of tessel.cost_model.HardwareSpec
   // (cost_model/hardware_spec.proto); empty for the built-in default (docs/cost_model.md).
   std::string hardware_spec;

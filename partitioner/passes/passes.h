@@ -1,5 +1,6 @@
 // Passes of partitioner/passes (generated from passes.td): --tessel-weight-update-sharding,
-// created with createWeightUpdateShardingPass().
+// created with createWeightUpdateShardingPass(), and --tessel-combine-collectives, created
+// with createCollectiveCombiningPass().
 #ifndef TESSEL_PARTITIONER_PASSES_PASSES_H_
 #define TESSEL_PARTITIONER_PASSES_PASSES_H_
 
@@ -7,6 +8,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 
 namespace tessel::passes {

@@ -1,4 +1,5 @@
-// Passes of partitioner/passes: optimizations between propagation and partitioning.
+// Passes of partitioner/passes: optimizations between propagation and partitioning, and
+// after partitioning (collective combining).
 #ifndef TESSEL_PARTITIONER_PASSES_PASSES_TD
 #define TESSEL_PARTITIONER_PASSES_PASSES_TD
 
@@ -46,6 +47,43 @@ def WeightUpdateShardingPass : Pass<"tessel-weight-update-sharding", "mlir::Modu
   let options = [
     Option<"verbose", "verbose", "bool", /*default=*/"false",
            "Also remark on every update that is sharded (updates left alone always get one)">,
+  ];
+}
+
+def CollectiveCombiningPass : Pass<"tessel-combine-collectives", "mlir::ModuleOp"> {
+  let summary = "Runs independent collectives of one kind over the same axes as one";
+  let description = [{
+    Expects a partitioned module (run it after --tessel-partition). In each block, the
+    collectives of one kind (all_reduce; all_gather and reduce_scatter along dimension 0)
+    with the same mesh, axes, reduction kind and element type, none of which depends on
+    another's result, are combined while the combined result stays within `max_bytes`.
+    Each operand is flattened (all_reduce: to 1-D; all_gather: to [1, size];
+    reduce_scatter over groups of n: to [n, size / n]), the pieces are concatenated along
+    their last dimension, one collective runs, and an hlo.slice and hlo.reshape per
+    original op give its result back. The combined op goes right after the last op that
+    defines one of its operands; a group is only formed when every user of every
+    original result comes after that point. See docs/partitioning.md.
+
+    ```mlir
+    %a = tessel.all_reduce %x over @mesh ["data"] kind = sum : tensor<4x2xf32>
+    %b = tessel.all_reduce %y over @mesh ["data"] kind = sum : tensor<3xf32>
+    ```
+
+    becomes
+
+    ```mlir
+    %0 = hlo.reshape %x : (tensor<4x2xf32>) -> tensor<8xf32>
+    %1 = hlo.concatenate %0, %y, dim = 0 : (tensor<8xf32>, tensor<3xf32>) -> tensor<11xf32>
+    %2 = tessel.all_reduce %1 over @mesh ["data"] kind = sum : tensor<11xf32>
+    %3 = hlo.slice %2 [0:8] : (tensor<11xf32>) -> tensor<8xf32>
+    %a = hlo.reshape %3 : (tensor<8xf32>) -> tensor<4x2xf32>
+    %b = hlo.slice %2 [8:11] : (tensor<11xf32>) -> tensor<3xf32>
+    ```
+  }];
+  let dependentDialects = ["::tessel::hlo::HloDialect"];
+  let options = [
+    Option<"max_bytes", "max-bytes", "int64_t", /*default=*/"int64_t{32} << 20",
+           "The most bytes the result of one combined collective may hold">,
   ];
 }
 

@@ -16,6 +16,7 @@
 #include "partitioner/ir/parse_module.h"
 #include "partitioner/ir/tessel/collective_groups.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
+#include "partitioner/passes/collective_combining.h"
 #include "partitioner/passes/weight_update_sharding.h"
 #include "partitioner/propagation/propagate.h"
 #include "partitioner/rules/sharding_rule_models.h"
@@ -99,6 +100,14 @@ bool Contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+int Count(const std::string& text, const std::string& part) {
+  int count = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
 }  // namespace
 
 void ExpectPartitionedRunMatches(const std::string& module_text,
@@ -131,6 +140,9 @@ void ExpectPartitionedRunMatches(const std::string& module_text,
   partition_options.replicationIsError = options.replication_is_error;
   ASSERT_TRUE(mlir::succeeded(spmd::partitionModule(**module, partition_options)))
       << module_text;
+  if (options.combine_collectives) {
+    passes::combineCollectives(**module, passes::CollectiveCombiningOptions());
+  }
   ASSERT_TRUE(mlir::succeeded(mlir::verify(**module))) << module_text;
   std::string partitioned;
   llvm::raw_string_ostream os(partitioned);
@@ -146,6 +158,9 @@ void ExpectPartitionedRunMatches(const std::string& module_text,
   if (devices > 1) {
     for (const std::string& part : options.expect_in_program) {
       EXPECT_TRUE(Contains(partitioned, part)) << "missing " << part << "\n" << context_text;
+    }
+    for (const auto& [part, count] : options.expect_count_in_program) {
+      EXPECT_EQ(Count(partitioned, part), count) << "count of " << part << "\n" << context_text;
     }
     for (const std::string& part : options.expect_not_in_program) {
       EXPECT_FALSE(Contains(partitioned, part)) << "unexpected " << part << "\n"

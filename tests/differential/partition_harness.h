@@ -12,6 +12,7 @@
 #define TESSEL_TESTS_DIFFERENTIAL_PARTITION_HARNESS_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/tensor.h"
@@ -38,6 +39,11 @@ struct HarnessOptions {
   // Run --tessel-weight-update-sharding between propagation and partitioning; optimizer
   // state arguments then come in split, as the rewritten argument shardings say.
   bool shard_weight_update = false;
+  // Run --tessel-combine-collectives after partitioning (default limit).
+  bool combine_collectives = false;
+  // Substrings with the exact number of times the partitioned program must contain each
+  // (e.g. {"tessel.all_reduce", 2}). Checked only on meshes of several devices.
+  std::vector<std::pair<std::string, int>> expect_count_in_program;
 };
 
 // Runs the check described at the top with gtest assertions; failures print the module and

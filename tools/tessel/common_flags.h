@@ -27,6 +27,7 @@ ABSL_DECLARE_FLAG(std::string, mesh);
 
 // Run cross-replica weight-update sharding between propagation and partitioning.
 ABSL_DECLARE_FLAG(bool, shard_weight_update);
+ABSL_DECLARE_FLAG(bool, combine_collectives);
 
 namespace tessel::cli {
 

@@ -164,7 +164,7 @@ absl::Status Prepare(const MpiRunOptions& options, int rank, int world_size,
   setup.mesh = (*meshes.begin()).getMesh();
   // Every rank partitions the same text the same way, so all run the same program.
   TESSEL_RETURN_IF_ERROR(PropagateAndPartition(
-      *setup.partitioned, remarks, PipelineOptions{options.shard_weight_update}));
+      *setup.partitioned, remarks, PipelineOptions{options.shard_weight_update, options.combine_collectives}));
   setup.function = setup.partitioned->lookupSymbol<mlir::func::FuncOp>(
       llvm::StringRef(options.function.data(), options.function.size()));
 

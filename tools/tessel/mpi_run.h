@@ -36,6 +36,8 @@ struct MpiRunOptions {
   std::vector<MeshAxisSize> mesh;
   // --shard_weight_update: weight-update sharding before partitioning.
   bool shard_weight_update = false;
+  // --combine_collectives: collective combining after partitioning.
+  bool combine_collectives = false;
 };
 
 // Initializes MPI (MPI_THREAD_MULTIPLE), runs, finalizes MPI, and returns the process's exit

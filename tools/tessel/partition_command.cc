@@ -21,7 +21,8 @@ Subcommand PartitionCommand() {
   Subcommand command;
   command.name = "partition";
   command.synopsis =
-      "partition FILE [--mesh=NAME=SIZE,...] [--shard_weight_update] [--output=OUT]";
+      "partition FILE [--mesh=NAME=SIZE,...] [--shard_weight_update] [--combine_collectives] "
+      "[--output=OUT]";
   command.summary = "Propagate shardings and partition a program into its SPMD form.";
   command.details =
       "FILE is an annotated program (MLIR or XLA HLO text): a tessel.mesh and shardings on\n"
@@ -32,10 +33,11 @@ Subcommand PartitionCommand() {
       "mesh axes (or declares the mesh of a program without one) before propagation.\n"
       "--shard_weight_update runs data-parallel optimizer updates on 1/n shards of the\n"
       "weights (--tessel-weight-update-sharding): the optimizer-state arguments and results\n"
-      "become split over the batch axes.\n"
+      "become split over the batch axes. --combine_collectives then runs independent\n"
+      "collectives of one kind over the same axes as one (--tessel-combine-collectives).\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
-  command.flags = {"mesh", "output", "shard_weight_update"};
+  command.flags = {"mesh", "output", "shard_weight_update", "combine_collectives"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     if (args.positional.size() != 1) {
       err << "tessel partition: expected one FILE, got " << args.positional.size()
@@ -55,7 +57,9 @@ Subcommand PartitionCommand() {
     if (status.ok()) status = ApplyMeshAxes(**module, *mesh);
     if (status.ok()) {
       status = PropagateAndPartition(
-          **module, err, PipelineOptions{absl::GetFlag(FLAGS_shard_weight_update)});
+          **module, err,
+          PipelineOptions{absl::GetFlag(FLAGS_shard_weight_update),
+                          absl::GetFlag(FLAGS_combine_collectives)});
     }
     if (!status.ok()) {
       err << "tessel partition: " << status.message() << "\n";

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
+#include "partitioner/passes/collective_combining.h"
 #include "partitioner/passes/weight_update_sharding.h"
 #include "partitioner/sharding/transforms/passes.h"
 #include "partitioner/spmd/partition.h"
@@ -93,6 +94,9 @@ absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
     passes::shardWeightUpdates(module, passes::WeightUpdateShardingOptions());
   }
   bool failed = mlir::failed(spmd::partitionModule(module));
+  if (!failed && options.combine_collectives) {
+    passes::combineCollectives(module, passes::CollectiveCombiningOptions());
+  }
   return collector.Finish(failed, "partitioning");
 }
 

@@ -20,10 +20,12 @@ absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks);
 absl::Status Propagate(mlir::ModuleOp module, propagation::PropagationReport* report,
                        std::ostream& remarks);
 
-// What may run between propagation and partitioning.
+// What may run between propagation and partitioning, and after partitioning.
 struct PipelineOptions {
   // --tessel-weight-update-sharding (the --shard_weight_update flag).
   bool shard_weight_update = false;
+  // --tessel-combine-collectives after partitioning (the --combine_collectives flag).
+  bool combine_collectives = false;
 };
 
 // Runs --tessel-propagate, the passes `options` asks for, and --tessel-partition on

@@ -12,6 +12,7 @@
 #include "cost_model/hardware_spec.h"
 #include "mlir/IR/MLIRContext.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
+#include "partitioner/passes/collective_combining.h"
 #include "tools/tessel/common_flags.h"
 #include "tools/tessel/pipeline.h"
 #include "tools/tessel/program.h"
@@ -35,6 +36,7 @@ struct ReportOptions {
   bool json = false;
   bool partitioned = false;
   bool shard_weight_update = false;
+  bool combine_collectives = false;
 };
 
 absl::StatusOr<ReportOptions> GetOptions(const ParsedArgs& args) {
@@ -48,6 +50,7 @@ absl::StatusOr<ReportOptions> GetOptions(const ParsedArgs& args) {
   options.hardware = absl::GetFlag(FLAGS_hardware);
   options.partitioned = absl::GetFlag(FLAGS_partitioned);
   options.shard_weight_update = absl::GetFlag(FLAGS_shard_weight_update);
+  options.combine_collectives = absl::GetFlag(FLAGS_combine_collectives);
   std::string format = absl::GetFlag(FLAGS_format);
   if (format != "table" && format != "json") {
     return absl::InvalidArgumentError(
@@ -93,9 +96,13 @@ absl::Status Report(const ReportOptions& options, std::ostream& out, std::ostrea
   absl::Status resized = ApplyMeshAxes(**module, options.mesh);
   if (!resized.ok()) return resized;
   if (!partitioned) {
-    absl::Status status =
-        PropagateAndPartition(**module, err, PipelineOptions{options.shard_weight_update});
+    absl::Status status = PropagateAndPartition(
+        **module, err,
+        PipelineOptions{options.shard_weight_update, options.combine_collectives});
     if (!status.ok()) return status;
+  } else if (options.combine_collectives) {
+    // Combining acts on partitioned programs, so it applies to a partitioned FILE too.
+    passes::combineCollectives(**module, passes::CollectiveCombiningOptions());
   }
   absl::StatusOr<mlir::func::FuncOp> function =
       FindFunction(**module, options.function, options.file);
@@ -113,7 +120,7 @@ Subcommand ReportCommand() {
   command.name = "report";
   command.synopsis =
       "report FILE [--function=main] [--mesh=NAME=SIZE,...] [--hardware=SPEC.textproto] "
-      "[--format=table|json] [--partitioned] [--shard_weight_update]";
+      "[--format=table|json] [--partitioned] [--shard_weight_update] [--combine_collectives]";
   command.summary = "Estimate per-device memory, communication and step time.";
   command.details =
       "Propagates shardings through FILE (MLIR or XLA HLO text) and partitions it, unless it\n"
@@ -123,11 +130,14 @@ Subcommand ReportCommand() {
       "its time by the alpha-beta model, and a step time adding compute and communication\n"
       "(no overlap assumed). The formulas are in docs/cost_model.md. --shard_weight_update\n"
       "partitions with data-parallel optimizer updates on 1/n shards of the weights, so the\n"
-      "report shows the optimizer state split (docs/partitioning.md).\n"
+      "report shows the optimizer state split (docs/partitioning.md). --combine_collectives\n"
+      "runs independent collectives of one kind over the same axes as one after\n"
+      "partitioning (also on a FILE that is already partitioned).\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
   command.flags = {"function", "mesh",        "hardware",
-                   "format",   "partitioned", "shard_weight_update"};
+                   "format",   "partitioned", "shard_weight_update",
+                   "combine_collectives"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     absl::StatusOr<ReportOptions> options = GetOptions(args);
     if (!options.ok()) {

@@ -78,6 +78,7 @@ struct RunOptions {
   absl::Duration collective_timeout = absl::Seconds(60);
   std::vector<MeshAxisSize> mesh;
   bool shard_weight_update = false;
+  bool combine_collectives = false;
 };
 
 // Reads the flags into options; a conflict or out-of-range value is a usage error.
@@ -97,6 +98,7 @@ absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
   options.print_limit = absl::GetFlag(FLAGS_print_limit);
   options.check = absl::GetFlag(FLAGS_check);
   options.shard_weight_update = absl::GetFlag(FLAGS_shard_weight_update);
+  options.combine_collectives = absl::GetFlag(FLAGS_combine_collectives);
   const std::string backend = absl::GetFlag(FLAGS_backend);
   if (backend != "local" && backend != "mpi") {
     return absl::InvalidArgumentError(
@@ -130,6 +132,11 @@ absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
   if (options.shard_weight_update && !options.check && !options.mpi) {
     return absl::InvalidArgumentError(
         "--shard_weight_update changes how the program is partitioned; it needs --check or "
+        "--backend=mpi");
+  }
+  if (options.combine_collectives && !options.check && !options.mpi) {
+    return absl::InvalidArgumentError(
+        "--combine_collectives changes how the program is partitioned; it needs --check or "
         "--backend=mpi");
   }
   if (options.check && options.partitions != 1) {
@@ -224,7 +231,8 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
     if (options.check) {
       TESSEL_RETURN_IF_ERROR(
           CheckPartitioned(*module, options.function, inputs, results, out, err,
-                           PipelineOptions{options.shard_weight_update}));
+                           PipelineOptions{options.shard_weight_update,
+                                           options.combine_collectives}));
     }
   } else {
     std::vector<std::vector<runtime::Tensor>> per_partition(options.partitions, inputs);
@@ -254,7 +262,7 @@ Subcommand RunCommand() {
   command.synopsis =
       "run FILE [--function=main] [--inputs=a.npy,b.npy | --seed=N] "
       "[--partitions=N] [--output_dir=DIR] [--print_limit=K] [--check] [--mesh=NAME=SIZE,...] "
-      "[--shard_weight_update] "
+      "[--shard_weight_update] [--combine_collectives] "
       "[--backend=local|mpi [--device_assignment=AXIS:local|mpi,...] "
       "[--collective_timeout=DURATION]]";
   command.summary = "Run a function of a program on the reference executor.";
@@ -267,7 +275,8 @@ Subcommand RunCommand() {
       "--mesh=data=4,model=2 sets the sizes of the program's mesh axes (or declares the mesh\n"
       "of a program without one) before anything runs. --shard_weight_update (with --check\n"
       "or --backend=mpi) partitions with data-parallel optimizer updates on 1/n shards of\n"
-      "the weights.\n"
+      "the weights; --combine_collectives (likewise) runs independent collectives of one\n"
+      "kind over the same axes as one.\n"
       "\n"
       "Under MPI, `mpirun -np R tessel run --backend=mpi FILE` partitions the program on\n"
       "every rank, runs each rank's partitions (as placed by --device_assignment) and prints\n"
@@ -281,7 +290,7 @@ Subcommand RunCommand() {
   command.flags = {"function",    "inputs",      "seed",    "partitions",
                    "output_dir",  "print_limit", "check",   "mesh",
                    "backend",     "device_assignment", "collective_timeout",
-                   "shard_weight_update"};
+                   "shard_weight_update", "combine_collectives"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     absl::StatusOr<RunOptions> options = GetOptions(args);
     if (!options.ok()) {
@@ -303,6 +312,7 @@ Subcommand RunCommand() {
       mpi.check = options->check;
       mpi.mesh = options->mesh;
       mpi.shard_weight_update = options->shard_weight_update;
+      mpi.combine_collectives = options->combine_collectives;
       return RunOnMpi(mpi, out, err);
     }
     absl::Status status = Run(*options, out, err);
