@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "collectives/local/test_util.h"
+#include "collectives/test_util.h"
 #include "collectives/nccl/nccl_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -25,28 +26,17 @@ namespace {
 using ::tessel::collectives::nccl::testing::OptionsFor;
 using ::tessel::collectives::nccl::testing::WithBuffers;
 using ::tessel::collectives::testing::Iota;
+using ::tessel::collectives::testing::In;
+using ::tessel::collectives::testing::InputOf;
+using ::tessel::collectives::testing::Out;
+using ::tessel::collectives::testing::ReduceSerially;
 using ::tessel::collectives::testing::RunOnPartitions;
+using ::tessel::collectives::testing::SmallValuesOf;
 using ::tessel::testing::IsOk;
 using ::testing::Each;
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using Location = NcclCommunicator::BufferLocation;
-
-template <typename T>
-ConstBuffer In(const std::vector<T>& values) {
-  return MakeConstBuffer(absl::MakeConstSpan(values));
-}
-template <typename T>
-Buffer Out(std::vector<T>& values) {
-  return MakeBuffer(absl::MakeSpan(values));
-}
-
-// Partition p's input in most tests: {100p, 100p + 1, ...}, distinct on every partition.
-std::vector<int32_t> InputOf(int64_t p, int64_t count) {
-  std::vector<int32_t> values(count);
-  for (int64_t i = 0; i < count; ++i) values[i] = static_cast<int32_t>(100 * p + i);
-  return values;
-}
 
 std::string LocationName(Location location) {
   return location == Location::kDevice ? "DeviceBuffers" : "HostBuffers";
@@ -215,18 +205,6 @@ TEST_P(GroupSizeTest, BarrierReturnsOnlyOnceEveryMemberArrived) {
   EXPECT_THAT(seen, Each(n()));
 }
 
-// Expected reduction: the inputs combined serially with the reduction code that the tests
-// of reduction.h check against hand-computed values.
-std::vector<std::byte> ReduceSerially(DataType type, ReductionKind kind,
-                                      const std::vector<std::vector<std::byte>>& inputs) {
-  std::vector<std::byte> result = inputs[0];
-  const int64_t count = static_cast<int64_t>(result.size()) / DataTypeSize(type);
-  for (size_t j = 1; j < inputs.size(); ++j) {
-    Accumulate(type, kind, result.data(), inputs[j].data(), count);
-  }
-  return result;
-}
-
 class LocationTest : public ::testing::TestWithParam<Location> {
  protected:
   absl::Status On(int64_t p, ConstBuffer input, Buffer output,
@@ -262,17 +240,8 @@ TEST_P(SizedLocationTest, AllReduceHandlesEveryDataTypeAndKind) {
       const int64_t bytes = count * DataTypeSize(type);
       // Small integers of both signs (both truth values for pred): every reduction order
       // gives the same result, so NCCL's order may differ from the serial one.
-      std::vector<std::vector<std::byte>> inputs(n, std::vector<std::byte>(bytes));
-      for (int64_t p = 0; p < n; ++p) {
-        DispatchDataType(type, [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          T* values = reinterpret_cast<T*>(inputs[p].data());
-          for (int64_t i = 0; i < count; ++i) {
-            int64_t v = (p * 7 + i * 3) % 5 - (std::is_unsigned_v<T> ? 0 : 2);
-            values[i] = static_cast<T>(static_cast<float>(v));
-          }
-        });
-      }
+      std::vector<std::vector<std::byte>> inputs;
+      for (int64_t p = 0; p < n; ++p) inputs.push_back(SmallValuesOf(type, p, count));
       std::vector<std::vector<std::byte>> outputs(n, std::vector<std::byte>(bytes));
       auto statuses = RunOnPartitions(n, [&](int64_t p) {
         return On(p, ConstBuffer{type, inputs[p].data(), count},

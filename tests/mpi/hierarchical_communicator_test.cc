@@ -17,6 +17,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "collectives/reduction.h"
+#include "collectives/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "support/status_matchers.h"
@@ -24,6 +25,10 @@
 namespace tessel::collectives {
 namespace {
 
+using ::tessel::collectives::testing::IdsFrom;
+using ::tessel::collectives::testing::In;
+using ::tessel::collectives::testing::InputOf;
+using ::tessel::collectives::testing::Out;
 using ::tessel::testing::IsOk;
 using ::tessel::testing::StatusIs;
 using ::testing::ElementsAreArray;
@@ -38,27 +43,6 @@ int64_t WorldRank() {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   return rank;
-}
-
-std::vector<int64_t> Iota(int64_t begin, int64_t end, int64_t step = 1) {
-  std::vector<int64_t> ids;
-  for (int64_t i = begin; i < end; i += step) ids.push_back(i);
-  return ids;
-}
-
-template <typename T>
-ConstBuffer In(const std::vector<T>& values) {
-  return MakeConstBuffer(absl::MakeConstSpan(values));
-}
-template <typename T>
-Buffer Out(std::vector<T>& values) {
-  return MakeBuffer(absl::MakeSpan(values));
-}
-
-std::vector<int32_t> InputOf(int64_t p, int64_t count) {
-  std::vector<int32_t> values(count);
-  for (int64_t i = 0; i < count; ++i) values[i] = static_cast<int32_t>(100 * p + i);
-  return values;
 }
 
 struct Placement {
@@ -98,15 +82,15 @@ class HierarchicalTest : public ::testing::TestWithParam<Placement> {
   // everyone, everyone reversed, evens then odds (interleaved ranks when several
   // partitions share a rank), the half holding `self`, same parity, and `self` alone.
   std::vector<std::vector<int64_t>> GroupsOf(int64_t self) const {
-    std::vector<int64_t> all = Iota(0, n_), reversed = all, evens_then_odds = Iota(0, n_, 2);
+    std::vector<int64_t> all = IdsFrom(0, n_), reversed = all, evens_then_odds = IdsFrom(0, n_, 2);
     std::reverse(reversed.begin(), reversed.end());
-    for (int64_t p : Iota(1, n_, 2)) evens_then_odds.push_back(p);
+    for (int64_t p : IdsFrom(1, n_, 2)) evens_then_odds.push_back(p);
     const int64_t half = n_ / 2;
     return {all,
             reversed,
             evens_then_odds,
-            self < half ? Iota(0, half) : Iota(half, n_),
-            Iota(self % 2, n_, 2),
+            self < half ? IdsFrom(0, half) : IdsFrom(half, n_),
+            IdsFrom(self % 2, n_, 2),
             {self}};
   }
 
@@ -166,7 +150,7 @@ TEST_P(HierarchicalTest, AllReduceInPlaceAndBitIdenticalFloatSums) {
   OnEveryPartition([&](int64_t self) {
     std::vector<int32_t> buffer = {static_cast<int32_t>(self), 7};
     ASSERT_THAT(
-        communicator_->AllReduceInPlace(self, Iota(0, n_), ReductionKind::kSum, Out(buffer)),
+        communicator_->AllReduceInPlace(self, IdsFrom(0, n_), ReductionKind::kSum, Out(buffer)),
         IsOk());
     EXPECT_EQ(buffer[0], n_ * (n_ - 1) / 2);
     EXPECT_EQ(buffer[1], 7 * n_);
@@ -310,7 +294,7 @@ TEST_P(HierarchicalTest, BroadcastCopiesTheRootAndBarrierCompletes) {
 
 TEST_P(HierarchicalTest, MismatchedSizesFailOnEveryMemberAndLeaveItUsable) {
   OnEveryPartition([&](int64_t self) {
-    for (const std::vector<int64_t>& group : {Iota(0, n_), GroupsOf(self)[2]}) {
+    for (const std::vector<int64_t>& group : {IdsFrom(0, n_), GroupsOf(self)[2]}) {
       const int64_t count = self == 0 ? 4 : 5;
       std::vector<int32_t> input(count, 1), output(count);
       EXPECT_THAT(
@@ -329,7 +313,7 @@ TEST_P(HierarchicalTest, OneMembersInvalidCallFailsEveryMember) {
   // The last partition's output is too short for an all_gather.
   OnEveryPartition([&](int64_t self) {
     std::vector<int32_t> input = {1}, output(self == n_ - 1 ? n_ - 1 : n_);
-    absl::Status status = communicator_->AllGather(self, Iota(0, n_), In(input), Out(output));
+    absl::Status status = communicator_->AllGather(self, IdsFrom(0, n_), In(input), Out(output));
     EXPECT_THAT(status, StatusIs(absl::StatusCode::kInvalidArgument, "all_gather"))
         << "partition " << self;
     if (self == n_ - 1) {
@@ -342,7 +326,7 @@ TEST_P(HierarchicalTest, RanksThatDisagreeOnThePairsFail) {
   // Rank 0's partitions permute forwards, the others backwards: the leaders see different
   // calls and every member fails instead of receiving the wrong data.
   OnEveryPartition([&](int64_t self) {
-    const std::vector<int64_t> group = Iota(0, n_);
+    const std::vector<int64_t> group = IdsFrom(0, n_);
     const bool forwards = mpi_->rank() == 0;
     std::vector<SourceTarget> ring;
     for (int64_t p = 0; p < n_; ++p) {
@@ -357,7 +341,7 @@ TEST_P(HierarchicalTest, RanksThatDisagreeOnThePairsFail) {
 
 TEST_P(HierarchicalTest, CallerMustRunOnThisRank) {
   const int64_t other = mpi_->assignment().PartitionOf((WorldRank() + 1) % WorldSize());
-  EXPECT_THAT(communicator_->Barrier(other, Iota(0, n_)),
+  EXPECT_THAT(communicator_->Barrier(other, IdsFrom(0, n_)),
               StatusIs(absl::StatusCode::kInvalidArgument, "runs on rank"));
   EXPECT_THAT(communicator_->Barrier(communicator_->local_partitions()[0], {n_}),
               StatusIs(absl::StatusCode::kInvalidArgument, "out of range"));

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "collectives/mpi/mpi_communicator.h"
 #include "collectives/reduction.h"
+#include "collectives/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "support/status_matchers.h"
@@ -23,6 +24,10 @@
 namespace tessel::collectives {
 namespace {
 
+using ::tessel::collectives::testing::IdsFrom;
+using ::tessel::collectives::testing::In;
+using ::tessel::collectives::testing::InputOf;
+using ::tessel::collectives::testing::Out;
 using ::tessel::testing::IsOk;
 using ::tessel::testing::StatusIs;
 using ::testing::ElementsAreArray;
@@ -31,28 +36,6 @@ int64_t WorldSize() {
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   return size;
-}
-
-std::vector<int64_t> Iota(int64_t begin, int64_t end, int64_t step = 1) {
-  std::vector<int64_t> ids;
-  for (int64_t i = begin; i < end; i += step) ids.push_back(i);
-  return ids;
-}
-
-template <typename T>
-ConstBuffer In(const std::vector<T>& values) {
-  return MakeConstBuffer(absl::MakeConstSpan(values));
-}
-template <typename T>
-Buffer Out(std::vector<T>& values) {
-  return MakeBuffer(absl::MakeSpan(values));
-}
-
-// Partition p's input in most tests: {100p, 100p + 1, ...}.
-std::vector<int32_t> InputOf(int64_t p, int64_t count) {
-  std::vector<int32_t> values(count);
-  for (int64_t i = 0; i < count; ++i) values[i] = static_cast<int32_t>(100 * p + i);
-  return values;
 }
 
 class MpiCommunicatorTest : public ::testing::Test {
@@ -77,7 +60,7 @@ class MpiCommunicatorTest : public ::testing::Test {
 TEST_F(MpiCommunicatorTest, AllReduceSumsUnevenCount) {
   const int64_t count = 7;  // not a multiple of any group size above 1
   std::vector<int32_t> input = InputOf(self_, count), output(count);
-  ASSERT_THAT(communicator_->AllReduce(self_, Iota(0, n_), ReductionKind::kSum, In(input),
+  ASSERT_THAT(communicator_->AllReduce(self_, IdsFrom(0, n_), ReductionKind::kSum, In(input),
                                        Out(output)),
               IsOk());
   std::vector<int32_t> expected(count, 0);
@@ -89,7 +72,7 @@ TEST_F(MpiCommunicatorTest, AllReduceSumsUnevenCount) {
 
 TEST_F(MpiCommunicatorTest, AllReduceInPlaceAndSignedSumsWrap) {
   std::vector<int32_t> buffer = {INT32_MAX, INT32_MIN, static_cast<int32_t>(self_)};
-  ASSERT_THAT(communicator_->AllReduceInPlace(self_, Iota(0, n_), ReductionKind::kSum,
+  ASSERT_THAT(communicator_->AllReduceInPlace(self_, IdsFrom(0, n_), ReductionKind::kSum,
                                               Out(buffer)),
               IsOk());
   const auto wrap = [](uint64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); };
@@ -126,7 +109,7 @@ TEST_F(MpiCommunicatorTest, AllReduceEveryDataTypeAndReduction) {
                                ReductionKind::kMin}) {
       std::vector<unsigned char> input = TypedInput(type, self_, count);
       std::vector<unsigned char> output(input.size());
-      ASSERT_THAT(communicator_->AllReduce(self_, Iota(0, n_), kind,
+      ASSERT_THAT(communicator_->AllReduce(self_, IdsFrom(0, n_), kind,
                                            ConstBuffer{type, input.data(), count},
                                            Buffer{type, output.data(), count}),
                   IsOk())
@@ -146,11 +129,11 @@ TEST_F(MpiCommunicatorTest, FloatAllReduceIsBitIdenticalOnEveryMember) {
   // Values whose sum depends on the order: every member must still get the same bits.
   std::vector<float> input = {1e8f * (self_ % 2 == 0 ? 1 : -1) + 0.1f * self_, 1.0f / (1 + self_)};
   std::vector<float> sum(2);
-  ASSERT_THAT(communicator_->AllReduce(self_, Iota(0, n_), ReductionKind::kSum, In(input),
+  ASSERT_THAT(communicator_->AllReduce(self_, IdsFrom(0, n_), ReductionKind::kSum, In(input),
                                        Out(sum)),
               IsOk());
   std::vector<float> everyone(2 * n_);
-  ASSERT_THAT(communicator_->AllGather(self_, Iota(0, n_), In(sum), Out(everyone)), IsOk());
+  ASSERT_THAT(communicator_->AllGather(self_, IdsFrom(0, n_), In(sum), Out(everyone)), IsOk());
   for (int64_t p = 0; p < n_; ++p) {
     EXPECT_EQ(std::memcmp(&everyone[2 * p], sum.data(), sizeof(float) * 2), 0)
         << "partition " << p;
@@ -163,7 +146,7 @@ TEST_F(MpiCommunicatorTest, FloatMaxCombinesInGroupOrder) {
   // non-commutative operation in rank (= group) order. Only the last member contributes
   // -0, in the group and in its reverse.
   for (bool reversed : {false, true}) {
-    std::vector<int64_t> group = Iota(0, n_);
+    std::vector<int64_t> group = IdsFrom(0, n_);
     if (reversed) std::reverse(group.begin(), group.end());
     std::vector<float> input = {self_ == group.back() ? -0.0f : 0.0f}, output(1);
     ASSERT_THAT(communicator_->AllReduce(self_, group, ReductionKind::kMax, In(input),
@@ -191,7 +174,7 @@ TEST_F(MpiCommunicatorTest, ReduceScatterLeavesBlockIOnPositionI) {
   const int64_t block = 3;
   std::vector<int64_t> input(n_ * block), output(block);
   for (int64_t i = 0; i < n_ * block; ++i) input[i] = 1000 * self_ + i;
-  ASSERT_THAT(communicator_->ReduceScatter(self_, Iota(0, n_), ReductionKind::kMax, In(input),
+  ASSERT_THAT(communicator_->ReduceScatter(self_, IdsFrom(0, n_), ReductionKind::kMax, In(input),
                                            Out(output)),
               IsOk());
   for (int64_t j = 0; j < block; ++j) {
@@ -203,7 +186,7 @@ TEST_F(MpiCommunicatorTest, AllToAllSendsBlockJToPositionJ) {
   const int64_t block = 2;
   std::vector<uint16_t> input(n_ * block), output(n_ * block);
   for (int64_t i = 0; i < n_ * block; ++i) input[i] = static_cast<uint16_t>(100 * self_ + i);
-  ASSERT_THAT(communicator_->AllToAll(self_, Iota(0, n_), In(input), Out(output)), IsOk());
+  ASSERT_THAT(communicator_->AllToAll(self_, IdsFrom(0, n_), In(input), Out(output)), IsOk());
   for (int64_t i = 0; i < n_; ++i) {
     for (int64_t j = 0; j < block; ++j) {
       EXPECT_EQ(output[i * block + j], 100 * i + self_ * block + j);
@@ -214,7 +197,7 @@ TEST_F(MpiCommunicatorTest, AllToAllSendsBlockJToPositionJ) {
 TEST_F(MpiCommunicatorTest, AllToAllWithOutputOverInput) {
   std::vector<int8_t> buffer(n_);
   for (int64_t i = 0; i < n_; ++i) buffer[i] = static_cast<int8_t>(10 * self_ + i);
-  ASSERT_THAT(communicator_->AllToAll(self_, Iota(0, n_), In(buffer), Out(buffer)), IsOk());
+  ASSERT_THAT(communicator_->AllToAll(self_, IdsFrom(0, n_), In(buffer), Out(buffer)), IsOk());
   for (int64_t i = 0; i < n_; ++i) EXPECT_EQ(buffer[i], 10 * i + self_);
 }
 
@@ -222,7 +205,7 @@ TEST_F(MpiCommunicatorTest, CollectivePermuteRingInPlace) {
   std::vector<SourceTarget> pairs;
   for (int64_t p = 0; p < n_; ++p) pairs.push_back({p, (p + 1) % n_});
   std::vector<double> buffer = {static_cast<double>(self_), 0.5};
-  ASSERT_THAT(communicator_->CollectivePermuteInPlace(self_, Iota(0, n_), pairs, Out(buffer)),
+  ASSERT_THAT(communicator_->CollectivePermuteInPlace(self_, IdsFrom(0, n_), pairs, Out(buffer)),
               IsOk());
   EXPECT_EQ(buffer[0], static_cast<double>((self_ + n_ - 1) % n_));
   EXPECT_EQ(buffer[1], 0.5);
@@ -232,7 +215,7 @@ TEST_F(MpiCommunicatorTest, CollectivePermuteZeroesMembersThatAreNoTarget) {
   const std::vector<SourceTarget> pairs = {{n_ - 1, 0}};
   std::vector<int32_t> input = InputOf(self_ + 1, 4), output(4, -1);
   ASSERT_THAT(
-      communicator_->CollectivePermute(self_, Iota(0, n_), pairs, In(input), Out(output)),
+      communicator_->CollectivePermute(self_, IdsFrom(0, n_), pairs, In(input), Out(output)),
       IsOk());
   if (self_ == 0) {
     EXPECT_THAT(output, ElementsAreArray(InputOf(n_, 4)));
@@ -243,12 +226,12 @@ TEST_F(MpiCommunicatorTest, CollectivePermuteZeroesMembersThatAreNoTarget) {
 
 TEST_F(MpiCommunicatorTest, BroadcastCopiesTheRoot) {
   std::vector<Eigen::bfloat16> buffer(3, Eigen::bfloat16(static_cast<float>(self_)));
-  ASSERT_THAT(communicator_->Broadcast(self_, Iota(0, n_), n_ - 1, Out(buffer)), IsOk());
+  ASSERT_THAT(communicator_->Broadcast(self_, IdsFrom(0, n_), n_ - 1, Out(buffer)), IsOk());
   for (Eigen::bfloat16 v : buffer) EXPECT_EQ(static_cast<float>(v), static_cast<float>(n_ - 1));
 }
 
 TEST_F(MpiCommunicatorTest, BarrierCompletes) {
-  EXPECT_THAT(communicator_->Barrier(self_, Iota(0, n_)), IsOk());
+  EXPECT_THAT(communicator_->Barrier(self_, IdsFrom(0, n_)), IsOk());
   EXPECT_THAT(communicator_->Barrier(self_, {self_}), IsOk());
 }
 
@@ -256,7 +239,7 @@ TEST_F(MpiCommunicatorTest, ContiguousSubgroups) {
   // [0, half) and [half, n): each all-reduces and all-gathers within itself, twice, so the
   // cached communicators are reused.
   const int64_t half = n_ / 2;
-  std::vector<int64_t> group = self_ < half ? Iota(0, half) : Iota(half, n_);
+  std::vector<int64_t> group = self_ < half ? IdsFrom(0, half) : IdsFrom(half, n_);
   for (int round = 0; round < 2; ++round) {
     std::vector<int64_t> input = {self_ + round}, sum(1);
     ASSERT_THAT(communicator_->AllReduce(self_, group, ReductionKind::kSum, In(input), Out(sum)),
@@ -276,7 +259,7 @@ TEST_F(MpiCommunicatorTest, ContiguousSubgroups) {
 
 TEST_F(MpiCommunicatorTest, StridedSubgroups) {
   // Even and odd partitions; reduce_scatter and a ring permute within each.
-  std::vector<int64_t> group = Iota(self_ % 2, n_, 2);
+  std::vector<int64_t> group = IdsFrom(self_ % 2, n_, 2);
   const int64_t size = static_cast<int64_t>(group.size());
   std::vector<int32_t> input(size, static_cast<int32_t>(self_)), output(1);
   ASSERT_THAT(communicator_->ReduceScatter(self_, group, ReductionKind::kSum, In(input),
@@ -301,11 +284,11 @@ TEST_F(MpiCommunicatorTest, MismatchedSizesFailOnEveryMember) {
   // communicator stays usable.
   const int64_t count = self_ == 0 ? 4 : 5;
   std::vector<int32_t> input(count, 1), output(count);
-  EXPECT_THAT(communicator_->AllReduce(self_, Iota(0, n_), ReductionKind::kSum, In(input),
+  EXPECT_THAT(communicator_->AllReduce(self_, IdsFrom(0, n_), ReductionKind::kSum, In(input),
                                        Out(output)),
               StatusIs(absl::StatusCode::kInvalidArgument, "all_reduce over group"));
   std::vector<int32_t> one = {1}, sum(1);
-  ASSERT_THAT(communicator_->AllReduce(self_, Iota(0, n_), ReductionKind::kSum, In(one),
+  ASSERT_THAT(communicator_->AllReduce(self_, IdsFrom(0, n_), ReductionKind::kSum, In(one),
                                        Out(sum)),
               IsOk());
   EXPECT_EQ(sum[0], n_);
@@ -314,7 +297,7 @@ TEST_F(MpiCommunicatorTest, MismatchedSizesFailOnEveryMember) {
 TEST_F(MpiCommunicatorTest, OneMembersInvalidCallFailsEveryMember) {
   // The last partition's output is too short for an all_gather.
   std::vector<int32_t> input = {1}, output(self_ == n_ - 1 ? n_ - 1 : n_);
-  absl::Status status = communicator_->AllGather(self_, Iota(0, n_), In(input), Out(output));
+  absl::Status status = communicator_->AllGather(self_, IdsFrom(0, n_), In(input), Out(output));
   if (self_ == n_ - 1) {
     EXPECT_THAT(status, StatusIs(absl::StatusCode::kInvalidArgument, "output has"));
   } else {
@@ -324,7 +307,7 @@ TEST_F(MpiCommunicatorTest, OneMembersInvalidCallFailsEveryMember) {
 }
 
 TEST_F(MpiCommunicatorTest, CallerMustBeThisRanksPartition) {
-  EXPECT_THAT(communicator_->Barrier((self_ + 1) % n_, Iota(0, n_)),
+  EXPECT_THAT(communicator_->Barrier((self_ + 1) % n_, IdsFrom(0, n_)),
               StatusIs(absl::StatusCode::kInvalidArgument, "runs partition"));
   EXPECT_THAT(communicator_->Barrier(self_, {n_}),
               StatusIs(absl::StatusCode::kInvalidArgument, "out of range"));
@@ -351,8 +334,8 @@ TEST(MpiDeviceAssignmentTest, PermutedAssignmentOrdersByPartition) {
   const int64_t self = (*communicator)->partition_id();
   EXPECT_EQ(self, n - 1 - rank);
   std::vector<int64_t> input = {self}, output(n);
-  ASSERT_THAT((*communicator)->AllGather(self, Iota(0, n), In(input), Out(output)), IsOk());
-  EXPECT_THAT(output, ElementsAreArray(Iota(0, n)));
+  ASSERT_THAT((*communicator)->AllGather(self, IdsFrom(0, n), In(input), Out(output)), IsOk());
+  EXPECT_THAT(output, ElementsAreArray(IdsFrom(0, n)));
 }
 
 // Inputs that overlap their outputs without being them (MPI forbids that aliasing, so the
@@ -364,7 +347,7 @@ TEST_F(MpiCommunicatorTest, OverlappingInputsAndOutputs) {
   const std::vector<int32_t> mine = InputOf(self_, count);
   std::copy(mine.begin(), mine.end(), gathered.begin());
   ConstBuffer gather_input = MakeConstBuffer(absl::MakeConstSpan(gathered.data(), count));
-  ASSERT_THAT(communicator_->AllGather(self_, Iota(0, n_), gather_input, Out(gathered)), IsOk());
+  ASSERT_THAT(communicator_->AllGather(self_, IdsFrom(0, n_), gather_input, Out(gathered)), IsOk());
   std::vector<int32_t> expected_gather;
   for (int64_t p = 0; p < n_; ++p) {
     for (int32_t v : InputOf(p, count)) expected_gather.push_back(v);
@@ -373,7 +356,7 @@ TEST_F(MpiCommunicatorTest, OverlappingInputsAndOutputs) {
 
   std::vector<int32_t> scattered = InputOf(self_, count * n_);
   Buffer scatter_output = MakeBuffer(absl::MakeSpan(scattered.data(), count));
-  ASSERT_THAT(communicator_->ReduceScatter(self_, Iota(0, n_), ReductionKind::kSum,
+  ASSERT_THAT(communicator_->ReduceScatter(self_, IdsFrom(0, n_), ReductionKind::kSum,
                                            In(scattered), scatter_output),
               IsOk());
   for (int64_t i = 0; i < count; ++i) {
@@ -383,7 +366,7 @@ TEST_F(MpiCommunicatorTest, OverlappingInputsAndOutputs) {
   }
 
   std::vector<int32_t> exchanged = InputOf(self_, count * n_);
-  ASSERT_THAT(communicator_->AllToAll(self_, Iota(0, n_), In(exchanged), Out(exchanged)),
+  ASSERT_THAT(communicator_->AllToAll(self_, IdsFrom(0, n_), In(exchanged), Out(exchanged)),
               IsOk());
   for (int64_t p = 0; p < n_; ++p) {
     for (int64_t i = 0; i < count; ++i) {
@@ -439,7 +422,7 @@ std::vector<unsigned char> LeftFold(DataType type, ReductionKind kind,
 
 TEST_F(MpiFoldTest, AllReduceIsTheLeftFoldInGroupOrder) {
   for (bool reversed : {false, true}) {
-    std::vector<int64_t> group = Iota(0, n_);
+    std::vector<int64_t> group = IdsFrom(0, n_);
     if (reversed) std::reverse(group.begin(), group.end());
     // Fewer elements than members (empty blocks), uneven blocks, even blocks.
     for (int64_t count : {n_ - 1, n_ + 1, 3 * n_, int64_t{1000}}) {
@@ -470,7 +453,7 @@ TEST_F(MpiFoldTest, AllReduceIsTheLeftFoldInGroupOrder) {
 
 TEST_F(MpiFoldTest, ReduceScatterIsTheLeftFoldInGroupOrder) {
   for (bool reversed : {false, true}) {
-    std::vector<int64_t> group = Iota(0, n_);
+    std::vector<int64_t> group = IdsFrom(0, n_);
     if (reversed) std::reverse(group.begin(), group.end());
     const int64_t position = std::find(group.begin(), group.end(), self_) - group.begin();
     for (int64_t block : {1, 5}) {
@@ -523,11 +506,11 @@ TEST_F(MpiCommunicatorTest, LargeFloatSumsAreTheLeftFoldByDefault) {
   const int64_t count = 100000;  // 400 KB of f32, above the default threshold
   const std::vector<unsigned char> input = FloatInputOf(DataType::kF32, self_, count);
   std::vector<unsigned char> output(input.size());
-  ASSERT_THAT(communicator_->AllReduce(self_, Iota(0, n_), ReductionKind::kSum,
+  ASSERT_THAT(communicator_->AllReduce(self_, IdsFrom(0, n_), ReductionKind::kSum,
                                        ConstBuffer{DataType::kF32, input.data(), count},
                                        Buffer{DataType::kF32, output.data(), count}),
               IsOk());
-  EXPECT_EQ(output, LeftFold(DataType::kF32, ReductionKind::kSum, Iota(0, n_), count));
+  EXPECT_EQ(output, LeftFold(DataType::kF32, ReductionKind::kSum, IdsFrom(0, n_), count));
 }
 
 }  // namespace
