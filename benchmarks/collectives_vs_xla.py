@@ -15,7 +15,12 @@ import os
 import subprocess
 import sys
 
-PROGRAMS = ["mlp", "transformer_block", "conv_net", "moe_layer", "train_step"]
+
+
+def programs(corpus):
+    """Every program of the corpus that has XLA's partitioned form beside it."""
+    suffix = ".partitioned.hlo"
+    return sorted(name[:-len(suffix)] for name in os.listdir(corpus) if name.endswith(suffix))
 
 
 def report(tessel, path, partitioned):
@@ -41,7 +46,7 @@ def main():
     args = parser.parse_args()
     print("| program | Tessel | bytes sent | XLA | bytes sent | Tessel / XLA |")
     print("|---|---|---|---|---|---|")
-    for name in PROGRAMS:
+    for name in programs(args.corpus):
         ours, ours_bytes = describe(report(args.tessel, os.path.join(args.corpus, name + ".hlo"),
                                            False))
         xla, xla_bytes = describe(report(

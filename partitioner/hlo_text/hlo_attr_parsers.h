@@ -75,10 +75,13 @@ mlir::FailureOr<ConvLabels> ParseConvLabels(const AttrText& attr, mlir::MLIRCont
 // `replica_groups=` in any of its forms, expanded to explicit groups of device ids:
 //   {{0,1},{2,3}}   explicit;   {}   one group of all `numDevices` devices;
 //   [2,4]<=[8]  or  [4,2]<=[2,4]T(1,0)   iota (reshape, transpose, reshape);
-//   mesh['a'=4,'b'=2] {'b'}   groups along named axes of an iota device mesh.
+//   mesh['a'=4,'b'=2] {'b'}   groups along named axes of an iota device mesh;
+//   mesh['a'=4,'b'=2]  with `deviceIds` = `([2,4]T(1,0)) {'b'}` (or explicit ids): the same
+//   over a mesh whose devices are the listed ones, as XLA prints `device_ids=`.
 mlir::FailureOr<std::vector<IntList>> ParseReplicaGroups(const AttrText& attr,
                                                          int64_t numDevices,
-                                                         mlir::MLIRContext* context);
+                                                         mlir::MLIRContext* context,
+                                                         const AttrText* deviceIds = nullptr);
 
 // `frontend_attributes={k="v", k2={raw}}` as (key, value) pairs; raw values keep braces.
 mlir::FailureOr<std::vector<std::pair<std::string, std::string>>> ParseFrontendAttributes(

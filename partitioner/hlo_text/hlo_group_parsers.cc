@@ -1,6 +1,7 @@
 // Parsers of attribute values that describe device groups and pass-through metadata:
 // replica groups (explicit, iota and mesh forms), frontend attributes, tuple shardings.
 #include <map>
+#include <optional>
 #include <numeric>
 
 #include "llvm/ADT/STLExtras.h"
@@ -91,9 +92,92 @@ mlir::FailureOr<std::string> lexQuotedName(Lexer& lex, const AttrText& attr) {
   return name;
 }
 
+mlir::FailureOr<std::vector<IntList>> parseGroupedAxes(
+    Lexer& lex, const AttrText& attr, llvm::ArrayRef<std::pair<std::string, int64_t>> axes,
+    int64_t total, llvm::ArrayRef<int64_t> deviceIds);
+
+// The device list of `device_ids=(...)`: an iota form `[dims]T(perm)` (arange reshaped to
+// dims and transposed by perm, then flattened) or explicit ids `0,2,4,...`, inside parens.
+mlir::FailureOr<IntList> parseDeviceIds(Lexer& lex, const AttrText& attr, int64_t total) {
+  lex.skipSpace();
+  if (failed(lex.expect('(', "to open device_ids"))) return mlir::failure();
+  lex.skipSpace();
+  IntList ids;
+  if (lex.peek() == '[') {
+    mlir::FailureOr<IntList> dims = lexBracketList(lex, attr);
+    if (failed(dims)) return mlir::failure();
+    IntList perm(dims->size());
+    std::iota(perm.begin(), perm.end(), 0);
+    lex.skipSpace();
+    if (lex.consume('T')) {
+      if (failed(lex.expect('(', "after 'T' in device_ids"))) return mlir::failure();
+      perm.clear();
+      while (true) {
+        mlir::FailureOr<int64_t> p = lexIntOrError(lex, attr);
+        if (failed(p)) return mlir::failure();
+        perm.push_back(*p);
+        lex.skipSpace();
+        if (lex.consume(')')) break;
+        if (failed(lex.expect(',', "or ')' in device_ids transpose"))) return mlir::failure();
+      }
+    }
+    int64_t product = 1;
+    for (int64_t d : *dims) {
+      if (d <= 0 || d > kMaxGroupDevices || product * d > kMaxGroupDevices) {
+        return lex.error() << "device_ids dimensions do not describe the mesh";
+      }
+      product *= d;
+    }
+    IntList sortedPerm = perm;
+    llvm::sort(sortedPerm);
+    bool permOk = perm.size() == dims->size();
+    for (size_t i = 0; permOk && i < sortedPerm.size(); ++i) permOk = sortedPerm[i] == int64_t(i);
+    if (!permOk || product != total) {
+      return lex.error() << "device_ids do not describe the " << total << " devices of the mesh";
+    }
+    IntList strides(dims->size(), 1);
+    for (int64_t i = int64_t(dims->size()) - 2; i >= 0; --i) {
+      strides[i] = strides[i + 1] * (*dims)[i + 1];
+    }
+    for (int64_t k = 0; k < total; ++k) {
+      int64_t rem = k, source = 0;
+      for (int64_t i = int64_t(perm.size()) - 1; i >= 0; --i) {
+        const int64_t extent = (*dims)[perm[i]];
+        source += (rem % extent) * strides[perm[i]];
+        rem /= extent;
+      }
+      ids.push_back(source);
+    }
+  } else {
+    while (true) {
+      mlir::FailureOr<int64_t> id = lexIntOrError(lex, attr);
+      if (failed(id)) return mlir::failure();
+      ids.push_back(*id);
+      lex.skipSpace();
+      if (lex.peek() == ')') break;
+      if (failed(lex.expect(',', "or ')' in device_ids"))) return mlir::failure();
+    }
+    IntList sorted = ids;
+    llvm::sort(sorted);
+    bool permutation = int64_t(sorted.size()) == total;
+    for (size_t i = 0; permutation && i < sorted.size(); ++i) permutation = sorted[i] == int64_t(i);
+    if (!permutation) {
+      return lex.error() << "device_ids must list each of the " << total
+                         << " devices of the mesh once";
+    }
+  }
+  lex.skipSpace();
+  if (failed(lex.expect(')', "to close device_ids"))) return mlir::failure();
+  return ids;
+}
+
 // `mesh['a'=4,'b'=2] {'b'}` (sub-axes `'a':(1)2`): groups over the named axes of an iota
-// mesh, ordered by those axes (the first most major).
-mlir::FailureOr<std::vector<IntList>> parseMeshGroups(Lexer& lex, const AttrText& attr) {
+// mesh, ordered by those axes (the first most major). With `deviceIds` (XLA's
+// `replica_groups=mesh[...], device_ids=(LIST) {AXES}`), the mesh's devices are that list
+// in mesh order, and the grouped axes follow it in the device_ids attribute.
+mlir::FailureOr<std::vector<IntList>> parseMeshGroups(Lexer& lex, const AttrText& attr,
+                                                      const AttrText* deviceIdsAttr,
+                                                      mlir::MLIRContext* context) {
   lex.consume("mesh");
   if (failed(lex.expect('[', "after 'mesh' in replica groups"))) return mlir::failure();
   std::vector<std::pair<std::string, int64_t>> axes;
@@ -110,6 +194,32 @@ mlir::FailureOr<std::vector<IntList>> parseMeshGroups(Lexer& lex, const AttrText
     if (lex.consume(']')) break;
     if (failed(lex.expect(',', "or ']' in mesh axes"))) return mlir::failure();
   }
+  int64_t total = 1;
+  for (const auto& axis : axes) {
+    if (axis.second > kMaxGroupDevices || total * axis.second > kMaxGroupDevices) {
+      return mlir::emitError(lex.toLoc(attr.pos)) << "replica group mesh spans too many devices";
+    }
+    total *= axis.second;
+  }
+  lex.skipSpace();
+  IntList deviceIds;
+  std::optional<Lexer> idsLexer;
+  const AttrText* groupedAttr = &attr;
+  if (lex.atEnd() && deviceIdsAttr) {
+    // The grouped axes come after the device list, in the device_ids attribute.
+    idsLexer.emplace(lexerFor(*deviceIdsAttr, context));
+    mlir::FailureOr<IntList> ids = parseDeviceIds(*idsLexer, *deviceIdsAttr, total);
+    if (failed(ids)) return mlir::failure();
+    deviceIds = std::move(*ids);
+    groupedAttr = deviceIdsAttr;
+  }
+  return parseGroupedAxes(idsLexer ? *idsLexer : lex, *groupedAttr, axes, total, deviceIds);
+}
+
+// The `{'b', 'a':(1)2}` part of a mesh replica group, and the groups it makes.
+mlir::FailureOr<std::vector<IntList>> parseGroupedAxes(
+    Lexer& lex, const AttrText& attr, llvm::ArrayRef<std::pair<std::string, int64_t>> axes,
+    int64_t total, llvm::ArrayRef<int64_t> deviceIds) {
   lex.skipSpace();
   if (failed(lex.expect('{', "to open the grouped axes"))) return mlir::failure();
   std::vector<MeshAxisRef> refs;
@@ -143,13 +253,6 @@ mlir::FailureOr<std::vector<IntList>> parseMeshGroups(Lexer& lex, const AttrText
     if (failed(lex.expect(',', "or '}' in grouped axes"))) return mlir::failure();
   }
   if (failed(expectEnd(lex, attr))) return mlir::failure();
-  int64_t total = 1;
-  for (const auto& axis : axes) {
-    if (axis.second > kMaxGroupDevices || total * axis.second > kMaxGroupDevices) {
-      return mlir::emitError(lex.toLoc(attr.pos)) << "replica group mesh spans too many devices";
-    }
-    total *= axis.second;
-  }
   // Key of a device: its coordinates with the grouped parts removed; position: the grouped
   // parts as a mixed-radix number.
   std::map<IntList, IntList> byKey;
@@ -172,7 +275,7 @@ mlir::FailureOr<std::vector<IntList>> parseMeshGroups(Lexer& lex, const AttrText
     }
     IntList& group = byKey[key];
     if (int64_t(group.size()) <= position) group.resize(position + 1, -1);
-    group[position] = device;
+    group[position] = deviceIds.empty() ? device : deviceIds[device];
   }
   std::vector<IntList> groups;
   for (auto& entry : byKey) groups.push_back(entry.second);
@@ -183,10 +286,11 @@ mlir::FailureOr<std::vector<IntList>> parseMeshGroups(Lexer& lex, const AttrText
 
 mlir::FailureOr<std::vector<IntList>> ParseReplicaGroups(const AttrText& attr,
                                                          int64_t numDevices,
-                                                         mlir::MLIRContext* context) {
+                                                         mlir::MLIRContext* context,
+                                                         const AttrText* deviceIds) {
   Lexer lex = lexerFor(attr, context);
   if (lex.peek() == '[') return parseIotaGroups(lex, attr);
-  if (lex.rest().starts_with("mesh")) return parseMeshGroups(lex, attr);
+  if (lex.rest().starts_with("mesh")) return parseMeshGroups(lex, attr, deviceIds, context);
   mlir::FailureOr<std::vector<IntList>> groups = ParseIntListList(attr, context);
   if (failed(groups)) return mlir::failure();
   if (groups->empty()) {

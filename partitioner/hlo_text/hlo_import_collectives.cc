@@ -113,7 +113,9 @@ mlir::FailureOr<std::vector<IntList>> collectiveGroups(Importer& im, Instruction
   if (im.numPartitions() == 0 && (*attr)->value.trim() == "{}") {
     return im.error(**attr) << "replica_groups={} needs num_partitions in the module header";
   }
-  return ParseReplicaGroups(**attr, im.numPartitions(), im.context());
+  AttrText* deviceIds = im.findAttr(inst, "device_ids");
+  if (deviceIds) deviceIds->used = true;
+  return ParseReplicaGroups(**attr, im.numPartitions(), im.context(), deviceIds);
 }
 
 int64_t deviceCount(Importer& im, const std::vector<IntList>& groups) {

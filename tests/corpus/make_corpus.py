@@ -5,10 +5,13 @@ JAX is not a dependency of Tessel and CI never runs this script; the generated .
 are committed. To regenerate (any machine with Python 3.10+):
 
     python3 -m venv /tmp/jax-venv && /tmp/jax-venv/bin/pip install jax jaxlib
-    /tmp/jax-venv/bin/python tests/corpus/make_corpus.py
+    /tmp/jax-venv/bin/python tests/corpus/make_corpus.py [NAME...]
 
 Five programs (an MLP, a transformer block, a conv net, an MoE layer and a training step
-with Adam) are jitted with NamedSharding annotations on a mesh of 8 CPU devices
+with Adam), and fifteen that exercise partitioning choices (contracting splits that
+reduce-scatter, sequence parallelism, FSDP and ZeRO gradients, loops and conditionals
+with invariant weights, scatter, gather, sort and argmax on split dims, expert
+parallelism) are jitted with NamedSharding annotations on a mesh of 8 CPU devices
 ("data"=4 x "model"=2). For each program NAME it writes:
 
   NAME.hlo              jax.jit(f).lower(...).as_text(dialect="hlo") with Shardy on (the
@@ -151,12 +154,191 @@ W_SPECS = (spec((32, 64), P(None, "model")), spec((64, 8), P("model", None)))
 TRAIN_ARGS = (W_SPECS, W_SPECS, W_SPECS, spec((), P(), jnp.int32),
               spec((64, 32), P("data", None)), spec((64, 8), P("data", None)))
 
+# --- programs for partition quality (the patterns of docs/partitioning.md) -----------------
+
+def contracting_rowsplit(x, w):
+    # The contracting dim is split; the consumer wants rows split: a reduce-scatter.
+    return constrain(x @ w, P("model", None))
+
+
+CONTRACTING_ROWSPLIT_ARGS = (spec((64, 128), P(None, "model")), spec((128, 64), P("model", None)))
+
+
+def seq_parallel_mlp(x, scale, w1, w2):
+    # Megatron sequence parallelism: the sequence is split over "model" outside the matmuls.
+    h = layer_norm(x, scale)
+    h = jax.nn.gelu(h @ w1)
+    return constrain(h @ w2, P("model", None)) + x
+
+
+SEQ_PARALLEL_ARGS = (spec((64, 32), P("model", None)), spec((32,), P()),
+                     spec((32, 128), P(None, "model")), spec((128, 32), P("model", None)))
+
+
+def transpose_back(x):
+    # A split moved from one dim to the other: one all_to_all.
+    return constrain(x.T * 2.0, P("data", None))
+
+
+TRANSPOSE_BACK_ARGS = (spec((64, 32), P("data", None)),)
+
+
+def while_invariant(h, w):
+    # A data-dependent loop whose weight never changes: reshard it once, before the loop.
+    def cond(state):
+        h, i = state
+        return jnp.logical_and(jnp.max(jnp.abs(h)) < 1e3, i < 4)
+
+    def body(state):
+        h, i = state
+        return jnp.tanh(h @ w) * 2.0, i + 1
+
+    h, _ = jax.lax.while_loop(cond, body, (h, 0))
+    return h
+
+
+WHILE_INVARIANT_ARGS = (spec((64, 32), P("data", None)), spec((32, 32), P("model", None)))
+
+
+def fori_invariant(h, w, b):
+    def body(i, h):
+        return jax.nn.relu(h @ w + b)
+
+    return jax.lax.fori_loop(0, 3, body, h)
+
+
+FORI_INVARIANT_ARGS = (spec((64, 32), P("data", None)), spec((32, 32), P("data", None)),
+                       spec((32,), P("model")))
+
+
+def fsdp_mlp(x, w1, w2):
+    # FSDP: weights stored split over "data" on their first dim, all-gathered for use.
+    return jnp.tanh(x @ w1) @ w2
+
+
+FSDP_ARGS = (spec((64, 32), P("data", None)), spec((32, 64), P("data", None)),
+             spec((64, 16), P("data", None)))
+
+
+def fsdp_grad(w1, w2, x, y):
+    def loss(w1, w2):
+        return jnp.mean((jnp.tanh(x @ w1) @ w2 - y) ** 2)
+
+    g1, g2 = jax.grad(loss, argnums=(0, 1))(w1, w2)
+    return constrain(g1, P("data", None)), constrain(g2, P("data", None))
+
+
+FSDP_GRAD_ARGS = (spec((32, 64), P("data", None)), spec((64, 16), P("data", None)),
+                  spec((64, 32), P("data", None)), spec((64, 16), P("data", None)))
+
+
+def zero_grad(w, x, y):
+    # ZeRO-2: replicated weights, gradients kept split over "data".
+    g = jax.grad(lambda w: jnp.mean((x @ w - y) ** 2))(w)
+    return constrain(g, P("data", None))
+
+
+ZERO_GRAD_ARGS = (spec((32, 16), P()), spec((64, 32), P("data", None)),
+                  spec((64, 16), P("data", None)))
+
+
+def conv_kernel_grad(images, kernel, out_grad):
+    # The kernel gradient of a convolution split along H: a local partial and an all-reduce.
+    dn = ("NHWC", "HWIO", "NHWC")
+
+    def f(k):
+        return jax.lax.conv_general_dilated(images, k, (1, 1), "SAME", dimension_numbers=dn)
+
+    _, vjp = jax.vjp(f, kernel)
+    return vjp(out_grad)[0]
+
+
+CONV_GRAD_ARGS = (spec((8, 16, 16, 4), P("data", "model", None, None)),
+                  spec((3, 3, 4, 8), P()), spec((8, 16, 16, 8), P("data", "model", None, None)))
+
+
+def segment_sum(data, ids):
+    # Scatter-add with the rows and the indices split over "data".
+    return jax.ops.segment_sum(data, ids, num_segments=16)
+
+
+SEGMENT_SUM_ARGS = (spec((64, 32), P("data", None)), spec((64,), P("data"), jnp.int32))
+
+
+def embedding_lookup(table, ids):
+    # The vocabulary split over "model": a masked local gather and an all-reduce.
+    return jnp.take(table, ids, axis=0)
+
+
+EMBEDDING_ARGS = (spec((128, 32), P("model", None)), spec((64,), P("data"), jnp.int32))
+
+
+def moe_expert_parallel(x, router, w_in, w_out):
+    # Top-1 routing with a capacity; the experts live on "model" and stay there.
+    experts, capacity = router.shape[1], 8
+    gates = jax.nn.softmax(x @ router, axis=-1)
+    expert = jnp.argmax(gates, axis=-1)
+    onehot = jax.nn.one_hot(expert, experts, dtype=jnp.int32)
+    position = jnp.cumsum(onehot, axis=0) * onehot - 1
+    keep = (position < capacity) & (onehot > 0)
+    dispatch = jax.nn.one_hot(position, capacity, dtype=x.dtype) * keep[..., None]
+    combine = dispatch * jnp.max(gates, axis=-1)[:, None, None]
+    expert_in = jnp.einsum("tec,td->ecd", dispatch, x)
+    expert_in = constrain(expert_in, P("model", None, None))
+    h = jax.nn.relu(jnp.einsum("ecd,edh->ech", expert_in, w_in))
+    expert_out = jnp.einsum("ech,ehd->ecd", h, w_out)
+    return jnp.einsum("tec,ecd->td", combine, expert_out)
+
+
+MOE_EP_ARGS = (spec((64, 16), P("data", None)), spec((16, 4), P()),
+               spec((4, 16, 32), P("model", None, None)), spec((4, 32, 16), P("model", None, None)))
+
+
+def argmax_split(x):
+    # An argmax and a max along the split dim.
+    return jnp.argmax(x, axis=1), jnp.max(x, axis=1)
+
+
+ARGMAX_ARGS = (spec((64, 32), P("data", "model")),)
+
+
+def sort_split(x):
+    return jnp.sort(x, axis=0)
+
+
+SORT_ARGS = (spec((64, 32), P("data", None)),)
+
+
+def cond_branches(p, x, w):
+    # Both branches read the weight the same way: the reshard goes before the conditional.
+    return jax.lax.cond(p > 0, lambda: jnp.tanh(x @ w), lambda: jnp.sin(x @ w) * 2.0)
+
+
+COND_ARGS = (spec((), P(), jnp.int32), spec((64, 32), P("data", None)),
+             spec((32, 16), P("data", None)))
+
+
 PROGRAMS = {
     "mlp": (mlp, MLP_ARGS),
     "transformer_block": (transformer_block, TRANSFORMER_ARGS),
     "conv_net": (conv_net, CONV_ARGS),
     "moe_layer": (moe_layer, MOE_ARGS),
     "train_step": (train_step, TRAIN_ARGS),
+    "contracting_rowsplit": (contracting_rowsplit, CONTRACTING_ROWSPLIT_ARGS),
+    "seq_parallel_mlp": (seq_parallel_mlp, SEQ_PARALLEL_ARGS),
+    "transpose_back": (transpose_back, TRANSPOSE_BACK_ARGS),
+    "while_invariant": (while_invariant, WHILE_INVARIANT_ARGS),
+    "fori_invariant": (fori_invariant, FORI_INVARIANT_ARGS),
+    "fsdp_mlp": (fsdp_mlp, FSDP_ARGS),
+    "fsdp_grad": (fsdp_grad, FSDP_GRAD_ARGS),
+    "zero_grad": (zero_grad, ZERO_GRAD_ARGS),
+    "conv_kernel_grad": (conv_kernel_grad, CONV_GRAD_ARGS),
+    "segment_sum": (segment_sum, SEGMENT_SUM_ARGS),
+    "embedding_lookup": (embedding_lookup, EMBEDDING_ARGS),
+    "moe_expert_parallel": (moe_expert_parallel, MOE_EP_ARGS),
+    "argmax_split": (argmax_split, ARGMAX_ARGS),
+    "sort_split": (sort_split, SORT_ARGS),
+    "cond_branches": (cond_branches, COND_ARGS),
 }
 
 
@@ -166,13 +348,22 @@ def header(text, name, mode):
 
 
 def write(path, text):
+    # XLA's dump names the source file by its absolute path; keep the repository-relative one.
+    text = text.replace(os.path.abspath(__file__), "tests/corpus/make_corpus.py")
     with open(path, "w") as f:
         f.write(text if text.endswith("\n") else text + "\n")
     print("wrote", os.path.relpath(path))
 
 
 def main():
+    # Names given on the command line regenerate only those programs.
+    only = set(sys.argv[1:])
+    unknown = only - set(PROGRAMS)
+    if unknown:
+        sys.exit(f"unknown programs: {sorted(unknown)}")
     for name, (fn, args) in PROGRAMS.items():
+        if only and name not in only:
+            continue
         jitted = jax.jit(fn)
         jax.config.update("jax_use_shardy_partitioner", False)
         write(os.path.join(OUT_DIR, f"{name}.gspmd.hlo"),

@@ -1,21 +1,66 @@
 // Every program of tests/corpus (made by JAX: lowered with Shardy on and off, and XLA's
 // SPMD-partitioned form) imports, exports, and imports again to the same module.
-// RUN: bash %S/check_corpus_roundtrip.sh %S/../../corpus 15 | FileCheck %s --check-prefix=ALL
+// RUN: bash %S/check_corpus_roundtrip.sh %S/../../corpus 60 | FileCheck %s --check-prefix=ALL
+// ALL-DAG: argmax_split: ok
+// ALL-DAG: argmax_split.gspmd: ok
+// ALL-DAG: argmax_split.partitioned: ok
+// ALL-DAG: cond_branches: ok
+// ALL-DAG: cond_branches.gspmd: ok
+// ALL-DAG: cond_branches.partitioned: ok
+// ALL-DAG: contracting_rowsplit: ok
+// ALL-DAG: contracting_rowsplit.gspmd: ok
+// ALL-DAG: contracting_rowsplit.partitioned: ok
+// ALL-DAG: conv_kernel_grad: ok
+// ALL-DAG: conv_kernel_grad.gspmd: ok
+// ALL-DAG: conv_kernel_grad.partitioned: ok
 // ALL-DAG: conv_net: ok
 // ALL-DAG: conv_net.gspmd: ok
 // ALL-DAG: conv_net.partitioned: ok
+// ALL-DAG: embedding_lookup: ok
+// ALL-DAG: embedding_lookup.gspmd: ok
+// ALL-DAG: embedding_lookup.partitioned: ok
+// ALL-DAG: fori_invariant: ok
+// ALL-DAG: fori_invariant.gspmd: ok
+// ALL-DAG: fori_invariant.partitioned: ok
+// ALL-DAG: fsdp_grad: ok
+// ALL-DAG: fsdp_grad.gspmd: ok
+// ALL-DAG: fsdp_grad.partitioned: ok
+// ALL-DAG: fsdp_mlp: ok
+// ALL-DAG: fsdp_mlp.gspmd: ok
+// ALL-DAG: fsdp_mlp.partitioned: ok
 // ALL-DAG: mlp: ok
 // ALL-DAG: mlp.gspmd: ok
 // ALL-DAG: mlp.partitioned: ok
+// ALL-DAG: moe_expert_parallel: ok
+// ALL-DAG: moe_expert_parallel.gspmd: ok
+// ALL-DAG: moe_expert_parallel.partitioned: ok
 // ALL-DAG: moe_layer: ok
 // ALL-DAG: moe_layer.gspmd: ok
 // ALL-DAG: moe_layer.partitioned: ok
+// ALL-DAG: segment_sum: ok
+// ALL-DAG: segment_sum.gspmd: ok
+// ALL-DAG: segment_sum.partitioned: ok
+// ALL-DAG: seq_parallel_mlp: ok
+// ALL-DAG: seq_parallel_mlp.gspmd: ok
+// ALL-DAG: seq_parallel_mlp.partitioned: ok
+// ALL-DAG: sort_split: ok
+// ALL-DAG: sort_split.gspmd: ok
+// ALL-DAG: sort_split.partitioned: ok
 // ALL-DAG: train_step: ok
 // ALL-DAG: train_step.gspmd: ok
 // ALL-DAG: train_step.partitioned: ok
 // ALL-DAG: transformer_block: ok
 // ALL-DAG: transformer_block.gspmd: ok
 // ALL-DAG: transformer_block.partitioned: ok
+// ALL-DAG: transpose_back: ok
+// ALL-DAG: transpose_back.gspmd: ok
+// ALL-DAG: transpose_back.partitioned: ok
+// ALL-DAG: while_invariant: ok
+// ALL-DAG: while_invariant.gspmd: ok
+// ALL-DAG: while_invariant.partitioned: ok
+// ALL-DAG: zero_grad: ok
+// ALL-DAG: zero_grad.gspmd: ok
+// ALL-DAG: zero_grad.partitioned: ok
 
 // XLA's collectives land on axes of the synthesized 2x2x2 mesh: the MoE layer all-gathers
 // along "model" (the minor axis) and computes offsets from partition-id.
@@ -34,3 +79,9 @@
 // RUN: tessel-translate --import-hlo %S/../../corpus/mlp.gspmd.hlo | FileCheck %s --check-prefix=GSPMD
 // GSPMD-NOT: xla.sdy
 // GSPMD: %arg0: tensor<32x64xf32> {tessel.hlo_sharding = "{devices=[4,1,2]<=[8] last_tile_dim_replicate}"}
+
+// XLA prints mesh replica groups over a permuted device list as `replica_groups=mesh[...],
+// device_ids=(IOTA) {AXES}`: groups over "model" (the 2-device axis of the [4,2]T(1,0)
+// order) are {0,1},{2,3},{4,5},{6,7}: the minor axis of the synthesized 2x2x2 mesh.
+// RUN: tessel-translate --import-hlo %S/../../corpus/contracting_rowsplit.partitioned.hlo | FileCheck %s --check-prefix=DEVICE-IDS
+// DEVICE-IDS: tessel.all_reduce %{{.*}} over @mesh ["axis_2"] kind = sum

@@ -29,3 +29,38 @@
 
 // MOE: check: ran the partitioned program on 8 partitions
 // MOE: check: result 0 f32[64,16] matches
+
+// The programs that exercise partitioning choices (make_corpus.py): each partitioned
+// program matches the unpartitioned one (a mismatch fails the run), in both lowerings.
+// RUN: tessel run %S/../../corpus/contracting_rowsplit.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/contracting_rowsplit.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/seq_parallel_mlp.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/seq_parallel_mlp.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/transpose_back.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/transpose_back.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/while_invariant.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/while_invariant.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/fori_invariant.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/fori_invariant.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/fsdp_mlp.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/fsdp_mlp.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/fsdp_grad.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/fsdp_grad.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/zero_grad.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/zero_grad.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/conv_kernel_grad.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/conv_kernel_grad.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/segment_sum.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/segment_sum.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/embedding_lookup.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/embedding_lookup.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/moe_expert_parallel.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/moe_expert_parallel.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/argmax_split.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/argmax_split.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/sort_split.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/sort_split.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/cond_branches.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/cond_branches.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// CHOICE: check: ran the partitioned program on 8 partitions
+// CHOICE: check: result 0 {{.*}} matches
