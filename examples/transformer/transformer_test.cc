@@ -1,5 +1,7 @@
-// The transformer block verifies at every device count; with "model" split, attention and
-// MLP each end in an all_reduce over "model".
+// The transformer block verifies at every device count; with "model" split, the MLP ends in
+// an all_reduce over "model", and attention ends in one too or, where the cost model finds
+// it no slower and sending fewer bytes at these small sizes, gathers its output projection's
+// operands over "model" instead.
 #include "examples/transformer/transformer.h"
 
 #include "gmock/gmock.h"
@@ -22,16 +24,17 @@ TEST_P(TransformerTest, PartitionsAndVerifies) {
   absl::StatusOr<PartitionResult> partitioned = Partition(*program);
   ASSERT_THAT(partitioned, IsOk());
   EXPECT_EQ(partitioned->num_partitions, devices);
-  int64_t model_reductions = 0;
+  int64_t model_reductions = 0, model_collectives = 0;
   for (const CollectiveSummary::Entry& entry : partitioned->collectives.entries) {
-    if (entry.kind == "all_reduce" && entry.axes == std::vector<AxisRef>{"model"}) {
-      model_reductions += entry.count;
-    }
+    if (entry.axes != std::vector<AxisRef>{"model"}) continue;
+    model_collectives += entry.count;
+    if (entry.kind == "all_reduce") model_reductions += entry.count;
   }
   if (devices == 1) {
     EXPECT_EQ(partitioned->collectives.total_count(), 0) << partitioned->collectives;
   } else {
-    EXPECT_GE(model_reductions, 2) << partitioned->collectives;
+    EXPECT_GE(model_reductions, 1) << partitioned->collectives;
+    EXPECT_GE(model_collectives, 2) << partitioned->collectives;
   }
   absl::StatusOr<VerifyReport> report = Verify(*program, *partitioned, /*seed=*/devices);
   ASSERT_THAT(report, IsOk());

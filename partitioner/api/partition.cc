@@ -264,6 +264,7 @@ absl::StatusOr<PartitionResult> Partition(const Program& program,
     api_internal::DiagnosticCollector diagnostics(context.get());
     spmd::PartitionOptions partition_options;
     partition_options.replicationIsError = options.replication_is_error;
+    partition_options.hardware = &hardware;
     if (mlir::failed(spmd::partitionModule(*module, partition_options))) {
       std::string errors = diagnostics.Errors();
       if (options.replication_is_error && absl::StrContains(errors, kForbiddenReplication)) {

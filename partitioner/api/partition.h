@@ -58,6 +58,8 @@ struct PartitionOptions {
   bool combine_collectives = false;
   // The hardware the cost estimate assumes, as protobuf text of tessel.cost_model.HardwareSpec
   // (cost_model/hardware_spec.proto); empty for the built-in default (docs/cost_model.md).
+  // The partitioner also prices its strategies (a dot reduce-scattered or its operands
+  // resharded) on it.
   std::string hardware_spec;
 };
 

@@ -5,6 +5,7 @@
 #ifndef TESSEL_PARTITIONER_SPMD_PARTITION_H_
 #define TESSEL_PARTITIONER_SPMD_PARTITION_H_
 
+#include "cost_model/hardware_spec.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LogicalResult.h"
 
@@ -19,6 +20,16 @@ struct PartitionOptions {
   // An op that no handler partitions runs on replicated operands with a warning; with this
   // set, that warning is an error and partitioning fails instead.
   bool replicationIsError = false;
+  // The hardware whose cost model prices the ways an op can be partitioned (null: the
+  // built-in default, docs/cost_model.md). Not owned; must outlive partitioning.
+  const cost_model::HardwareSpec* hardware = nullptr;
+  // Emit a remark at each op where strategies were compared, naming the chosen one and the
+  // runner-up with their estimated times.
+  bool strategyRemarks = false;
+
+  const cost_model::HardwareSpec& hardwareSpec() const {
+    return hardware ? *hardware : cost_model::DefaultHardwareSpec();
+  }
 };
 
 mlir::LogicalResult partitionModule(mlir::ModuleOp module,

@@ -213,6 +213,7 @@ struct PartitionPass : impl::PartitionPassBase<PartitionPass> {
   void runOnOperation() override {
     PartitionOptions options;
     options.replicationIsError = replicationIsError;
+    options.strategyRemarks = strategyRemarks;
     if (mlir::failed(partitionModule(getOperation(), options))) signalPassFailure();
   }
 };

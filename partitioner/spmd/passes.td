@@ -31,6 +31,9 @@ def PartitionPass : Pass<"tessel-partition", "mlir::ModuleOp"> {
   let options = [
     Option<"replicationIsError", "replication-is-error", "bool", /*default=*/"false",
            "Fail instead of partitioning an op by replicating its operands">,
+    Option<"strategyRemarks", "strategy-remarks", "bool", /*default=*/"false",
+           "Remark, at each op with several ways to partition it, the chosen strategy and "
+           "the runner-up with their estimated times (default hardware)">,
   ];
 }
 

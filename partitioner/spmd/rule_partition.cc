@@ -7,11 +7,26 @@
 // (pass-through) or of an operand dimension (reduction factors of dot_general only); the
 // operands are resharded to what those factor axes imply, the op runs on local types, and
 // the result — a partial sum over the axes of split reduction factors — is resharded to its
-// annotated layout, which all-reduces those axes.
+// annotated layout, which all-reduces those axes (or reduce-scatters them onto the dimension
+// the layout splits).
+//
+// Which factor takes which axes is a choice where reduction factors can be split
+// (dot_general): the result's axes first (operands resharded to match the result), the
+// operands' axes first (each operand kept as it is, a partial result reduce-scattered or
+// all-reduced onto the layout its users want), or the reduction factors first. Each choice is
+// emitted into a trial block and priced by the cost model (strategy_cost.h); the fastest is
+// emitted, except that one computing redundantly (on fewer devices than the result-first
+// choice) must also send no more bytes than it.
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/IRMapping.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/tessel/collective_groups.h"
 #include "partitioner/spmd/partition_state.h"
+#include "partitioner/spmd/strategy_cost.h"
 
 namespace tessel::spmd {
 namespace {
@@ -87,20 +102,23 @@ bool ruleFits(mlir::Operation* op, const rules::OpShardingRule& rule,
   return fits(operandShapes, rule.getOperands()) && fits(resultShapes, rule.getResults());
 }
 
-}  // namespace
+using FactorAxes = llvm::SmallVector<AxisList>;
 
-mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardingRule& rule,
-                                      PartitionState& state) {
-  if (!ruleFits(op, rule, state) || op->getNumResults() == 0) return false;
-  const bool splitReductions = llvm::isa<hlo::DotGeneralOp>(op);
+// Where factor axes are read from, in the order a strategy claims them.
+enum class ClaimSource {
+  kResults,             // every factor from the result dimensions' axes
+  kOperandReductions,   // reduction factors from the operand dimensions' axes
+  kOperand0,            // every factor from operand 0's dimensions
+  kOperand1,            // every factor from operand 1's dimensions
+};
 
-  // The mesh comes from the results' annotations; without one, nothing is split.
-  Layout first = state.annotatedLayout(op->getResult(0));
-  for (mlir::OpResult result : op->getResults()) {
-    if (state.annotatedLayout(result).meshName != first.meshName) return false;
-  }
-
-  llvm::SmallVector<AxisList> factorAxes(rule.getNumFactors());
+// Each factor gets the axes of the first dimension, in `order`, that it appears in and whose
+// axes are still free; size-1 and need-replication factors stay whole.
+FactorAxes claimFactors(mlir::Operation* op, const rules::OpShardingRule& rule,
+                        PartitionState& state, const Layout& first,
+                        llvm::ArrayRef<ClaimSource> order) {
+  FactorAxes factorAxes(rule.getNumFactors());
+  if (!first.mesh) return factorAxes;
   AxisList used;
   auto claim = [&](int64_t factor, llvm::ArrayRef<ir::AxisRefAttr> axes) {
     if (axes.empty() || !factorAxes[factor].empty() || anyOverlap(axes, used)) return;
@@ -109,26 +127,43 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
     factorAxes[factor].assign(axes.begin(), axes.end());
     used.append(axes.begin(), axes.end());
   };
-  if (first.mesh) {
-    for (auto [index, result] : llvm::enumerate(op->getResults())) {
-      Layout layout = state.annotatedLayout(result);
-      for (auto [dim, factors] : llvm::enumerate(rule.getResult(index))) {
-        claim(factors[0], layout.dims[dim]);
+  auto claimOperand = [&](unsigned index, bool reductionsOnly) {
+    if (index >= op->getNumOperands()) return;
+    const LocalValue& local = state.local(op->getOperand(index));
+    if (local.layout.meshName != first.meshName) return;
+    for (auto [dim, factors] : llvm::enumerate(rule.getOperand(index))) {
+      if (reductionsOnly && rule.getFactor(factors[0]).kind != rules::FactorKind::kReduction) {
+        continue;
       }
+      claim(factors[0], local.layout.dims[dim]);
     }
-    if (splitReductions) {
-      for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
-        const LocalValue& local = state.local(operand);
-        if (local.layout.meshName != first.meshName) continue;
-        for (auto [dim, factors] : llvm::enumerate(rule.getOperand(index))) {
-          if (rule.getFactor(factors[0]).kind == rules::FactorKind::kReduction) {
-            claim(factors[0], local.layout.dims[dim]);
+  };
+  for (ClaimSource source : order) {
+    switch (source) {
+      case ClaimSource::kResults:
+        for (auto [index, result] : llvm::enumerate(op->getResults())) {
+          Layout layout = state.annotatedLayout(result);
+          for (auto [dim, factors] : llvm::enumerate(rule.getResult(index))) {
+            claim(factors[0], layout.dims[dim]);
           }
         }
-      }
+        break;
+      case ClaimSource::kOperandReductions:
+        for (unsigned index = 0; index < op->getNumOperands(); ++index) claimOperand(index, true);
+        break;
+      case ClaimSource::kOperand0: claimOperand(0, false); break;
+      case ClaimSource::kOperand1: claimOperand(1, false); break;
     }
   }
+  return factorAxes;
+}
 
+// The local results of `op` partitioned with `factorAxes`, resharded to their annotated
+// layouts: operands resharded to what the factors imply (padding of split reduction
+// dimensions zeroed), the op cloned on local types, its partial sums reduced.
+mlir::FailureOr<llvm::SmallVector<mlir::Value>> emitWithFactors(
+    mlir::Operation* op, const rules::OpShardingRule& rule, PartitionState& state,
+    const Layout& first, const FactorAxes& factorAxes) {
   auto layoutFor = [&](const rules::TensorFactors& tensor) {
     Layout layout = Layout::replicated(first.mesh, first.meshName, tensor.size());
     for (auto [dim, factors] : llvm::enumerate(tensor)) layout.dims[dim] = factorAxes[factors[0]];
@@ -184,17 +219,138 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
       partial.append(axes.begin(), axes.end());
     }
   }
+  llvm::SmallVector<mlir::Value> results;
   for (auto [index, result] : llvm::enumerate(op->getResults())) {
     Layout computed = layoutFor(rule.getResult(index));
     computed.unreduced = partial;
     auto type = llvm::cast<mlir::RankedTensorType>(result.getType());
     local->getResult(index).setType(mlir::RankedTensorType::get(
         computed.localShape(type.getShape()), type.getElementType()));
-    mlir::FailureOr<mlir::Value> resharded =
+    mlir::FailureOr<mlir::Value> reduced =
         state.spmd().reshard(local->getResult(index), computed,
                              state.annotatedLayout(result), type.getShape(), op->getLoc());
-    if (mlir::failed(resharded)) return mlir::failure();
-    state.define(result, *resharded, state.annotatedLayout(result), type.getShape());
+    if (mlir::failed(reduced)) return mlir::failure();
+    results.push_back(*reduced);
+  }
+  return results;
+}
+
+// "lhs [{}, {"model"}], rhs [{"model"}, {}]": the operand layouts a strategy computes on.
+std::string describeOperands(mlir::Operation* op, const rules::OpShardingRule& rule,
+                             const FactorAxes& factorAxes) {
+  std::string text;
+  for (unsigned index = 0; index < op->getNumOperands(); ++index) {
+    std::string dims;
+    for (auto [dim, factors] : llvm::enumerate(rule.getOperand(index))) {
+      std::string axes;
+      for (ir::AxisRefAttr axis : factorAxes[factors[0]]) {
+        absl::StrAppend(&axes, axes.empty() ? "" : ", ", "\"", axis.getName().str(), "\"");
+        if (axis.isSubAxis()) {
+          absl::StrAppend(&axes, ":(", axis.getPreSize(), ")", axis.getSubSize());
+        }
+      }
+      absl::StrAppend(&dims, dim == 0 ? "" : ", ", "{", axes, "}");
+    }
+    absl::StrAppend(&text, index == 0 ? "" : ", ", "operand ", index, " [", dims, "]");
+  }
+  return text;
+}
+
+struct Strategy {
+  FactorAxes factorAxes;
+  EmittedCost cost;
+};
+
+}  // namespace
+
+mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardingRule& rule,
+                                      PartitionState& state) {
+  if (!ruleFits(op, rule, state) || op->getNumResults() == 0) return false;
+  const bool splitReductions = llvm::isa<hlo::DotGeneralOp>(op);
+
+  // The mesh comes from the results' annotations; without one, nothing is split.
+  Layout first = state.annotatedLayout(op->getResult(0));
+  for (mlir::OpResult result : op->getResults()) {
+    if (state.annotatedLayout(result).meshName != first.meshName) return false;
+  }
+
+  using Order = llvm::SmallVector<ClaimSource, 3>;
+  llvm::SmallVector<Order> orders = {{ClaimSource::kResults}};
+  if (splitReductions) {
+    orders = {{ClaimSource::kResults, ClaimSource::kOperandReductions},
+              {ClaimSource::kOperandReductions, ClaimSource::kResults},
+              {ClaimSource::kOperand0, ClaimSource::kOperand1, ClaimSource::kResults},
+              {ClaimSource::kOperand1, ClaimSource::kOperand0, ClaimSource::kResults},
+              {ClaimSource::kResults}};
+  }
+  llvm::SmallVector<Strategy> strategies;
+  for (const Order& order : orders) {
+    FactorAxes factorAxes = claimFactors(op, rule, state, first, order);
+    bool seen = llvm::any_of(strategies, [&](const Strategy& s) {
+      return llvm::all_of(llvm::zip(s.factorAxes, factorAxes),
+                          [](auto pair) { return sameAxes(std::get<0>(pair), std::get<1>(pair)); });
+    });
+    if (!seen) strategies.push_back(Strategy{std::move(factorAxes), {}});
+  }
+
+  size_t chosen = 0;
+  if (strategies.size() > 1 && first.mesh) {
+    for (Strategy& strategy : strategies) {
+      SpmdBuilder::TrialScope trial(state.spmd());
+      if (mlir::failed(emitWithFactors(op, rule, state, first, strategy.factorAxes))) {
+        return mlir::failure();
+      }
+      strategy.cost = costOfEmitted(trial.block(), first.mesh, state.options().hardwareSpec());
+    }
+    // The fastest strategy wins, then the one sending least. But a strategy that splits the
+    // op's work over fewer devices than the result-first one (strategies[0]) computes
+    // redundantly, which a roofline at peak flops underprices, and gathers whole operands,
+    // which costs memory the time does not show: it must also send no more bytes. (By time
+    // alone, small tensors would trade bytes for latency: one ring all_gather takes half
+    // the steps of an all_reduce.)
+    auto better = [](const EmittedCost& a, const EmittedCost& b) {
+      if (a.seconds < b.seconds * (1 - 1e-9)) return true;
+      if (a.seconds > b.seconds * (1 + 1e-9)) return false;
+      return a.sentBytes < b.sentBytes;
+    };
+    auto devicesUsed = [&](const FactorAxes& factorAxes) {
+      AxisList all;
+      for (const AxisList& axes : factorAxes) all.append(axes.begin(), axes.end());
+      return ir::getGroupSize(first.mesh, all);
+    };
+    const EmittedCost& base = strategies[0].cost;
+    const int64_t baseDevices = devicesUsed(strategies[0].factorAxes);
+    for (size_t i = 1; i < strategies.size(); ++i) {
+      const EmittedCost& cost = strategies[i].cost;
+      if (devicesUsed(strategies[i].factorAxes) < baseDevices &&
+          (cost.seconds > base.seconds * (1 + 1e-9) || cost.sentBytes > base.sentBytes)) {
+        continue;
+      }
+      if (better(cost, strategies[chosen].cost)) chosen = i;
+    }
+    if (state.options().strategyRemarks) {
+      size_t runnerUp = chosen == 0 ? 1 : 0;
+      for (size_t i = 0; i < strategies.size(); ++i) {
+        if (i != chosen && strategies[i].cost.seconds < strategies[runnerUp].cost.seconds) {
+          runnerUp = i;
+        }
+      }
+      auto describe = [&](const Strategy& s) {
+        return absl::StrCat(describeOperands(op, rule, s.factorAxes), " with ",
+                            s.cost.collectives, " (", absl::StrFormat("%.3g", s.cost.seconds * 1e6),
+                            " us, ", static_cast<int64_t>(s.cost.sentBytes), " bytes sent)");
+      };
+      op->emitRemark() << "strategy: " << describe(strategies[chosen])
+                       << "; runner-up: " << describe(strategies[runnerUp]);
+    }
+  }
+
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>> results =
+      emitWithFactors(op, rule, state, first, strategies[chosen].factorAxes);
+  if (mlir::failed(results)) return mlir::failure();
+  for (auto [result, local] : llvm::zip(op->getResults(), *results)) {
+    auto type = llvm::cast<mlir::RankedTensorType>(result.getType());
+    state.define(result, local, state.annotatedLayout(result), type.getShape());
   }
   return true;
 }

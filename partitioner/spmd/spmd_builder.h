@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -46,6 +47,27 @@ class SpmdBuilder {
     SpmdBuilder& spmd_;
     mlir::OpBuilder::InsertionGuard guard_;
     std::map<std::vector<int64_t>, mlir::Value> tables_;
+  };
+
+  // While alive, emits at the end of a scratch block that is thrown away with the scope,
+  // and leaves the offset tables and the partition id as they were: how a handler prices
+  // one way of partitioning an op (it emits it, measures the block, and forgets it) before
+  // it emits the way it chose. Values built meanwhile must not be used after the scope.
+  class TrialScope {
+   public:
+    explicit TrialScope(SpmdBuilder& spmd);
+    ~TrialScope();
+    TrialScope(const TrialScope&) = delete;
+    TrialScope& operator=(const TrialScope&) = delete;
+
+    mlir::Block& block() { return *scratch_; }
+
+   private:
+    SpmdBuilder& spmd_;
+    mlir::OpBuilder::InsertionGuard guard_;
+    std::map<std::vector<int64_t>, mlir::Value> tables_;
+    bool hadPartitionId_;
+    std::unique_ptr<mlir::Block> scratch_;
   };
 
   // The local value of layout `to` for the local value `value` of layout `from`, both

@@ -1,6 +1,7 @@
 // Collective combining, end to end: a three-layer data-parallel training step with SGD and
-// momentum (the batch split over every axis of each standard mesh; 16 rows are uneven over
-// 3 and 6 devices), partitioned with and without --tessel-combine-collectives, plain and
+// momentum (the batch split over every axis of each standard mesh; 64 rows are uneven over
+// 3 and 6 devices, and enough that all-reducing a gradient sends less than gathering the
+// activations it is made from), partitioned with and without --tessel-combine-collectives, plain and
 // after weight-update sharding. Each run must equal the single-device program, and the
 // combined program must hold fewer collectives: one all_reduce for the three gradients
 // where there were three, one reduce_scatter and one all_gather where weight-update
@@ -20,43 +21,43 @@ namespace {
 using runtime::ElementType;
 using runtime::RandomTensor;
 
-// x [16, 24] -> [16, 24] -> [16, 24] -> [16, 12], mean squared error, the backward pass
+// x [64, 24] -> [64, 24] -> [64, 24] -> [64, 12], mean squared error, the backward pass
 // by hand, then every update (as an autodiff tool emits them: after all gradients). Every
 // weight has 24 rows, so weight-update sharding splits each along dim 0 on every mesh.
 constexpr char kThreeLayerStep[] = R"(tessel.mesh @mesh = <MESH>
-func.func @main(%x: tensor<16x24xf32> BATCH, %t: tensor<16x12xf32> BATCH,
+func.func @main(%x: tensor<64x24xf32> BATCH, %t: tensor<64x12xf32> BATCH,
                 %w1: tensor<24x24xf32>, %w2: tensor<24x24xf32>, %w3: tensor<24x12xf32>,
                 %m1: tensor<24x24xf32>, %m2: tensor<24x24xf32>, %m3: tensor<24x12xf32>)
     -> (tensor<f32>, tensor<24x24xf32>, tensor<24x24xf32>, tensor<24x12xf32>,
         tensor<24x24xf32>, tensor<24x24xf32>, tensor<24x12xf32>) {
   %zero = hlo.constant dense<0.0> : tensor<f32>
-  %z = hlo.broadcast_in_dim %zero, dims = [] : (tensor<f32>) -> tensor<16x24xf32>
-  %h1 = hlo.dot_general %x, %w1, lhs_contract = [1], rhs_contract = [0] : (tensor<16x24xf32>, tensor<24x24xf32>) -> tensor<16x24xf32>
-  %p1 = hlo.compare GT, %h1, %z : tensor<16x24xf32>
-  %a1 = hlo.select %p1, %h1, %z : tensor<16x24xi1>, tensor<16x24xf32>
-  %h2 = hlo.dot_general %a1, %w2, lhs_contract = [1], rhs_contract = [0] : (tensor<16x24xf32>, tensor<24x24xf32>) -> tensor<16x24xf32>
-  %p2 = hlo.compare GT, %h2, %z : tensor<16x24xf32>
-  %a2 = hlo.select %p2, %h2, %z : tensor<16x24xi1>, tensor<16x24xf32>
-  %o = hlo.dot_general %a2, %w3, lhs_contract = [1], rhs_contract = [0] : (tensor<16x24xf32>, tensor<24x12xf32>) -> tensor<16x12xf32>
-  %err = hlo.sub %o, %t : tensor<16x12xf32>
-  %sq = hlo.mul %err, %err : tensor<16x12xf32>
-  %sum = hlo.reduce(%sq) init(%zero) dimensions = [0, 1] : (tensor<16x12xf32>, tensor<f32>) -> tensor<f32> reducer {
+  %z = hlo.broadcast_in_dim %zero, dims = [] : (tensor<f32>) -> tensor<64x24xf32>
+  %h1 = hlo.dot_general %x, %w1, lhs_contract = [1], rhs_contract = [0] : (tensor<64x24xf32>, tensor<24x24xf32>) -> tensor<64x24xf32>
+  %p1 = hlo.compare GT, %h1, %z : tensor<64x24xf32>
+  %a1 = hlo.select %p1, %h1, %z : tensor<64x24xi1>, tensor<64x24xf32>
+  %h2 = hlo.dot_general %a1, %w2, lhs_contract = [1], rhs_contract = [0] : (tensor<64x24xf32>, tensor<24x24xf32>) -> tensor<64x24xf32>
+  %p2 = hlo.compare GT, %h2, %z : tensor<64x24xf32>
+  %a2 = hlo.select %p2, %h2, %z : tensor<64x24xi1>, tensor<64x24xf32>
+  %o = hlo.dot_general %a2, %w3, lhs_contract = [1], rhs_contract = [0] : (tensor<64x24xf32>, tensor<24x12xf32>) -> tensor<64x12xf32>
+  %err = hlo.sub %o, %t : tensor<64x12xf32>
+  %sq = hlo.mul %err, %err : tensor<64x12xf32>
+  %sum = hlo.reduce(%sq) init(%zero) dimensions = [0, 1] : (tensor<64x12xf32>, tensor<f32>) -> tensor<f32> reducer {
   ^bb0(%p: tensor<f32>, %q: tensor<f32>):
     %s = hlo.add %p, %q : tensor<f32>
     hlo.return %s : tensor<f32>
   }
-  %scale = hlo.constant dense<0.0052083333> : tensor<f32>
+  %scale = hlo.constant dense<0.0013020833> : tensor<f32>
   %loss = hlo.mul %sum, %scale : tensor<f32>
-  %two = hlo.constant dense<0.0104166667> : tensor<f32>
-  %twos = hlo.broadcast_in_dim %two, dims = [] : (tensor<f32>) -> tensor<16x12xf32>
-  %d3 = hlo.mul %err, %twos : tensor<16x12xf32>
-  %g3 = hlo.dot_general %a2, %d3, lhs_contract = [0], rhs_contract = [0] : (tensor<16x24xf32>, tensor<16x12xf32>) -> tensor<24x12xf32>
-  %da2 = hlo.dot_general %d3, %w3, lhs_contract = [1], rhs_contract = [1] : (tensor<16x12xf32>, tensor<24x12xf32>) -> tensor<16x24xf32>
-  %d2 = hlo.select %p2, %da2, %z : tensor<16x24xi1>, tensor<16x24xf32>
-  %g2 = hlo.dot_general %a1, %d2, lhs_contract = [0], rhs_contract = [0] : (tensor<16x24xf32>, tensor<16x24xf32>) -> tensor<24x24xf32>
-  %da1 = hlo.dot_general %d2, %w2, lhs_contract = [1], rhs_contract = [1] : (tensor<16x24xf32>, tensor<24x24xf32>) -> tensor<16x24xf32>
-  %d1 = hlo.select %p1, %da1, %z : tensor<16x24xi1>, tensor<16x24xf32>
-  %g1 = hlo.dot_general %x, %d1, lhs_contract = [0], rhs_contract = [0] : (tensor<16x24xf32>, tensor<16x24xf32>) -> tensor<24x24xf32>
+  %two = hlo.constant dense<0.0026041667> : tensor<f32>
+  %twos = hlo.broadcast_in_dim %two, dims = [] : (tensor<f32>) -> tensor<64x12xf32>
+  %d3 = hlo.mul %err, %twos : tensor<64x12xf32>
+  %g3 = hlo.dot_general %a2, %d3, lhs_contract = [0], rhs_contract = [0] : (tensor<64x24xf32>, tensor<64x12xf32>) -> tensor<24x12xf32>
+  %da2 = hlo.dot_general %d3, %w3, lhs_contract = [1], rhs_contract = [1] : (tensor<64x12xf32>, tensor<24x12xf32>) -> tensor<64x24xf32>
+  %d2 = hlo.select %p2, %da2, %z : tensor<64x24xi1>, tensor<64x24xf32>
+  %g2 = hlo.dot_general %a1, %d2, lhs_contract = [0], rhs_contract = [0] : (tensor<64x24xf32>, tensor<64x24xf32>) -> tensor<24x24xf32>
+  %da1 = hlo.dot_general %d2, %w2, lhs_contract = [1], rhs_contract = [1] : (tensor<64x24xf32>, tensor<24x24xf32>) -> tensor<64x24xf32>
+  %d1 = hlo.select %p1, %da1, %z : tensor<64x24xi1>, tensor<64x24xf32>
+  %g1 = hlo.dot_general %x, %d1, lhs_contract = [0], rhs_contract = [0] : (tensor<64x24xf32>, tensor<64x24xf32>) -> tensor<24x24xf32>
   %mu = hlo.constant dense<0.9> : tensor<f32>
   %lr = hlo.constant dense<0.1> : tensor<f32>
   %mus = hlo.broadcast_in_dim %mu, dims = [] : (tensor<f32>) -> tensor<24x24xf32>
@@ -85,7 +86,7 @@ std::string Program(const testing::TestMesh& mesh) {
 }
 
 std::vector<runtime::Tensor> Inputs() {
-  return {RandomTensor(ElementType::kF32, {16, 24}, 1), RandomTensor(ElementType::kF32, {16, 12}, 2),
+  return {RandomTensor(ElementType::kF32, {64, 24}, 1), RandomTensor(ElementType::kF32, {64, 12}, 2),
           RandomTensor(ElementType::kF32, {24, 24}, 3), RandomTensor(ElementType::kF32, {24, 24}, 4),
           RandomTensor(ElementType::kF32, {24, 12}, 5), RandomTensor(ElementType::kF32, {24, 24}, 6),
           RandomTensor(ElementType::kF32, {24, 24}, 7), RandomTensor(ElementType::kF32, {24, 12}, 8)};

@@ -28,6 +28,10 @@ ABSL_FLAG(bool, shard_weight_update, false,
           "Shard data-parallel optimizer updates over the batch axes before partitioning: "
           "gradients are reduce-scattered, the update runs on a 1/n shard, new weights are "
           "all-gathered and the optimizer state stays split (docs/partitioning.md).");
+ABSL_FLAG(std::string, hardware, "",
+          "A hardware spec in protobuf text (cost_model/hardware_spec.proto): what the cost "
+          "model estimates with, and what the partitioner prices its strategies on; the "
+          "built-in H100-class NVLink node when empty.");
 ABSL_FLAG(bool, combine_collectives, false,
           "After partitioning, run independent collectives of one kind over the same mesh "
           "axes as one collective of their concatenated operands (docs/partitioning.md).");

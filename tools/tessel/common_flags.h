@@ -29,6 +29,9 @@ ABSL_DECLARE_FLAG(std::string, mesh);
 ABSL_DECLARE_FLAG(bool, shard_weight_update);
 ABSL_DECLARE_FLAG(bool, combine_collectives);
 
+// The hardware spec file for the cost model and the partitioner's strategy choice.
+ABSL_DECLARE_FLAG(std::string, hardware);
+
 namespace tessel::cli {
 
 // One axis of a --mesh value.

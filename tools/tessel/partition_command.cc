@@ -6,6 +6,7 @@
 
 #include "absl/flags/flag.h"
 #include "llvm/Support/raw_os_ostream.h"
+#include "cost_model/hardware_spec.h"
 #include "mlir/IR/MLIRContext.h"
 #include "tools/tessel/common_flags.h"
 #include "tools/tessel/pipeline.h"
@@ -14,6 +15,9 @@
 
 ABSL_FLAG(std::string, output, "",
           "Write the partitioned program to this file instead of standard output.");
+ABSL_FLAG(bool, strategy_remarks, false,
+          "Print a remark at each op where the partitioner compared strategies: the chosen "
+          "one and the runner-up, with their estimated times and bytes sent.");
 
 namespace tessel::cli {
 
@@ -22,7 +26,7 @@ Subcommand PartitionCommand() {
   command.name = "partition";
   command.synopsis =
       "partition FILE [--mesh=NAME=SIZE,...] [--shard_weight_update] [--combine_collectives] "
-      "[--output=OUT]";
+      "[--hardware=SPEC.textproto] [--strategy_remarks] [--output=OUT]";
   command.summary = "Propagate shardings and partition a program into its SPMD form.";
   command.details =
       "FILE is an annotated program (MLIR or XLA HLO text): a tessel.mesh and shardings on\n"
@@ -35,9 +39,13 @@ Subcommand PartitionCommand() {
       "weights (--tessel-weight-update-sharding): the optimizer-state arguments and results\n"
       "become split over the batch axes. --combine_collectives then runs independent\n"
       "collectives of one kind over the same axes as one (--tessel-combine-collectives).\n"
+      "Where an op can be partitioned several ways (a dot with split contracting dims), the\n"
+      "cost model prices each on the --hardware spec and the cheapest is emitted;\n"
+      "--strategy_remarks prints the choice and the runner-up.\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
-  command.flags = {"mesh", "output", "shard_weight_update", "combine_collectives"};
+  command.flags = {"mesh",     "output",          "shard_weight_update", "combine_collectives",
+                   "hardware", "strategy_remarks"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     if (args.positional.size() != 1) {
       err << "tessel partition: expected one FILE, got " << args.positional.size()
@@ -50,16 +58,28 @@ Subcommand PartitionCommand() {
           << "\nsee 'tessel partition --help' for usage\n";
       return static_cast<int>(kExitUsage);
     }
+    cost_model::HardwareSpec spec = cost_model::DefaultHardwareSpec();
+    absl::Status status = absl::OkStatus();
+    if (!absl::GetFlag(FLAGS_hardware).empty()) {
+      absl::StatusOr<cost_model::HardwareSpec> loaded =
+          cost_model::LoadHardwareSpec(absl::GetFlag(FLAGS_hardware));
+      if (loaded.ok()) {
+        spec = *std::move(loaded);
+      } else {
+        status = loaded.status();
+      }
+    }
     mlir::MLIRContext context;
     absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
         LoadProgram(args.positional[0], context);
-    absl::Status status = module.status();
+    if (status.ok()) status = module.status();
     if (status.ok()) status = ApplyMeshAxes(**module, *mesh);
     if (status.ok()) {
       status = PropagateAndPartition(
           **module, err,
           PipelineOptions{absl::GetFlag(FLAGS_shard_weight_update),
-                          absl::GetFlag(FLAGS_combine_collectives)});
+                          absl::GetFlag(FLAGS_combine_collectives), &spec,
+                          absl::GetFlag(FLAGS_strategy_remarks)});
     }
     if (!status.ok()) {
       err << "tessel partition: " << status.message() << "\n";

@@ -93,7 +93,10 @@ absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
   if (options.shard_weight_update) {
     passes::shardWeightUpdates(module, passes::WeightUpdateShardingOptions());
   }
-  bool failed = mlir::failed(spmd::partitionModule(module));
+  spmd::PartitionOptions partition_options;
+  partition_options.hardware = options.hardware;
+  partition_options.strategyRemarks = options.strategy_remarks;
+  bool failed = mlir::failed(spmd::partitionModule(module, partition_options));
   if (!failed && options.combine_collectives) {
     passes::combineCollectives(module, passes::CollectiveCombiningOptions());
   }

@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "absl/status/status.h"
+#include "cost_model/hardware_spec.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "partitioner/propagation/propagate.h"
 
@@ -26,6 +27,10 @@ struct PipelineOptions {
   bool shard_weight_update = false;
   // --tessel-combine-collectives after partitioning (the --combine_collectives flag).
   bool combine_collectives = false;
+  // The hardware the partitioner prices strategies on (null: the built-in default).
+  const cost_model::HardwareSpec* hardware = nullptr;
+  // A remark per op where strategies were compared (the --strategy_remarks flag).
+  bool strategy_remarks = false;
 };
 
 // Runs --tessel-propagate, the passes `options` asks for, and --tessel-partition on

@@ -18,9 +18,6 @@
 #include "tools/tessel/program.h"
 #include "tools/tessel/subcommands.h"
 
-ABSL_FLAG(std::string, hardware, "",
-          "A hardware spec in protobuf text (cost_model/hardware_spec.proto); the built-in "
-          "H100-class NVLink node when empty.");
 ABSL_FLAG(bool, partitioned, false,
           "FILE is already the per-device program: report on it as it is. Programs with "
           "collectives or partition_id are taken as partitioned without it.");
@@ -98,7 +95,7 @@ absl::Status Report(const ReportOptions& options, std::ostream& out, std::ostrea
   if (!partitioned) {
     absl::Status status = PropagateAndPartition(
         **module, err,
-        PipelineOptions{options.shard_weight_update, options.combine_collectives});
+        PipelineOptions{options.shard_weight_update, options.combine_collectives, &spec});
     if (!status.ok()) return status;
   } else if (options.combine_collectives) {
     // Combining acts on partitioned programs, so it applies to a partitioned FILE too.

@@ -3,24 +3,25 @@
 tessel.mesh @mesh = <["x"=2]>
 
 // A training-like loop on data split by rows: the carries keep their layouts, the body is
-// local code, and the weight update (contracting the split rows) all-reduces in the body.
+// local code, and the weight update (contracting the split rows) all-reduces in the body
+// (gathering the 8 local rows instead would send more than the 4x4 partial sum).
 // CHECK-LABEL: func @training_loop
-// CHECK-SAME: %[[X:.*]]: tensor<4x4xf32> {{.*}}, %[[W:.*]]: tensor<4x4xf32>
+// CHECK-SAME: %[[X:.*]]: tensor<8x4xf32> {{.*}}, %[[W:.*]]: tensor<4x4xf32>
 // CHECK: %[[ZERO:.*]] = hlo.constant dense<0> : tensor<i32>
-// CHECK: %[[R:.*]]:3 = hlo.while(%[[I:.*]] = %[[ZERO]], %[[A:.*]] = %[[X]], %[[V:.*]] = %[[W]]) : tensor<i32>, tensor<4x4xf32>, tensor<4x4xf32> cond {
+// CHECK: %[[R:.*]]:3 = hlo.while(%[[I:.*]] = %[[ZERO]], %[[A:.*]] = %[[X]], %[[V:.*]] = %[[W]]) : tensor<i32>, tensor<8x4xf32>, tensor<4x4xf32> cond {
 // CHECK: %[[P:.*]] = hlo.compare LT, %[[I]], %{{.*}} : tensor<i32>
 // CHECK-NEXT: hlo.return %[[P]] : tensor<i1>
 // CHECK: } do {
-// CHECK: %[[D:.*]] = hlo.dot_general %[[A]], %[[V]], {{.*}} -> tensor<4x4xf32>
-// CHECK: %[[A1:.*]] = hlo.add %[[A]], %[[D]] : tensor<4x4xf32>
-// CHECK: %[[G:.*]] = hlo.dot_general %[[A]], %[[A]], lhs_contract = [0], rhs_contract = [0] : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK: %[[D:.*]] = hlo.dot_general %[[A]], %[[V]], {{.*}} -> tensor<8x4xf32>
+// CHECK: %[[A1:.*]] = hlo.add %[[A]], %[[D]] : tensor<8x4xf32>
+// CHECK: %[[G:.*]] = hlo.dot_general %[[A]], %[[A]], lhs_contract = [0], rhs_contract = [0] : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
 // CHECK-NEXT: %[[GS:.*]] = tessel.all_reduce %[[G]] over @mesh ["x"] kind = sum : tensor<4x4xf32>
 // CHECK-NEXT: %[[V1:.*]] = hlo.sub %[[V]], %[[GS]] : tensor<4x4xf32>
-// CHECK-NEXT: hlo.return %{{.*}}, %[[A1]], %[[V1]] : tensor<i32>, tensor<4x4xf32>, tensor<4x4xf32>
-// CHECK: return %[[R]]#1, %[[R]]#2 : tensor<4x4xf32>, tensor<4x4xf32>
-func.func @training_loop(%x: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>}, %w: tensor<4x4xf32>) -> (tensor<8x4xf32>, tensor<4x4xf32>) {
+// CHECK-NEXT: hlo.return %{{.*}}, %[[A1]], %[[V1]] : tensor<i32>, tensor<8x4xf32>, tensor<4x4xf32>
+// CHECK: return %[[R]]#1, %[[R]]#2 : tensor<8x4xf32>, tensor<4x4xf32>
+func.func @training_loop(%x: tensor<16x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>}, %w: tensor<4x4xf32>) -> (tensor<16x4xf32>, tensor<4x4xf32>) {
   %zero = hlo.constant dense<0> : tensor<i32>
-  %r:3 = hlo.while(%i = %zero, %a = %x, %v = %w) : tensor<i32>, tensor<8x4xf32>, tensor<4x4xf32>
+  %r:3 = hlo.while(%i = %zero, %a = %x, %v = %w) : tensor<i32>, tensor<16x4xf32>, tensor<4x4xf32>
   cond {
     %n = hlo.constant dense<3> : tensor<i32>
     %p = hlo.compare LT, %i, %n : tensor<i32>
@@ -28,13 +29,13 @@ func.func @training_loop(%x: tensor<8x4xf32> {tessel.sharding = #tessel.sharding
   } do {
     %one = hlo.constant dense<1> : tensor<i32>
     %i1 = hlo.add %i, %one : tensor<i32>
-    %d = hlo.dot_general %a, %v, lhs_contract = [1], rhs_contract = [0] : (tensor<8x4xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
-    %a1 = hlo.add %a, %d : tensor<8x4xf32>
-    %g = hlo.dot_general %a, %a, lhs_contract = [0], rhs_contract = [0] : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
+    %d = hlo.dot_general %a, %v, lhs_contract = [1], rhs_contract = [0] : (tensor<16x4xf32>, tensor<4x4xf32>) -> tensor<16x4xf32>
+    %a1 = hlo.add %a, %d : tensor<16x4xf32>
+    %g = hlo.dot_general %a, %a, lhs_contract = [0], rhs_contract = [0] : (tensor<16x4xf32>, tensor<16x4xf32>) -> tensor<4x4xf32>
     %v1 = hlo.sub %v, %g : tensor<4x4xf32>
-    hlo.return %i1, %a1, %v1 : tensor<i32>, tensor<8x4xf32>, tensor<4x4xf32>
+    hlo.return %i1, %a1, %v1 : tensor<i32>, tensor<16x4xf32>, tensor<4x4xf32>
   }
-  return %r#1, %r#2 : tensor<8x4xf32>, tensor<4x4xf32>
+  return %r#1, %r#2 : tensor<16x4xf32>, tensor<4x4xf32>
 }
 
 // -----

@@ -1,0 +1,35 @@
+// The price of code the partitioner has emitted for one op, by the cost model: each
+// collective's alpha-beta time on the hardware spec's links for its axes, and each local
+// op's roofline time. Handlers with several ways to partition an op emit each way into a
+// trial block (SpmdBuilder::TrialScope), price it here, and keep the cheapest.
+//
+//   SpmdBuilder::TrialScope trial(state.spmd());
+//   ... emit one strategy ...
+//   EmittedCost cost = costOfEmitted(trial.block(), mesh, spec);
+#ifndef TESSEL_PARTITIONER_SPMD_STRATEGY_COST_H_
+#define TESSEL_PARTITIONER_SPMD_STRATEGY_COST_H_
+
+#include <string>
+
+#include "cost_model/hardware_spec.h"
+#include "mlir/IR/Block.h"
+#include "partitioner/ir/tessel/tessel_ops.h"
+
+namespace tessel::spmd {
+
+struct EmittedCost {
+  double seconds = 0;             // collectives plus local compute
+  double communicationSeconds = 0;
+  double sentBytes = 0;           // what one device sends
+  std::string collectives;        // "reduce_scatter over axis_1, ...", or "no collectives"
+};
+
+// The cost of the ops of `block` (not nested regions), whose collectives are over `mesh`.
+// The block need not belong to a module: group sizes come from `mesh`, not from a symbol
+// lookup.
+EmittedCost costOfEmitted(mlir::Block& block, ir::MeshAttr mesh,
+                          const cost_model::HardwareSpec& spec);
+
+}  // namespace tessel::spmd
+
+#endif  // TESSEL_PARTITIONER_SPMD_STRATEGY_COST_H_
