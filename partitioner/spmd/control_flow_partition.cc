@@ -32,21 +32,30 @@ mlir::LogicalResult resultLayouts(mlir::Operation* op, PartitionState& state,
 
 // Partitions the ops of `global` (one block) into a new block of `local` whose arguments
 // have `argTypes` and stand for the global block's arguments with `argLayouts`; then ends it
-// with an hlo.return of the global terminator's operands resharded to `yieldLayouts`.
+// with an hlo.return of the global terminator's operands resharded to `yieldLayouts`. A
+// loop body (`loopBody`) tells the state which of its arguments are loop-invariant.
 mlir::LogicalResult partitionRegion(mlir::Region& global, mlir::Region& local,
                                     llvm::ArrayRef<mlir::Type> argTypes,
                                     llvm::ArrayRef<Layout> argLayouts,
-                                    llvm::ArrayRef<Layout> yieldLayouts, PartitionState& state) {
+                                    llvm::ArrayRef<Layout> yieldLayouts, PartitionState& state,
+                                    bool loopBody = false) {
   mlir::Block& globalBlock = global.front();
   auto* block = new mlir::Block();
   local.push_back(block);
+  llvm::SmallPtrSet<mlir::Value, 4> invariantArgs;
   for (auto [arg, type, layout] :
        llvm::zip(globalBlock.getArguments(), argTypes, argLayouts)) {
     mlir::Value localArg = block->addArgument(type, arg.getLoc());
     state.define(arg, localArg, layout, shapeOf(arg.getType()));
+    if (loopBody && globalBlock.getTerminator()->getOperand(arg.getArgNumber()) == arg) {
+      invariantArgs.insert(localArg);
+    }
   }
   SpmdBuilder::NestedBlockScope scope(state.spmd(), block);
-  if (mlir::failed(partitionOps(globalBlock, state))) return mlir::failure();
+  if (loopBody) state.enterLoopBody(block, std::move(invariantArgs));
+  mlir::LogicalResult partitioned = partitionOps(globalBlock, state);
+  if (loopBody) state.exitLoopBody();
+  if (mlir::failed(partitioned)) return mlir::failure();
   mlir::Operation* terminator = globalBlock.getTerminator();
   llvm::SmallVector<mlir::Value> yielded;
   for (auto [index, operand] : llvm::enumerate(terminator->getOperands())) {
@@ -86,7 +95,8 @@ mlir::LogicalResult partitionWhile(mlir::Operation* op, PartitionState& state) {
   // The predicate must be whole everywhere: every device takes the same number of trips.
   Layout whole = Layout::replicated(nullptr, nullptr, 0);
   if (mlir::failed(partitionRegion(loop.getCond(), cond, localTypes, layouts, {whole}, state)) ||
-      mlir::failed(partitionRegion(loop.getBody(), body, localTypes, layouts, layouts, state))) {
+      mlir::failed(partitionRegion(loop.getBody(), body, localTypes, layouts, layouts, state,
+                                   /*loopBody=*/true))) {
     return mlir::failure();
   }
   for (auto [result, localResult, layout] :

@@ -6,6 +6,7 @@
 #define TESSEL_PARTITIONER_SPMD_PARTITION_STATE_H_
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Support/LogicalResult.h"
@@ -48,6 +49,24 @@ class PartitionState {
   mlir::FailureOr<mlir::Value> localAs(mlir::Value global, const Layout& to,
                                        mlir::Location loc);
 
+  // While a while body is partitioned: `body` is its local block, `invariantArgs` the local
+  // block arguments the body returns unchanged (they hold the initial value on every trip).
+  // Strategy choice prices code that depends only on invariant values as free, since it
+  // runs once, before the loop, after hoisting (loop_invariant_hoisting.h).
+  void enterLoopBody(mlir::Block* body, llvm::SmallPtrSet<mlir::Value, 4> invariantArgs) {
+    loops_.push_back({body, std::move(invariantArgs)});
+  }
+  void exitLoopBody() { loops_.pop_back(); }
+  // Whether local value `value` is the same on every trip of the innermost loop whose body
+  // is being partitioned (false outside loops).
+  bool isLoopInvariant(mlir::Value value) const {
+    if (loops_.empty()) return false;
+    const LoopBody& loop = loops_.back();
+    if (loop.invariantArgs.count(value)) return true;
+    mlir::Region* region = value.getParentRegion();
+    return region && !loop.body->getParent()->isAncestor(region);
+  }
+
   // Whether the ops being partitioned are the body of a manual computation, where
   // collectives and partition_id are per-device code that runs as written.
   bool inManualCode() const { return manualDepth_ > 0; }
@@ -61,6 +80,11 @@ class PartitionState {
   const PartitionOptions& options_;
   llvm::DenseMap<mlir::Value, LocalValue> values_;
   int manualDepth_ = 0;
+  struct LoopBody {
+    mlir::Block* body;
+    llvm::SmallPtrSet<mlir::Value, 4> invariantArgs;
+  };
+  llvm::SmallVector<LoopBody, 2> loops_;
 };
 
 // The shape of a ranked tensor type.

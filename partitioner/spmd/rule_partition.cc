@@ -300,7 +300,8 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
       if (mlir::failed(emitWithFactors(op, rule, state, first, strategy.factorAxes))) {
         return mlir::failure();
       }
-      strategy.cost = costOfEmitted(trial.block(), first.mesh, state.options().hardwareSpec());
+      strategy.cost = costOfEmitted(trial.block(), first.mesh, state.options().hardwareSpec(),
+                                    [&](mlir::Value value) { return state.isLoopInvariant(value); });
     }
     // The fastest strategy wins, then the one sending least. But a strategy that splits the
     // op's work over fewer devices than the result-first one (strategies[0]) computes
@@ -308,10 +309,12 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
     // which costs memory the time does not show: it must also send no more bytes. (By time
     // alone, small tensors would trade bytes for latency: one ring all_gather takes half
     // the steps of an all_reduce.)
+    // Code hoisted out of an enclosing loop runs once: it only breaks ties.
     auto better = [](const EmittedCost& a, const EmittedCost& b) {
       if (a.seconds < b.seconds * (1 - 1e-9)) return true;
       if (a.seconds > b.seconds * (1 + 1e-9)) return false;
-      return a.sentBytes < b.sentBytes;
+      if (a.sentBytes != b.sentBytes) return a.sentBytes < b.sentBytes;
+      return a.hoistedSeconds < b.hoistedSeconds * (1 - 1e-9);
     };
     auto devicesUsed = [&](const FactorAxes& factorAxes) {
       AxisList all;

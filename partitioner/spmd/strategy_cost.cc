@@ -9,6 +9,8 @@
 #include "cost_model/collective_cost.h"
 #include "cost_model/op_cost.h"
 #include "cost_model/tensor_bytes.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "partitioner/ir/tessel/collective_groups.h"
 
 namespace tessel::spmd {
@@ -36,13 +38,25 @@ std::optional<cost_model::CollectiveKind> collectiveKind(mlir::Operation* op) {
 }  // namespace
 
 EmittedCost costOfEmitted(mlir::Block& block, ir::MeshAttr mesh,
-                          const cost_model::HardwareSpec& spec) {
+                          const cost_model::HardwareSpec& spec,
+                          llvm::function_ref<bool(mlir::Value)> isLoopInvariant) {
   EmittedCost cost;
   std::vector<std::string> described;
+  llvm::SmallPtrSet<mlir::Operation*, 16> hoisted;
+  auto invariant = [&](mlir::Value value) {
+    if (mlir::Operation* def = value.getDefiningOp(); def && def->getBlock() == &block) {
+      return hoisted.contains(def);
+    }
+    return isLoopInvariant(value);
+  };
   for (mlir::Operation& op : block) {
+    const bool runsOnce = isLoopInvariant && op.getNumRegions() == 0 && mlir::isPure(&op) &&
+                          llvm::all_of(op.getOperands(), invariant);
+    if (runsOnce) hoisted.insert(&op);
     std::optional<cost_model::CollectiveKind> kind = collectiveKind(&op);
     if (!kind) {
-      cost.seconds += cost_model::OpSeconds(cost_model::EstimateOpCost(&op), spec);
+      double seconds = cost_model::OpSeconds(cost_model::EstimateOpCost(&op), spec);
+      (runsOnce ? cost.hoistedSeconds : cost.seconds) += seconds;
       continue;
     }
     auto axesAttr = op.getAttrOfType<mlir::ArrayAttr>("axes");
@@ -53,10 +67,16 @@ EmittedCost costOfEmitted(mlir::Block& block, ir::MeshAttr mesh,
       names.push_back(axes.back().getName().str());
     }
     const int64_t groupSize = mesh ? ir::getGroupSize(mesh, axes) : 1;
+    if (groupSize <= 1) continue;
     cost_model::CollectiveEstimate estimate = cost_model::EstimateCollective(
         *kind, static_cast<double>(cost_model::TensorBytes(op.getOperand(0).getType())),
         groupSize, cost_model::LinkForAxes(spec, names));
-    if (groupSize <= 1) continue;
+    if (runsOnce) {
+      cost.hoistedSeconds += estimate.seconds;
+      described.push_back(absl::StrCat(cost_model::CollectiveKindName(*kind), " over ",
+                                       absl::StrJoin(names, ","), " before the loop"));
+      continue;
+    }
     cost.seconds += estimate.seconds;
     cost.communicationSeconds += estimate.seconds;
     cost.sentBytes += estimate.sent_bytes;

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "cost_model/hardware_spec.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "mlir/IR/Block.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 
@@ -21,14 +22,19 @@ struct EmittedCost {
   double seconds = 0;             // collectives plus local compute
   double communicationSeconds = 0;
   double sentBytes = 0;           // what one device sends
+  double hoistedSeconds = 0;      // code that runs once, before the enclosing loop
   std::string collectives;        // "reduce_scatter over axis_1, ...", or "no collectives"
 };
 
 // The cost of the ops of `block` (not nested regions), whose collectives are over `mesh`.
 // The block need not belong to a module: group sizes come from `mesh`, not from a symbol
-// lookup.
+// lookup. Inside a loop body, `isLoopInvariant` says which values outside the block are the
+// same on every trip; pure ops computed from those alone run once, before the loop, after
+// hoisting: their time goes to hoistedSeconds, not to the per-trip seconds and bytes, and
+// their collectives are described as "before the loop".
 EmittedCost costOfEmitted(mlir::Block& block, ir::MeshAttr mesh,
-                          const cost_model::HardwareSpec& spec);
+                          const cost_model::HardwareSpec& spec,
+                          llvm::function_ref<bool(mlir::Value)> isLoopInvariant = nullptr);
 
 }  // namespace tessel::spmd
 

@@ -1,7 +1,8 @@
 // while and case partitioned in place over every standard mesh and every sharding of their
 // split operands: a training-like loop (counter, a dot, an update), a loop whose condition
-// reads split data, a case on split operands with indices in and out of range, and a while
-// nested in a case. Integers, so results must match exactly; the loops must stay loops of
+// reads split data, a case on split operands with indices in and out of range, a while
+// nested in a case, a loop whose weight never changes and a case whose branches read the
+// same resharded weight (both hoisted). Integers, so results must match exactly; the loops must stay loops of
 // local code (no whole-loop replication).
 #include <string>
 #include <vector>
@@ -114,12 +115,49 @@ func.func @main(%x: tensor<7x4xi32> XS, %y: tensor<7x4xi32> YS) -> tensor<7x4xi3
   return %r : tensor<7x4xi32>
 })";
 
+// Three steps of x' = x + x w where w, split by rows over every axis, never changes: its
+// gather runs once, before the loop (the harness checks the program; the hoisting test
+// counts what stays in the body).
+constexpr char kInvariantWeight[] = R"(
+func.func @main(%x: tensor<7x4xi32> XS, %w: tensor<4x4xi32> WS) -> tensor<7x4xi32> {
+  %zero = hlo.constant dense<0> : tensor<i32>
+  %r:3 = hlo.while(%i = %zero, %a = %x, %v = %w) : tensor<i32>, tensor<7x4xi32>, tensor<4x4xi32>
+  cond {
+    %n = hlo.constant dense<3> : tensor<i32>
+    %p = hlo.compare LT, %i, %n : tensor<i32>
+    hlo.return %p : tensor<i1>
+  } do {
+    %one = hlo.constant dense<1> : tensor<i32>
+    %i1 = hlo.add %i, %one : tensor<i32>
+    %d = hlo.dot_general %a, %v, lhs_contract = [1], rhs_contract = [0] : (tensor<7x4xi32>, tensor<4x4xi32>) -> tensor<7x4xi32>
+    %a1 = hlo.add %a, %d : tensor<7x4xi32>
+    hlo.return %i1, %a1, %v : tensor<i32>, tensor<7x4xi32>, tensor<4x4xi32>
+  }
+  return %r#1 : tensor<7x4xi32>
+})";
+
+// Both branches read w gathered the same way: the gather runs once, before the case.
+constexpr char kCaseCommonReshard[] = R"(
+func.func @main(%x: tensor<7x4xi32> XS, %w: tensor<4x4xi32> WS) -> tensor<7x4xi32> {
+  %i = hlo.constant dense<INDEX> : tensor<i32>
+  %r = hlo.case %i branches {
+    %d = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<7x4xi32>, tensor<4x4xi32>) -> tensor<7x4xi32>
+    hlo.return %d : tensor<7x4xi32>
+  }, {
+    %d = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<7x4xi32>, tensor<4x4xi32>) -> tensor<7x4xi32>
+    %e = hlo.add %d, %x : tensor<7x4xi32>
+    hlo.return %e : tensor<7x4xi32>
+  } : (tensor<i32>) -> tensor<7x4xi32>
+  return %r : tensor<7x4xi32>
+})";
+
 std::string Module(const testing::TestMesh& mesh, const std::string& body,
                    const std::vector<std::vector<std::string>>& xs,
                    const std::vector<std::vector<std::string>>& ys, int index) {
   return absl::StrReplaceAll(absl::StrCat("tessel.mesh @mesh = <", mesh.text, ">", body),
                              {{"XS", testing::ShardingArgAttrText(xs)},
                               {"YS", testing::ShardingArgAttrText(ys)},
+                              {"WS", testing::ShardingArgAttrText({mesh.axes, {}})},
                               {"INDEX", absl::StrCat(index)}});
 }
 
@@ -153,6 +191,13 @@ std::vector<Case> Cases() {
         cases.push_back({absl::StrCat("case_", index < 0 ? "neg" : absl::StrCat(index), "_",
                                       suffix),
                          Module(mesh, kCase, xs, ys, index), {x, y}, {}});
+      }
+      cases.push_back({absl::StrCat("invariant_weight_", suffix),
+                       Module(mesh, kInvariantWeight, xs, {}, 0), {x, w},
+                       globalLoop(": tensor<i32>, tensor<7x4xi32>, tensor<4x4xi32> cond")});
+      for (int index : {0, 1}) {
+        cases.push_back({absl::StrCat("case_common_reshard_", index, "_", suffix),
+                         Module(mesh, kCaseCommonReshard, xs, {}, index), {x, w}, {}});
       }
       for (int index : {0, 1}) {
         cases.push_back({absl::StrCat("nested_", index, "_", suffix),
