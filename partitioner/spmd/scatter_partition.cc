@@ -8,11 +8,18 @@
 //     local bounds and skipped by the op itself, so each update is combined exactly once,
 //     by the shard that owns its global index; a start past the global end can land only
 //     in the last shards' padding. Nothing needs combining across devices.
-// Index batch dimensions (the updates' scatter dimensions) stay whole. Factors take axes
-// from the annotated results first, then from the inputs', updates' and indices' current
-// layouts. The handler declines when no factor gets an axis.
+//   - index batch dimensions (the updates' scatter dimensions and the indices' batch dims),
+//     for a scatter of one input whose update region is an add (scatter-add: a segment
+//     sum, an embedding gradient): each device scatters its own updates into the input on
+//     the first device of the group and into zeros on the others, and the partial results
+//     are summed by the reshard to the result's layout (an all_reduce, or a reduce_scatter
+//     where the result is split). Padding of unevenly split updates is zeroed first.
+// Other index batch dimensions stay whole. Factors take axes from the annotated results
+// first, then from the inputs', updates' and indices' current layouts. The handler declines
+// when no factor gets an axis.
 #include "mlir/IR/BuiltinTypes.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/hlo/reducer_region.h"
 #include "partitioner/spmd/index_shift.h"
 #include "partitioner/spmd/partition_state.h"
 
@@ -26,6 +33,7 @@ struct Factor {
   int64_t indicesDim = kNone;
   int64_t updateDim = kNone;
   bool indexed = false;  // shifted into the shard, inputs only
+  bool batch = false;    // an index batch dimension: each device scatters its updates
   int64_t size = 0;
   AxisList axes;
 };
@@ -84,6 +92,24 @@ mlir::FailureOr<bool> partitionScatter(mlir::Operation* op, PartitionState& stat
     }
     factors.push_back(factor);
   }
+  // Index batch dimensions, where the partial scatters can be summed.
+  auto combiners = hlo::getSingleOpCombiners(scatter.getUpdateComputation(), /*numInputs=*/1);
+  auto elementType =
+      llvm::cast<mlir::RankedTensorType>(firstInput.getType()).getElementType();
+  const bool summable = scatter.getInputs().size() == 1 && combiners &&
+                        llvm::isa<hlo::AddOp>((*combiners)[0]) &&
+                        !elementType.isInteger(1);
+  if (summable) {
+    for (int64_t indicesDim : indicesBatchDims) {
+      if (llvm::is_contained(dims.getScatterIndicesBatchingDims(), indicesDim)) continue;
+      Factor factor;
+      factor.indicesDim = indicesDim;
+      factor.updateDim = updateScatterDims[positionOf(indicesBatchDims, indicesDim)];
+      factor.batch = true;
+      factor.size = indicesShape[indicesDim];
+      factors.push_back(factor);
+    }
+  }
 
   llvm::SmallVector<Layout> annotated;
   for (mlir::OpResult result : op->getResults()) annotated.push_back(state.annotatedLayout(result));
@@ -122,8 +148,16 @@ mlir::FailureOr<bool> partitionScatter(mlir::Operation* op, PartitionState& stat
   Layout indicesLayout = Layout::replicated(mesh, meshName, indicesShape.size());
   Layout updateLayout = Layout::replicated(mesh, meshName, updateShape.size());
   Layout indexed = inputLayout;
+  AxisList partial;
+  llvm::SmallVector<int64_t> batchUpdateDims;
   for (const Factor& factor : factors) {
-    inputLayout.dims[factor.inputDim] = factor.axes;
+    if (factor.batch) {
+      if (factor.axes.empty()) continue;
+      partial.append(factor.axes.begin(), factor.axes.end());
+      batchUpdateDims.push_back(factor.updateDim);
+    } else {
+      inputLayout.dims[factor.inputDim] = factor.axes;
+    }
     if (factor.indexed) indexed.dims[factor.inputDim] = factor.axes;
     if (factor.indicesDim != kNone) indicesLayout.dims[factor.indicesDim] = factor.axes;
     if (factor.updateDim != kNone) updateLayout.dims[factor.updateDim] = factor.axes;
@@ -138,8 +172,11 @@ mlir::FailureOr<bool> partitionScatter(mlir::Operation* op, PartitionState& stat
     operands.push_back(*local);
     return mlir::success();
   };
+  // With split index batch dims, the input counts once over the group: on its first device.
+  Layout inputWithPartial = inputLayout;
+  inputWithPartial.unreduced = partial;
   for (mlir::Value value : scatter.getInputs()) {
-    if (mlir::failed(localAs(value, inputLayout))) return mlir::failure();
+    if (mlir::failed(localAs(value, inputWithPartial))) return mlir::failure();
   }
   if (mlir::failed(localAs(indices, indicesLayout))) return mlir::failure();
   operands.back() = shiftIndices(state.spmd(), operands.back(),
@@ -147,6 +184,12 @@ mlir::FailureOr<bool> partitionScatter(mlir::Operation* op, PartitionState& stat
                                  inputShape, /*clampHigh=*/{}, loc);
   for (mlir::Value value : scatter.getUpdates()) {
     if (mlir::failed(localAs(value, updateLayout))) return mlir::failure();
+    if (!batchUpdateDims.empty()) {
+      // Padded updates of an uneven split add zero wherever their (padded) index points.
+      operands.back() = state.spmd().maskPadding(
+          operands.back(), updateLayout, shapeOf(value.getType()), batchUpdateDims,
+          state.spmd().zeroScalar(elementType, loc), loc);
+    }
   }
 
   mlir::Operation* local = state.spmd().builder().clone(*op);
@@ -157,7 +200,7 @@ mlir::FailureOr<bool> partitionScatter(mlir::Operation* op, PartitionState& stat
     local->getResult(index).setType(mlir::RankedTensorType::get(
         inputLayout.localShape(type.getShape()), type.getElementType()));
     mlir::FailureOr<mlir::Value> resharded = state.spmd().reshard(
-        local->getResult(index), inputLayout, annotated[index], type.getShape(), loc);
+        local->getResult(index), inputWithPartial, annotated[index], type.getShape(), loc);
     if (mlir::failed(resharded)) return mlir::failure();
     state.define(result, *resharded, annotated[index], type.getShape());
   }

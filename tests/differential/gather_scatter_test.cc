@@ -1,5 +1,6 @@
 // gather and scatter partitioned over every standard mesh and every sharding of their
-// operand and indices: split along index batch dims, along dims the slice takes whole,
+// operand and indices: split along index batch dims (a scatter-add then sums its partial
+// results), along dims the slice takes whole,
 // along indexed dims (clamping and masking), along explicit batching dims, unevenly (7 rows
 // over 3, 4 or 6 devices), with start indices inside and outside the operand. Integers, so
 // results must match exactly.
@@ -107,7 +108,18 @@ std::vector<Program> Programs() {
            add,
        "%x: tensor<7x5xi32> XS, %i: tensor<6x1xi32> IS, %u: tensor<6x5xi32>) -> "
        "tensor<7x5xi32>",
-       2, 2, {x, rows, runtime::RandomTensor(ElementType::kS32, {6, 5}, 12)}, {0}, {0, 1}, {}, "(tensor<7x5xi32>, tensor<6x1xi32>"},
+       2, 2, {x, rows, runtime::RandomTensor(ElementType::kS32, {6, 5}, 12)}, {0}, {0, 1}, {0}, "(tensor<7x5xi32>, tensor<6x1xi32>"},
+      // A segment sum: the updates split like the indices along their batch dim (6 rows,
+      // uneven over 4), each device adds its own into zeros or the input, and the partial
+      // sums are all-reduced (or reduce-scattered onto a split input).
+      {"scatter_add_segments",
+       "%r = hlo.scatter(%x) indices(%i) updates(%u), update_window_dims = [1], "
+       "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1 "
+       ": (tensor<7x5xi32>, tensor<6x1xi32>, tensor<6x5xi32>) -> tensor<7x5xi32>" +
+           add,
+       "%x: tensor<7x5xi32> XS, %i: tensor<6x1xi32> IS, %u: tensor<6x5xi32> IS) -> "
+       "tensor<7x5xi32>",
+       2, 2, {x, rows, runtime::RandomTensor(ElementType::kS32, {6, 5}, 15)}, {0}, {0, 1}, {0}, "(tensor<7x5xi32>, tensor<6x1xi32>"},
       // Overwriting 1x2 windows (dim 0 a size-1 window dim, dim 1 partial: kept whole), an
       // index repeated: the later update wins on every layout.
       {"scatter_replace_windows",

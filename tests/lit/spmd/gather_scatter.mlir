@@ -166,3 +166,27 @@ func.func @scatter_window_passthrough(%x: tensor<7x6xf32> {tessel.sharding = #te
   }
   return %r : tensor<7x6xf32>
 }
+
+// -----
+
+// A segment sum: indices and updates split over "x" along their batch dim; each device adds
+// its own rows into zeros (the input counts on group position 0 only) and one all_reduce
+// sums the partial results. Nothing is gathered.
+tessel.mesh @mesh = <["x"=4]>
+// CHECK-LABEL: func.func @segment_sum
+// CHECK-NOT: tessel.all_gather
+// CHECK: hlo.select
+// CHECK: hlo.scatter(%{{.*}}) indices(%{{.*}}) updates(%{{.*}}), {{.*}} : (tensor<8x4xf32>, tensor<4x1xi32>, tensor<4x4xf32>) -> tensor<8x4xf32>
+// CHECK: tessel.all_reduce %{{.*}} over @mesh ["x"] kind = sum : tensor<8x4xf32>
+// CHECK-NOT: tessel.all_gather
+func.func @segment_sum(%x: tensor<8x4xf32>,
+                       %i: tensor<16x1xi32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>},
+                       %u: tensor<16x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>})
+    -> (tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>}) {
+  %r = hlo.scatter(%x) indices(%i) updates(%u), update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1 : (tensor<8x4xf32>, tensor<16x1xi32>, tensor<16x4xf32>) -> tensor<8x4xf32> update {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = hlo.add %a, %b : tensor<f32>
+    hlo.return %s : tensor<f32>
+  }
+  return %r : tensor<8x4xf32>
+}
