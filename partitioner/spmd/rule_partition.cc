@@ -17,7 +17,10 @@
 // emitted into a trial block and priced by the cost model (strategy_cost.h); the fastest is
 // emitted, except that one computing redundantly (on fewer devices than the result-first
 // choice) must also send no more bytes than it.
+#include <algorithm>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -256,6 +259,56 @@ std::string describeOperands(mlir::Operation* op, const rules::OpShardingRule& r
   return text;
 }
 
+// The axes that split a need-replication factor (a sort's sorted dimension) in an operand
+// moved to a pass-through factor nobody splits, so the op runs on all devices (two
+// all_to_alls, there and back) instead of gathering the whole dimension on each; nullopt
+// where there is nothing to move or nowhere to put it.
+std::optional<FactorAxes> moveWholeFactorAxes(mlir::Operation* op,
+                                              const rules::OpShardingRule& rule,
+                                              PartitionState& state, const Layout& first,
+                                              const FactorAxes& factorAxes) {
+  if (!first.mesh) return std::nullopt;
+  FactorAxes moved = factorAxes;
+  AxisList used;
+  for (const AxisList& axes : factorAxes) used.append(axes.begin(), axes.end());
+  bool any = false;
+  for (auto [index, factor] : llvm::enumerate(rule.getFactors())) {
+    if (factor.kind != rules::FactorKind::kNeedReplication) continue;
+    AxisList axes;
+    for (auto [operandIndex, operand] : llvm::enumerate(op->getOperands())) {
+      const LocalValue& local = state.local(operand);
+      if (local.layout.meshName != first.meshName) continue;
+      for (auto [dim, factors] : llvm::enumerate(rule.getOperand(operandIndex))) {
+        if (factors[0] == static_cast<int64_t>(index) && axes.empty()) {
+          axes = local.layout.dims[dim];
+        }
+      }
+    }
+    if (axes.empty() || anyOverlap(axes, used)) continue;
+    const int64_t group = ir::getGroupSize(first.mesh, axes);
+    // The largest free pass-through factor the group divides, else the largest one at
+    // least as large as the group (its split is uneven and padded).
+    std::optional<int64_t> target;
+    auto rank = [&](int64_t candidate) {
+      const rules::Factor& f = rule.getFactor(candidate);
+      return std::make_pair(f.size % group == 0, f.size);
+    };
+    for (auto [candidate, other] : llvm::enumerate(rule.getFactors())) {
+      if (other.kind != rules::FactorKind::kPassThrough || other.size < group ||
+          !moved[candidate].empty() || !rule.isInResults(candidate)) {
+        continue;
+      }
+      if (!target || rank(candidate) > rank(*target)) target = candidate;
+    }
+    if (!target) continue;
+    moved[*target] = axes;
+    used.append(axes.begin(), axes.end());
+    any = true;
+  }
+  if (!any) return std::nullopt;
+  return moved;
+}
+
 struct Strategy {
   FactorAxes factorAxes;
   EmittedCost cost;
@@ -276,6 +329,7 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
 
   using Order = llvm::SmallVector<ClaimSource, 3>;
   llvm::SmallVector<Order> orders = {{ClaimSource::kResults}};
+  // dot_general can also split its contracting (reduction) factors.
   if (splitReductions) {
     orders = {{ClaimSource::kResults, ClaimSource::kOperandReductions},
               {ClaimSource::kOperandReductions, ClaimSource::kResults},
@@ -284,15 +338,19 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
               {ClaimSource::kResults}};
   }
   llvm::SmallVector<Strategy> strategies;
-  for (const Order& order : orders) {
-    FactorAxes factorAxes = claimFactors(op, rule, state, first, order);
+  auto add = [&](FactorAxes factorAxes) {
     bool seen = llvm::any_of(strategies, [&](const Strategy& s) {
       return llvm::all_of(llvm::zip(s.factorAxes, factorAxes),
                           [](auto pair) { return sameAxes(std::get<0>(pair), std::get<1>(pair)); });
     });
     if (!seen) strategies.push_back(Strategy{std::move(factorAxes), {}});
+  };
+  for (const Order& order : orders) {
+    FactorAxes factorAxes = claimFactors(op, rule, state, first, order);
+    std::optional<FactorAxes> moved = moveWholeFactorAxes(op, rule, state, first, factorAxes);
+    add(std::move(factorAxes));
+    if (moved) add(std::move(*moved));
   }
-
   size_t chosen = 0;
   if (strategies.size() > 1 && first.mesh) {
     for (Strategy& strategy : strategies) {
@@ -304,11 +362,11 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
                                     [&](mlir::Value value) { return state.isLoopInvariant(value); });
     }
     // The fastest strategy wins, then the one sending least. But a strategy that splits the
-    // op's work over fewer devices than the result-first one (strategies[0]) computes
-    // redundantly, which a roofline at peak flops underprices, and gathers whole operands,
-    // which costs memory the time does not show: it must also send no more bytes. (By time
-    // alone, small tensors would trade bytes for latency: one ring all_gather takes half
-    // the steps of an all_reduce.)
+    // op's work over fewer devices than another computes redundantly, which a roofline at
+    // peak flops underprices, and holds whole operands, which costs memory the time does not
+    // show: it beats the more parallel one only if it is also no slower and sends no more
+    // bytes. (By time alone, small tensors would trade bytes for latency: one ring
+    // all_gather takes half the steps of an all_reduce or of two all_to_alls.)
     // Code hoisted out of an enclosing loop runs once: it only breaks ties.
     auto better = [](const EmittedCost& a, const EmittedCost& b) {
       if (a.seconds < b.seconds * (1 - 1e-9)) return true;
@@ -321,15 +379,18 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
       for (const AxisList& axes : factorAxes) all.append(axes.begin(), axes.end());
       return ir::getGroupSize(first.mesh, all);
     };
-    const EmittedCost& base = strategies[0].cost;
-    const int64_t baseDevices = devicesUsed(strategies[0].factorAxes);
+    auto noWorse = [](const EmittedCost& a, const EmittedCost& b) {
+      return a.seconds <= b.seconds * (1 + 1e-9) && a.sentBytes <= b.sentBytes;
+    };
+    // Whether strategy a is preferred to strategy b.
+    auto prefer = [&](const Strategy& a, const Strategy& b) {
+      const int64_t devicesA = devicesUsed(a.factorAxes), devicesB = devicesUsed(b.factorAxes);
+      if (devicesA == devicesB) return better(a.cost, b.cost);
+      if (devicesA < devicesB) return noWorse(a.cost, b.cost) && better(a.cost, b.cost);
+      return !noWorse(b.cost, a.cost);
+    };
     for (size_t i = 1; i < strategies.size(); ++i) {
-      const EmittedCost& cost = strategies[i].cost;
-      if (devicesUsed(strategies[i].factorAxes) < baseDevices &&
-          (cost.seconds > base.seconds * (1 + 1e-9) || cost.sentBytes > base.sentBytes)) {
-        continue;
-      }
-      if (better(cost, strategies[chosen].cost)) chosen = i;
+      if (prefer(strategies[i], strategies[chosen])) chosen = i;
     }
     if (state.options().strategyRemarks) {
       size_t runnerUp = chosen == 0 ? 1 : 0;
