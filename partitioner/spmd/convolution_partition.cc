@@ -10,11 +10,18 @@
 //     its windows read from its neighbours (halo_exchange.h), the op's padding and lhs
 //     dilation applied on the way, so the local conv runs without them along that
 //     dimension. The kernel is replicated along its spatial dimensions.
+//   - kernel spatial dimensions, where the output's is whole (a kernel gradient: the
+//     "kernel" is an activation gradient as large as the input): each shard takes its
+//     slice of kernel positions and the input rows those positions read for every output
+//     position (its own rows plus halos from its neighbours, the op's padding as zeros),
+//     convolves them, and the partial sums are all-reduced with the result's reshard.
+//     Stride, dilations 1 along that dimension.
 // Other shardings (a split output batch with batch groups, groups that do not divide by the
 // shard count) are declined and take the fallback.
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/IRMapping.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/tessel/collective_groups.h"
 #include "partitioner/spmd/halo_exchange.h"
 #include "partitioner/spmd/partition_state.h"
 
@@ -105,6 +112,25 @@ mlir::FailureOr<bool> partitionConvolution(mlir::Operation* op, PartitionState& 
     }
     lhsTarget.dims[dims.getInputSpatialDimensions()[s]] = axes;
   }
+  // Kernel spatial dimensions the kernel brings split, where the output's is whole.
+  AxisList used = reduced;
+  for (const AxisList& axes : out.dims) used.append(axes.begin(), axes.end());
+  llvm::SmallVector<AxisList> kernelSplit(numSpatial);
+  const Layout& rhsLayout = state.local(conv.getRhs()).layout;
+  for (int64_t s = 0; s < numSpatial && rhsLayout.meshName == out.meshName; ++s) {
+    const int64_t k = dims.getKernelSpatialDimensions()[s];
+    const AxisList& axes = rhsLayout.dims[k];
+    const int64_t outDim = dims.getOutputSpatialDimensions()[s];
+    if (axes.empty() || !out.dims[outDim].empty() || anyOverlap(axes, used)) continue;
+    if (window[s].stride != 1 || window[s].baseDilation != 1 || window[s].windowDilation != 1 ||
+        outShape[outDim] == 0 || rhsShape[k] < ir::getGroupSize(out.mesh, axes)) {
+      continue;
+    }
+    kernelSplit[s] = axes;
+    rhsTarget.dims[k] = axes;
+    lhsTarget.dims[dims.getInputSpatialDimensions()[s]] = axes;
+    used.append(axes.begin(), axes.end());
+  }
 
   mlir::Location loc = conv.getLoc();
   mlir::FailureOr<mlir::Value> lhs = state.localAs(conv.getLhs(), lhsTarget, loc);
@@ -123,10 +149,33 @@ mlir::FailureOr<bool> partitionConvolution(mlir::Operation* op, PartitionState& 
                             zero(*rhs), loc);
   }
   llvm::SmallVector<int64_t> lhsDilation, strides;
+  AxisList kernelPartial;
   for (int64_t s = 0; s < numSpatial; ++s) {
     const int64_t dim = dims.getInputSpatialDimensions()[s];
     const int64_t outDim = dims.getOutputSpatialDimensions()[s];
-    if (lhsTarget.numShards(dim) > 1 && !window[s].isTrivial()) {
+    if (!kernelSplit[s].empty()) {
+      // Shard i holds kernel positions [i*c, i*c + c) (the padding of an uneven split
+      // zeroed); output position o reads padded input o + position, i.e. input rows from
+      // i*c - padLow on, c + outputs - 1 of them.
+      const int64_t k = dims.getKernelSpatialDimensions()[s];
+      const int64_t n = rhsTarget.numShards(k);
+      const int64_t c = (rhsShape[k] + n - 1) / n;
+      auto elementType = llvm::cast<mlir::RankedTensorType>(lhs->getType()).getElementType();
+      *rhs = spmd.maskPadding(*rhs, rhsTarget, rhsShape, {k},
+                              spmd.zeroScalar(elementType, loc), loc);
+      ShardRanges ranges;
+      ranges.dim = dim;
+      ranges.length = c + outShape[outDim] - 1;
+      for (int64_t i = 0; i < n; ++i) {
+        ranges.starts.push_back(i * c - window[s].padLow);
+        ranges.needBegin.push_back(0);
+        ranges.needEnd.push_back(ranges.length);
+      }
+      *lhs = exchangeHalo(spmd, *lhs, lhsTarget, lhsShape, ranges,
+                          spmd.zeroScalar(elementType, loc), loc);
+      window[s].padLow = window[s].padHigh = 0;
+      kernelPartial.append(kernelSplit[s].begin(), kernelSplit[s].end());
+    } else if (lhsTarget.numShards(dim) > 1 && !window[s].isTrivial()) {
       auto elementType = llvm::cast<mlir::RankedTensorType>(lhs->getType()).getElementType();
       *lhs = haloForWindow(spmd, *lhs, lhsTarget, lhsShape, dim, window[s], outShape[outDim],
                            spmd.zeroScalar(elementType, loc), loc);
@@ -148,6 +197,7 @@ mlir::FailureOr<bool> partitionConvolution(mlir::Operation* op, PartitionState& 
   auto type = llvm::cast<mlir::RankedTensorType>(result.getType());
   Layout computed = out;
   computed.unreduced = reduced;
+  computed.unreduced.append(kernelPartial.begin(), kernelPartial.end());
   local.getResult().setType(
       mlir::RankedTensorType::get(computed.localShape(outShape), type.getElementType()));
   mlir::FailureOr<mlir::Value> resharded =

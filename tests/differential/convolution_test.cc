@@ -1,7 +1,8 @@
 // convolution partitioned along every kind of dimension over the standard meshes: input
 // spatial dims (halo exchange; strides 1-3, padding of both signs, lhs and rhs dilation,
 // windows larger than a shard, uneven splits), batch, output feature, input feature
-// (partial sums all-reduced, uneven splits masked), feature groups and batch groups, and
+// (partial sums all-reduced, uneven splits masked), kernel spatial dims (kernel gradients:
+// halos of the input, partial sums all-reduced), feature groups and batch groups, and
 // 2-D meshes splitting two dims at once; f32 and i32. Plus a small NHWC conv net (conv,
 // relu, max pool) with the image split along H. The conv must run on local shapes (its
 // global signature never appears) except where the handler declines by design.
@@ -122,6 +123,28 @@ std::vector<ConvSpec> Specs(const testing::TestMesh& mesh) {
       nh.lhs[0] = nh.result[0] = {"x"};
       nh.lhs[1] = nh.result[1] = {"y"};
       specs.push_back(nh);
+    }
+  }
+  // Kernel gradients: the "kernel" spans most of the input and is split along H, the output
+  // H is whole. Each shard convolves its kernel rows with the input rows they read (halos
+  // from its neighbours) and the partial sums are all-reduced. Kernels of 12 (even over 2,
+  // 3, 4, 6; uneven over 8) and 11 (uneven), padding of both signs.
+  const Spatial kernelGradients[] = {{"kh12p1", 12, 1, 1, 1, 1, 1},
+                                     {"kh11p2", 11, 1, 2, 2, 1, 1},
+                                     {"kh10pm1", 10, 1, -1, 2, 1, 1}};
+  for (const Spatial& s : kernelGradients) {
+    ConvSpec k;
+    k.name = absl::StrCat("kernel_H_", s.name);
+    k.h = s;
+    k.kernel[0] = k.lhs[1] =
+        twoD ? std::vector<std::string>{"x", "y"} : std::vector<std::string>{a};
+    specs.push_back(k);
+    if (twoD) {
+      ConvSpec nk = k;
+      nk.name = absl::StrCat("N_x_kernel_H_y_", s.name);
+      nk.lhs[0] = nk.result[0] = {"x"};
+      nk.kernel[0] = nk.lhs[1] = {"y"};
+      specs.push_back(nk);
     }
   }
   ConvSpec batch;

@@ -180,3 +180,24 @@ func.func @conv_groups_declined(%x: tensor<1x8x4xf32>, %k: tensor<3x2x6xf32>) ->
   %0 = hlo.convolution %x, %k, dims = [b, 0, f]x[0, i, o]->[b, 0, f], feature_group_count = 2 {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{}, {}, {"x"}]>]>} : (tensor<1x8x4xf32>, tensor<3x2x6xf32>) -> tensor<1x6x6xf32>
   return %0 : tensor<1x6x6xf32>
 }
+
+// -----
+
+// A kernel gradient: the "kernel" (an output gradient as tall as the input) is split along
+// H like the input, the result's H (3 positions) is whole. Each shard takes one row of
+// halo from each neighbour (collective_permute both ways), convolves its 8 kernel rows
+// with its 10 input rows, and one all_reduce sums the partial kernel gradients; nothing is
+// gathered.
+tessel.mesh @mesh = <["x"=2]>
+// CHECK-LABEL: func.func @kernel_gradient
+// CHECK-DAG: tessel.collective_permute %{{.*}} over @mesh ["x"] shift = 1 : tensor<4x1x16x2xf32>
+// CHECK-DAG: tessel.collective_permute %{{.*}} over @mesh ["x"] shift = -1 : tensor<4x1x16x2xf32>
+// CHECK: %[[C:.*]] = hlo.convolution %{{.*}}, %{{.*}}, dims = [f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f], padding = {{\[\[}}0, 0], [1, 1]] : (tensor<4x10x16x2xf32>, tensor<4x8x16x3xf32>) -> tensor<3x3x2x3xf32>
+// CHECK-NEXT: tessel.all_reduce %[[C]] over @mesh ["x"] kind = sum : tensor<3x3x2x3xf32>
+// CHECK-NOT: tessel.all_gather
+func.func @kernel_gradient(%x: tensor<4x16x16x2xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {"x"}, {}, {}]>},
+                           %g: tensor<4x16x16x3xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {"x"}, {}, {}]>})
+    -> (tensor<3x3x2x3xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}, {}, {}]>}) {
+  %0 = hlo.convolution %x, %g, dims = [f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f], padding = [[1, 1], [1, 1]] {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{}, {}, {}, {}]>]>} : (tensor<4x16x16x2xf32>, tensor<4x16x16x3xf32>) -> tensor<3x3x2x3xf32>
+  return %0 : tensor<3x3x2x3xf32>
+}
