@@ -4,7 +4,9 @@
 For every program of tests/corpus/ this runs `tessel report --format=json` twice: on the
 unpartitioned HLO JAX lowered (Tessel propagates and partitions it) and on the HLO XLA's
 SPMD partitioner produced for the same program (`--partitioned`), and prints, per
-collective kind, the count and the bytes each device sends, as a Markdown table.
+collective kind, the count and the bytes each device sends, and the cost model's
+estimated communication time of each, as a Markdown table. Collectives in loop bodies
+count once (the report does not know trip counts).
 
     bazel build -c opt //tools/tessel
     python3 benchmarks/collectives_vs_xla.py [--tessel bazel-bin/tools/tessel/tessel]
@@ -28,8 +30,10 @@ def report(tessel, path, partitioned):
     if partitioned:
         command.append("--partitioned")
     out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-    by_kind = json.loads(out)["communication"]["by_kind"]
-    return {kind: (v["count"], v["sent_bytes"]) for kind, v in by_kind.items()}
+    communication = json.loads(out)["communication"]
+    by_kind = communication["by_kind"]
+    return ({kind: (v["count"], v["sent_bytes"]) for kind, v in by_kind.items()},
+            communication["seconds"])
 
 
 def describe(collectives):
@@ -44,15 +48,20 @@ def main():
     parser.add_argument("--tessel", default="bazel-bin/tools/tessel/tessel")
     parser.add_argument("--corpus", default="tests/corpus")
     args = parser.parse_args()
-    print("| program | Tessel | bytes sent | XLA | bytes sent | Tessel / XLA |")
-    print("|---|---|---|---|---|---|")
+    print("| program | Tessel | bytes sent | us | XLA | bytes sent | us | bytes T/X | time T/X |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for name in programs(args.corpus):
-        ours, ours_bytes = describe(report(args.tessel, os.path.join(args.corpus, name + ".hlo"),
-                                           False))
-        xla, xla_bytes = describe(report(
-            args.tessel, os.path.join(args.corpus, name + ".partitioned.hlo"), True))
+        ours_collectives, ours_seconds = report(
+            args.tessel, os.path.join(args.corpus, name + ".hlo"), False)
+        xla_collectives, xla_seconds = report(
+            args.tessel, os.path.join(args.corpus, name + ".partitioned.hlo"), True)
+        ours, ours_bytes = describe(ours_collectives)
+        xla, xla_bytes = describe(xla_collectives)
         ratio = "%.2f" % (ours_bytes / xla_bytes) if xla_bytes else "-"
-        print("| %s | %s | %d | %s | %d | %s |" % (name, ours, ours_bytes, xla, xla_bytes, ratio))
+        time_ratio = "%.2f" % (ours_seconds / xla_seconds) if xla_seconds else "-"
+        print("| %s | %s | %d | %.1f | %s | %d | %.1f | %s | %s |" %
+              (name, ours, ours_bytes, ours_seconds * 1e6, xla, xla_bytes, xla_seconds * 1e6,
+               ratio, time_ratio))
     return 0
 
 

@@ -23,6 +23,7 @@
 #include "partitioner/ir/location.h"
 #include "partitioner/ir/parse_module.h"
 #include "partitioner/passes/collective_combining.h"
+#include "partitioner/passes/hierarchical_all_reduce.h"
 #include "partitioner/passes/weight_update_sharding.h"
 #include "partitioner/propagation/propagate.h"
 #include "partitioner/spmd/partition.h"
@@ -275,6 +276,7 @@ absl::StatusOr<PartitionResult> Partition(const Program& program,
     if (options.combine_collectives) {
       passes::combineCollectives(*module, passes::CollectiveCombiningOptions());
     }
+    if (options.hierarchical_all_reduce) passes::splitAllReducesByAxis(*module, hardware);
     for (const api_internal::DiagnosticCollector::Message& remark : diagnostics.Notices()) {
       if (!absl::StrContains(remark.text, kReplicationRemark)) continue;
       result.fallback_warnings.push_back(

@@ -56,6 +56,10 @@ struct PartitionOptions {
   // latency instead of one per op. PartitionResult's collective counts show the combined
   // program.
   bool combine_collectives = false;
+  // After partitioning (and combining), split each all_reduce over several mesh axes into a
+  // reduce_scatter, an all_reduce of the piece and an all_gather, one axis at a time, where
+  // the cost model on `hardware_spec` finds that faster (--tessel-hierarchical-all-reduce).
+  bool hierarchical_all_reduce = true;
   // The hardware the cost estimate assumes, as protobuf text of tessel.cost_model.HardwareSpec
   // (cost_model/hardware_spec.proto); empty for the built-in default (docs/cost_model.md).
   // The partitioner also prices its strategies (a dot reduce-scattered or its operands

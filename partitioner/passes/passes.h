@@ -1,6 +1,7 @@
 // Passes of partitioner/passes (generated from passes.td): --tessel-weight-update-sharding,
-// created with createWeightUpdateShardingPass(), and --tessel-combine-collectives, created
-// with createCollectiveCombiningPass().
+// created with createWeightUpdateShardingPass(), --tessel-combine-collectives, created
+// with createCollectiveCombiningPass(), and --tessel-hierarchical-all-reduce, created with
+// createHierarchicalAllReducePass().
 #ifndef TESSEL_PARTITIONER_PASSES_PASSES_H_
 #define TESSEL_PARTITIONER_PASSES_PASSES_H_
 

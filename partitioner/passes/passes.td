@@ -87,4 +87,30 @@ def CollectiveCombiningPass : Pass<"tessel-combine-collectives", "mlir::ModuleOp
   ];
 }
 
+def HierarchicalAllReducePass : Pass<"tessel-hierarchical-all-reduce", "mlir::ModuleOp"> {
+  let summary = "Splits all_reduces over several mesh axes by axis where that is faster";
+  let description = [{
+    Runs on a partitioned program (after --tessel-combine-collectives, if that runs). An
+    all_reduce over several axes is one ring over all their devices: 2(N-1) latency steps.
+    Where the cost model (built-in hardware spec) finds it faster, it becomes a
+    reduce_scatter over one axis along the largest dimension (zero-padded to a multiple of
+    the axis size), the rest all-reduced the same way on the piece, and an all_gather back:
+    the same bytes in one ring's steps per axis. A scalar is all-reduced over one axis after
+    the other. See docs/partitioning.md.
+
+    ```mlir
+    %r = tessel.all_reduce %g over @mesh ["x", "y"] kind = sum : tensor<24x24xf32>
+    ```
+
+    on a 2 x 3 mesh becomes
+
+    ```mlir
+    %0 = tessel.reduce_scatter %g over @mesh ["x"] dim = 0 kind = sum : (tensor<24x24xf32>) -> tensor<12x24xf32>
+    %1 = tessel.all_reduce %0 over @mesh ["y"] kind = sum : tensor<12x24xf32>
+    %r = tessel.all_gather %1 over @mesh ["x"] dim = 0 : (tensor<12x24xf32>) -> tensor<24x24xf32>
+    ```
+  }];
+  let dependentDialects = ["::tessel::hlo::HloDialect"];
+}
+
 #endif  // TESSEL_PARTITIONER_PASSES_PASSES_TD

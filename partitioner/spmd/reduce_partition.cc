@@ -169,13 +169,8 @@ mlir::FailureOr<bool> partitionReduce(mlir::Operation* op, PartitionState& state
   localReduce->walk([](mlir::Operation* nested) {
     nested->removeAttr(ir::TesselDialect::kShardingAttrName);
   });
-  mlir::MLIRContext* context = builder.getContext();
-  mlir::Value combined = builder.create<ir::AllReduceOp>(
-      loc, localResultType, localReduce->getResult(0), source.meshName,
-      mlir::ArrayAttr::get(context,
-                           llvm::SmallVector<mlir::Attribute>(reducedAxes.begin(),
-                                                               reducedAxes.end())),
-      ir::ReductionKindAttr::get(context, *kind));
+  mlir::Value combined =
+      state.spmd().allReduce(localReduce->getResult(0), source, reducedAxes, loc, *kind);
 
   // The op's own init, once: combine it in unless it is the identity.
   if (!isConstant(init, identity)) {

@@ -135,11 +135,12 @@ mlir::Value SpmdBuilder::lookupPerDevice(ir::MeshAttr mesh,
 }
 
 mlir::Value SpmdBuilder::allReduce(mlir::Value value, const Layout& layout,
-                                   llvm::ArrayRef<ir::AxisRefAttr> axes, mlir::Location loc) {
+                                   llvm::ArrayRef<ir::AxisRefAttr> axes, mlir::Location loc,
+                                   ir::ReductionKind kind) {
   mlir::MLIRContext* context = builder_.getContext();
-  return builder_.create<ir::AllReduceOp>(
-      loc, value.getType(), value, layout.meshName, axesAttr(context, axes),
-      ir::ReductionKindAttr::get(context, ir::ReductionKind::Sum));
+  return builder_.create<ir::AllReduceOp>(loc, value.getType(), value, layout.meshName,
+                                          axesAttr(context, axes),
+                                          ir::ReductionKindAttr::get(context, kind));
 }
 
 mlir::Value SpmdBuilder::keepOnFirst(mlir::Value value, const Layout& layout,

@@ -83,6 +83,12 @@ class SpmdBuilder {
                           llvm::ArrayRef<int64_t> globalShape, llvm::ArrayRef<int64_t> dims,
                           mlir::Value fill, mlir::Location loc);
 
+  // `value` reduced with `kind` over the groups of `axes` of `layout`'s mesh: one all_reduce
+  // (over several axes, --tessel-hierarchical-all-reduce may later split it by axis).
+  mlir::Value allReduce(mlir::Value value, const Layout& layout,
+                        llvm::ArrayRef<ir::AxisRefAttr> axes, mlir::Location loc,
+                        ir::ReductionKind kind = ir::ReductionKind::Sum);
+
   // A rank-0 constant of `elementType` holding zero (false for i1).
   mlir::Value zeroScalar(mlir::Type elementType, mlir::Location loc);
 
@@ -98,8 +104,7 @@ class SpmdBuilder {
  private:
   mlir::Value constantI32(int64_t value, mlir::Location loc);
   mlir::Value partitionId(mlir::Location loc);
-  mlir::Value allReduce(mlir::Value value, const Layout& layout,
-                        llvm::ArrayRef<ir::AxisRefAttr> axes, mlir::Location loc);
+
   mlir::Value keepOnFirst(mlir::Value value, const Layout& layout,
                           llvm::ArrayRef<ir::AxisRefAttr> axes, mlir::Location loc);
   // All_to_all moves of splits between dimensions (reshard_moves.cc).

@@ -129,6 +129,40 @@ TEST_P(CollectiveCombiningTest, WeightUpdateShardingCombinesScattersAndGathers) 
   testing::ExpectPartitionedRunMatches(Program(GetParam()), Inputs(), options);
 }
 
+// After combining, the all_reduces over both axes of a 2-D mesh are split by axis where the
+// cost model finds it faster (--tessel-hierarchical-all-reduce): the combined gradients
+// become a reduce_scatter, an all_reduce of the piece and an all_gather, the scalar loss two
+// all_reduces, one per axis. On 1-D meshes nothing changes. Results still match.
+TEST_P(CollectiveCombiningTest, DataParallelStepCombinedThenSplitByAxis) {
+  testing::HarnessOptions options;
+  options.combine_collectives = true;
+  options.hierarchical_all_reduce = true;
+  if (GetParam().axes.size() == 2) {
+    options.expect_count_in_program = {{"tessel.all_reduce", 3},
+                                       {"tessel.reduce_scatter", 1},
+                                       {"tessel.all_gather", 1}};
+    options.expect_not_in_program = {"over @mesh [\"x\", \"y\"]"};
+  } else {
+    options.expect_count_in_program = {{"tessel.all_reduce", 2},
+                                       {"kind = sum : tensor<1440xf32>", 1}};
+  }
+  testing::ExpectPartitionedRunMatches(Program(GetParam()), Inputs(), options);
+}
+
+// Without combining, each gradient's all_reduce is split on its own.
+TEST_P(CollectiveCombiningTest, DataParallelStepSplitByAxis) {
+  testing::HarnessOptions options;
+  options.hierarchical_all_reduce = true;
+  if (GetParam().axes.size() == 2) {
+    options.expect_count_in_program = {{"tessel.all_reduce", 5},
+                                       {"tessel.reduce_scatter", 3},
+                                       {"tessel.all_gather", 3}};
+  } else {
+    options.expect_count_in_program = {{"tessel.all_reduce", 4}};
+  }
+  testing::ExpectPartitionedRunMatches(Program(GetParam()), Inputs(), options);
+}
+
 INSTANTIATE_TEST_SUITE_P(Meshes, CollectiveCombiningTest,
                          ::testing::ValuesIn(testing::StandardMeshes()),
                          [](const ::testing::TestParamInfo<testing::TestMesh>& info) {

@@ -17,6 +17,7 @@
 #include "partitioner/ir/tessel/collective_groups.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "partitioner/passes/collective_combining.h"
+#include "partitioner/passes/hierarchical_all_reduce.h"
 #include "partitioner/passes/weight_update_sharding.h"
 #include "partitioner/propagation/propagate.h"
 #include "partitioner/rules/sharding_rule_models.h"
@@ -142,6 +143,9 @@ void ExpectPartitionedRunMatches(const std::string& module_text,
       << module_text;
   if (options.combine_collectives) {
     passes::combineCollectives(**module, passes::CollectiveCombiningOptions());
+  }
+  if (options.hierarchical_all_reduce) {
+    passes::splitAllReducesByAxis(**module, cost_model::DefaultHardwareSpec());
   }
   ASSERT_TRUE(mlir::succeeded(mlir::verify(**module))) << module_text;
   std::string partitioned;

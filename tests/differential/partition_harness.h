@@ -41,6 +41,8 @@ struct HarnessOptions {
   bool shard_weight_update = false;
   // Run --tessel-combine-collectives after partitioning (default limit).
   bool combine_collectives = false;
+  // Then run --tessel-hierarchical-all-reduce (built-in hardware spec).
+  bool hierarchical_all_reduce = false;
   // Substrings with the exact number of times the partitioned program must contain each
   // (e.g. {"tessel.all_reduce", 2}). Checked only on meshes of several devices.
   std::vector<std::pair<std::string, int>> expect_count_in_program;

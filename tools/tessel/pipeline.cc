@@ -11,6 +11,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "partitioner/passes/collective_combining.h"
+#include "partitioner/passes/hierarchical_all_reduce.h"
 #include "partitioner/passes/weight_update_sharding.h"
 #include "partitioner/sharding/transforms/passes.h"
 #include "partitioner/spmd/partition.h"
@@ -99,6 +100,10 @@ absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
   bool failed = mlir::failed(spmd::partitionModule(module, partition_options));
   if (!failed && options.combine_collectives) {
     passes::combineCollectives(module, passes::CollectiveCombiningOptions());
+  }
+  if (!failed && options.hierarchical_all_reduce) {
+    passes::splitAllReducesByAxis(
+        module, options.hardware ? *options.hardware : cost_model::DefaultHardwareSpec());
   }
   return collector.Finish(failed, "partitioning");
 }

@@ -31,6 +31,8 @@ struct PipelineOptions {
   const cost_model::HardwareSpec* hardware = nullptr;
   // A remark per op where strategies were compared (the --strategy_remarks flag).
   bool strategy_remarks = false;
+  // --tessel-hierarchical-all-reduce after partitioning and combining, on `hardware`.
+  bool hierarchical_all_reduce = true;
 };
 
 // Runs --tessel-propagate, the passes `options` asks for, and --tessel-partition on
