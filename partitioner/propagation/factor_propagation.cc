@@ -120,7 +120,9 @@ llvm::SmallVector<StepChange> propagateThroughRule(
   llvm::SmallVector<int64_t> sourceOf(numTensors, -1);
   for (int64_t factor : order) {
     const rules::Factor& info = rule.getFactor(factor);
-    if (info.blocked || info.kind == rules::FactorKind::kNeedReplication) continue;
+    if (info.blocked || (info.kind == rules::FactorKind::kNeedReplication && !info.movable)) {
+      continue;
+    }
     llvm::SmallVector<AxisList> lists;
     for (int64_t t = 0; t < numTensors; ++t) {
       if (hasFactor(t, factor)) lists.push_back(projected[t].factorAxes[factor]);

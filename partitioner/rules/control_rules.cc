@@ -15,7 +15,8 @@ namespace {
 constexpr llvm::StringLiteral kShardingRuleAttr = "tessel.sharding_rule";
 
 // Every dimension pass-through, except the sorted one, which needs replication: each shard
-// would otherwise sort only its own piece.
+// would otherwise sort only its own piece. It is movable: the partitioner can move its split
+// to another dimension for the sort and back, so results keep their operands' sharding.
 ShardingRuleOrNone sortRule(hlo::SortOp op, const ShardingRuleOptions&) {
   OpShardingRuleBuilder builder(op);
   int64_t numInputs = op.getInputs().size();
@@ -25,6 +26,7 @@ ShardingRuleOrNone sortRule(hlo::SortOp op, const ShardingRuleOptions&) {
     llvm::SmallVector<int64_t> dims(numInputs, dim);
     builder.addFactor(dims, dims, shape[dim],
                       dim == sortDim ? FactorKind::kNeedReplication : FactorKind::kPassThrough);
+    if (dim == sortDim) builder.markLastFactorMovable();
   }
   return builder.build();
 }

@@ -25,6 +25,7 @@ constexpr KindList kKindLists[] = {
     {"need_replication", [](const Factor& f) { return f.kind == FactorKind::kNeedReplication; }},
     {"permutation", [](const Factor& f) { return f.kind == FactorKind::kPermutation; }},
     {"blocked", [](const Factor& f) { return f.blocked; }},
+    {"movable", [](const Factor& f) { return f.movable; }},
 };
 
 void printTensors(llvm::raw_ostream& os, llvm::ArrayRef<TensorFactors> tensors) {
@@ -179,7 +180,8 @@ class RuleParser {
     const KindList* list = llvm::find_if(
         kKindLists, [&](const KindList& candidate) { return consume(candidate.keyword); });
     if (list == std::end(kKindLists)) {
-      return fail("expected reduction, need_replication, permutation or blocked " + where());
+      return fail("expected reduction, need_replication, permutation, blocked or movable " +
+                  where());
     }
     if (mlir::failed(expect("=")) || mlir::failed(expect("{"))) return mlir::failure();
     do {
@@ -191,6 +193,8 @@ class RuleParser {
       Factor& target = factors_[factor];
       if (list->keyword == "blocked") {
         target.blocked = true;
+      } else if (list->keyword == "movable") {
+        target.movable = true;
       } else if (target.kind != FactorKind::kPassThrough) {
         return fail("factor " + OpShardingRule::factorName(factor) + " has two kinds");
       } else if (list->keyword == "reduction") {

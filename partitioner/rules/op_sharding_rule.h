@@ -58,9 +58,14 @@ struct Factor {
   // Propagation must not move shardings along this factor (it may still keep them); used
   // where splitting is possible but rarely profitable, e.g. dynamic_slice's sliced dims.
   bool blocked = false;
+  // For a need-replication factor: the partitioner can keep a split of it by moving the
+  // split to another factor and back (a sort's sorted dimension, with all_to_alls), so
+  // propagation carries shardings along it as along a pass-through factor.
+  bool movable = false;
 
   bool operator==(const Factor& other) const {
-    return size == other.size && kind == other.kind && blocked == other.blocked;
+    return size == other.size && kind == other.kind && blocked == other.blocked &&
+           movable == other.movable;
   }
 };
 

@@ -61,6 +61,11 @@ OpShardingRuleBuilder& OpShardingRuleBuilder::addFactor(llvm::ArrayRef<int64_t> 
   return *this;
 }
 
+OpShardingRuleBuilder& OpShardingRuleBuilder::markLastFactorMovable() {
+  factors_.back().movable = true;
+  return *this;
+}
+
 OpShardingRuleBuilder& OpShardingRuleBuilder::addOperandFactor(int64_t operand, int64_t dim,
                                                                int64_t size, FactorKind kind,
                                                                bool blocked) {

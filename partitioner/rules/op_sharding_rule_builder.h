@@ -47,6 +47,9 @@ class OpShardingRuleBuilder {
                                    FactorKind kind = FactorKind::kPassThrough,
                                    bool blocked = false);
 
+  // Marks the factor added last as movable (Factor::movable).
+  OpShardingRuleBuilder& markLastFactorMovable();
+
   // Adds a factor that maps to dimension `dim` of operand `operand` only.
   OpShardingRuleBuilder& addOperandFactor(int64_t operand, int64_t dim, int64_t size,
                                           FactorKind kind = FactorKind::kPassThrough,

@@ -66,6 +66,21 @@ TEST(OpShardingRuleBuilderTest, SingleTensorFactorsAndAllKindLists) {
             "([i])->([j]) {i=4, j=6} need_replication={i} permutation={j} blocked={j}");
 }
 
+TEST(OpShardingRuleBuilderTest, MovableNeedReplicationFactor) {
+  OpShardingRule rule = OpShardingRuleBuilder({{4, 6}}, {{4, 6}})
+                            .addFactor({0}, {0}, 4)
+                            .addFactor({1}, {1}, 6, FactorKind::kNeedReplication)
+                            .markLastFactorMovable()
+                            .build();
+  EXPECT_FALSE(rule.getFactor(0).movable);
+  EXPECT_TRUE(rule.getFactor(1).movable);
+  EXPECT_EQ(rule.toString(), "([i, j])->([i, j]) {i=4, j=6} need_replication={j} movable={j}");
+  std::string error;
+  mlir::FailureOr<OpShardingRule> parsed = OpShardingRule::parse(rule.toString(), &error);
+  ASSERT_TRUE(mlir::succeeded(parsed)) << error;
+  EXPECT_EQ(*parsed, rule);
+}
+
 TEST(OpShardingRuleTextTest, NamesFactorsPastTheAlphabet) {
   EXPECT_EQ(OpShardingRule::factorName(0), "i");
   EXPECT_EQ(OpShardingRule::factorName(17), "z");
@@ -116,7 +131,8 @@ TEST(OpShardingRuleTextTest, ParseReportsWhatIsWrong) {
             "factor i has two kinds");
   EXPECT_EQ(errorOf("([i])->([i]) {i=2} reduction={j}"), "factor j has no size");
   EXPECT_EQ(errorOf("([i])->([i]) {i=2} sideways={i}"),
-            "expected reduction, need_replication, permutation or blocked at 'sideways={i}'");
+            "expected reduction, need_replication, permutation, blocked or movable at "
+            "'sideways={i}'");
   EXPECT_EQ(errorOf("([i, ])->([i]) {i=2}"), "expected a factor name at '])->([i]) {i'");
   EXPECT_EQ(errorOf("([i]) ([i]) {i=2}"), "expected '->' at '([i]) {i=2}'");
 }

@@ -1,9 +1,10 @@
 // RUN: tessel-opt %s -split-input-file --tessel-test-print-sharding-rules -verify-diagnostics
 
-// The sorted dim needs replication; the other dims pass through. Inputs and results share
-// every factor.
+// The sorted dim needs replication, and is movable (the partitioner can move its split to
+// another dim for the sort); the other dims pass through. Inputs and results share every
+// factor.
 func.func @sort(%k: tensor<2x8xf32>, %v: tensor<2x8xi32>) -> (tensor<2x8xf32>, tensor<2x8xi32>) {
-  // expected-remark @+1 {{sharding rule: ([i, j], [i, j])->([i, j], [i, j]) {i=2, j=8} need_replication={j}}}
+  // expected-remark @+1 {{sharding rule: ([i, j], [i, j])->([i, j], [i, j]) {i=2, j=8} need_replication={j} movable={j}}}
   %s:2 = hlo.sort(%k, %v) dimension = 1 is_stable : tensor<2x8xf32>, tensor<2x8xi32> comparator {
   ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
     %lt = hlo.compare LT, %a, %b : tensor<f32>

@@ -158,15 +158,17 @@
 // MESH-NEXT: {{  }}+------------------+------------------+
 
 // LINE:COL (as 'tessel explain' prints it) names all results of the op there.
-// BOTH-RESULTS:      %s#0 = hlo.sort at grid.mlir:20:10 result 0: tensor<8xf32> #tessel.sharding<@grid, [{}]>
-// BOTH-RESULTS:      %s#1 = hlo.sort at grid.mlir:20:10 result 1: tensor<8xi32> #tessel.sharding<@grid, [{}]>
+// (A sort keeps its operands' split of the sorted dimension: the partitioner moves it or
+// gathers it for the sort itself. The keys' "y" reaches the values through the sort.)
+// BOTH-RESULTS:      %s#0 = hlo.sort at grid.mlir:20:10 result 0: tensor<8xf32> #tessel.sharding<@grid, [{"y"}]>
+// BOTH-RESULTS:      %s#1 = hlo.sort at grid.mlir:20:10 result 1: tensor<8xi32> #tessel.sharding<@grid, [{"y"}]>
 // BOTH-RESULTS-NOT:  = {{.*}}:
 
-// ONE-RESULT:      %v = arg1: tensor<8xi32> #tessel.sharding<@grid, [{}]>
-// ONE-RESULT-NEXT:   dim 0: 8, whole
-// ONE-RESULT-NEXT:   replicated on all 6 devices
+// ONE-RESULT:      %v = arg1: tensor<8xi32> #tessel.sharding<@grid, [{"y"}]>
+// ONE-RESULT-NEXT:   dim 0: 8 over "y" (3 pieces of 3; [6:8] holds 2 of 3 elements, padded)
+// ONE-RESULT:        each tile is held by 2 devices
 // ONE-RESULT-EMPTY:
-// ONE-RESULT-NEXT: %s#1 = hlo.sort at grid.mlir:20:10 result 1: tensor<8xi32> #tessel.sharding<@grid, [{}]>
+// ONE-RESULT-NEXT: %s#1 = hlo.sort at grid.mlir:20:10 result 1: tensor<8xi32> #tessel.sharding<@grid, [{"y"}]>
 // ONE-RESULT-NOT:  result 0
 
 // HLO text has no SSA names: argN and LINE:COL.
