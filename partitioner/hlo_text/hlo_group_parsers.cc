@@ -15,6 +15,76 @@ using namespace attr_lexing;
 // Groups are expanded to device lists; larger meshes than this are not real systems.
 constexpr int64_t kMaxGroupDevices = 1 << 16;
 
+// `[dims]T(perm)` (the transpose optional): the shape an arange is reshaped to and the
+// permutation it is then transposed by. `transposeWhat` names the transpose in messages.
+struct IotaForm {
+  IntList dims;
+  IntList perm;
+};
+mlir::FailureOr<IotaForm> lexIotaForm(Lexer& lex, const AttrText& attr,
+                                      llvm::StringRef transposeWhat) {
+  mlir::FailureOr<IntList> dims = lexBracketList(lex, attr);
+  if (failed(dims)) return mlir::failure();
+  IotaForm form{*dims, IntList(dims->size())};
+  std::iota(form.perm.begin(), form.perm.end(), 0);
+  lex.skipSpace();
+  if (lex.consume('T')) {
+    if (failed(lex.expect('(', ("after 'T' in " + transposeWhat).str().c_str()))) {
+      return mlir::failure();
+    }
+    form.perm.clear();
+    while (true) {
+      mlir::FailureOr<int64_t> p = lexIntOrError(lex, attr);
+      if (failed(p)) return mlir::failure();
+      form.perm.push_back(*p);
+      lex.skipSpace();
+      if (lex.consume(')')) break;
+      if (failed(lex.expect(',', ("or ')' in " + transposeWhat).str().c_str()))) {
+        return mlir::failure();
+      }
+    }
+  }
+  return form;
+}
+
+// The number of elements of `form` (0 when a dimension is not positive or the total passes
+// kMaxGroupDevices), and whether its permutation is one of its dimensions.
+int64_t iotaSize(const IotaForm& form) {
+  int64_t total = 1;
+  for (int64_t d : form.dims) {
+    if (d <= 0 || d > kMaxGroupDevices || total * d > kMaxGroupDevices) return 0;
+    total *= d;
+  }
+  return total;
+}
+bool iotaPermutationOk(const IotaForm& form) {
+  IntList sorted = form.perm;
+  llvm::sort(sorted);
+  bool ok = sorted.size() == form.dims.size();
+  for (size_t i = 0; ok && i < sorted.size(); ++i) ok = sorted[i] == int64_t(i);
+  return ok;
+}
+
+// arange(size) reshaped to form.dims, transposed by form.perm and flattened: element k of
+// the transposed array sits at source index sum(coord[i] * stride[perm[i]]).
+IntList expandIota(const IotaForm& form, int64_t total) {
+  IntList strides(form.dims.size(), 1);
+  for (int64_t i = int64_t(form.dims.size()) - 2; i >= 0; --i) {
+    strides[i] = strides[i + 1] * form.dims[i + 1];
+  }
+  IntList flat;
+  for (int64_t k = 0; k < total; ++k) {
+    int64_t rem = k, src = 0;
+    for (int64_t i = int64_t(form.perm.size()) - 1; i >= 0; --i) {
+      int64_t extent = form.dims[form.perm[i]];
+      src += (rem % extent) * strides[form.perm[i]];
+      rem /= extent;
+    }
+    flat.push_back(src);
+  }
+  return flat;
+}
+
 // `[g,k]<=[dims]T(perm)`: rows of arange(N) reshaped to dims and transposed by perm.
 mlir::FailureOr<std::vector<IntList>> parseIotaGroups(Lexer& lex, const AttrText& attr) {
   mlir::FailureOr<IntList> shape = lexBracketList(lex, attr);
@@ -22,54 +92,19 @@ mlir::FailureOr<std::vector<IntList>> parseIotaGroups(Lexer& lex, const AttrText
   lex.skipSpace();
   if (!lex.consume("<=")) return lex.error() << "expected '<=' in iota replica groups";
   lex.skipSpace();
-  mlir::FailureOr<IntList> dims = lexBracketList(lex, attr);
-  if (failed(dims)) return mlir::failure();
-  IntList perm(dims->size());
-  std::iota(perm.begin(), perm.end(), 0);
-  lex.skipSpace();
-  if (lex.consume('T')) {
-    if (failed(lex.expect('(', "after 'T' in iota replica groups"))) return mlir::failure();
-    perm.clear();
-    while (true) {
-      mlir::FailureOr<int64_t> p = lexIntOrError(lex, attr);
-      if (failed(p)) return mlir::failure();
-      perm.push_back(*p);
-      lex.skipSpace();
-      if (lex.consume(')')) break;
-      if (failed(lex.expect(',', "or ')' in iota transpose"))) return mlir::failure();
-    }
-  }
+  mlir::FailureOr<IotaForm> form = lexIotaForm(lex, attr, "iota transpose");
+  if (failed(form)) return mlir::failure();
   if (failed(expectEnd(lex, attr))) return mlir::failure();
-  int64_t total = 1;
-  for (int64_t d : *dims) {
-    if (d <= 0 || d > kMaxGroupDevices || total * d > kMaxGroupDevices) {
-      return mlir::emitError(lex.toLoc(attr.pos))
-             << "iota replica groups '" << attr.value << "' span too many devices";
-    }
-    total *= d;
+  const int64_t total = iotaSize(*form);
+  if (total == 0) {
+    return mlir::emitError(lex.toLoc(attr.pos))
+           << "iota replica groups '" << attr.value << "' span too many devices";
   }
-  IntList sortedPerm = perm;
-  llvm::sort(sortedPerm);
-  bool permOk = perm.size() == dims->size();
-  for (size_t i = 0; permOk && i < sortedPerm.size(); ++i) permOk = sortedPerm[i] == int64_t(i);
-  if (shape->size() != 2 || (*shape)[0] * (*shape)[1] != total || !permOk || total <= 0) {
+  if (shape->size() != 2 || (*shape)[0] * (*shape)[1] != total || !iotaPermutationOk(*form)) {
     return mlir::emitError(lex.toLoc(attr.pos))
            << "iota replica groups '" << attr.value << "' are inconsistent";
   }
-  // Element k of the transposed array sits at source index sum(coord[i] * stride[perm[i]]).
-  IntList strides(dims->size(), 1);
-  for (int64_t i = dims->size() - 2; i >= 0; --i) strides[i] = strides[i + 1] * (*dims)[i + 1];
-  IntList flat;
-  IntList coord(dims->size(), 0);
-  for (int64_t k = 0; k < total; ++k) {
-    int64_t rem = k, src = 0;
-    for (int64_t i = perm.size() - 1; i >= 0; --i) {
-      int64_t extent = (*dims)[perm[i]];
-      src += (rem % extent) * strides[perm[i]];
-      rem /= extent;
-    }
-    flat.push_back(src);
-  }
+  IntList flat = expandIota(*form, total);
   std::vector<IntList> groups((*shape)[0]);
   for (int64_t k = 0; k < total; ++k) groups[k / (*shape)[1]].push_back(flat[k]);
   return groups;
@@ -104,50 +139,12 @@ mlir::FailureOr<IntList> parseDeviceIds(Lexer& lex, const AttrText& attr, int64_
   lex.skipSpace();
   IntList ids;
   if (lex.peek() == '[') {
-    mlir::FailureOr<IntList> dims = lexBracketList(lex, attr);
-    if (failed(dims)) return mlir::failure();
-    IntList perm(dims->size());
-    std::iota(perm.begin(), perm.end(), 0);
-    lex.skipSpace();
-    if (lex.consume('T')) {
-      if (failed(lex.expect('(', "after 'T' in device_ids"))) return mlir::failure();
-      perm.clear();
-      while (true) {
-        mlir::FailureOr<int64_t> p = lexIntOrError(lex, attr);
-        if (failed(p)) return mlir::failure();
-        perm.push_back(*p);
-        lex.skipSpace();
-        if (lex.consume(')')) break;
-        if (failed(lex.expect(',', "or ')' in device_ids transpose"))) return mlir::failure();
-      }
-    }
-    int64_t product = 1;
-    for (int64_t d : *dims) {
-      if (d <= 0 || d > kMaxGroupDevices || product * d > kMaxGroupDevices) {
-        return lex.error() << "device_ids dimensions do not describe the mesh";
-      }
-      product *= d;
-    }
-    IntList sortedPerm = perm;
-    llvm::sort(sortedPerm);
-    bool permOk = perm.size() == dims->size();
-    for (size_t i = 0; permOk && i < sortedPerm.size(); ++i) permOk = sortedPerm[i] == int64_t(i);
-    if (!permOk || product != total) {
+    mlir::FailureOr<IotaForm> form = lexIotaForm(lex, attr, "device_ids transpose");
+    if (failed(form)) return mlir::failure();
+    if (iotaSize(*form) != total || !iotaPermutationOk(*form)) {
       return lex.error() << "device_ids do not describe the " << total << " devices of the mesh";
     }
-    IntList strides(dims->size(), 1);
-    for (int64_t i = int64_t(dims->size()) - 2; i >= 0; --i) {
-      strides[i] = strides[i + 1] * (*dims)[i + 1];
-    }
-    for (int64_t k = 0; k < total; ++k) {
-      int64_t rem = k, source = 0;
-      for (int64_t i = int64_t(perm.size()) - 1; i >= 0; --i) {
-        const int64_t extent = (*dims)[perm[i]];
-        source += (rem % extent) * strides[perm[i]];
-        rem /= extent;
-      }
-      ids.push_back(source);
-    }
+    ids = expandIota(*form, total);
   } else {
     while (true) {
       mlir::FailureOr<int64_t> id = lexIntOrError(lex, attr);
