@@ -8,6 +8,7 @@
 //   - the sequence-parallel MLP: an all_gather of the sequence before the column-parallel
 //     matmul and a reduce_scatter after the row-parallel one, nothing else.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -32,7 +33,20 @@ std::string Fill(const std::string& text, const testing::TestMesh& mesh) {
                                           {{"#tessel.sharding", ""}})}});
 }
 
-class DotStrategyTest : public ::testing::TestWithParam<testing::TestMesh> {};
+class DotStrategyTest : public ::testing::TestWithParam<testing::TestMesh> {
+ protected:
+  // Partitions and runs `text` on this mesh; the program must hold exactly `counts` of each
+  // collective and none of `absent`.
+  void Check(const char* text, const std::vector<runtime::Tensor>& inputs,
+             std::vector<std::pair<std::string, int>> counts, std::vector<std::string> absent,
+             bool replicationIsError = true) {
+    testing::HarnessOptions options;
+    options.replication_is_error = replicationIsError;
+    options.expect_count_in_program = std::move(counts);
+    options.expect_not_in_program = std::move(absent);
+    testing::ExpectPartitionedRunMatches(Fill(text, GetParam()), inputs, options);
+  }
+};
 
 // x [14, 12] split on K, w [12, 10] split on K, result wanted [14 split, 10].
 TEST_P(DotStrategyTest, ContractingSplitReduceScattersOntoRows) {
@@ -42,15 +56,10 @@ func.func @main(%x: tensor<14x12xf32> COLS, %w: tensor<12x10xf32> ROWS) -> (tens
   %c = tessel.sharding_constraint %d ROWC : tensor<14x10xf32>
   return %c : tensor<14x10xf32>
 })";
-  testing::HarnessOptions options;
-  options.replication_is_error = true;
-  options.expect_count_in_program = {{"tessel.reduce_scatter", 1}};
-  options.expect_not_in_program = {"tessel.all_gather", "tessel.all_to_all",
-                                   "tessel.all_reduce"};
-  testing::ExpectPartitionedRunMatches(
-      Fill(text, GetParam()),
-      {RandomTensor(ElementType::kF32, {14, 12}, 1), RandomTensor(ElementType::kF32, {12, 10}, 2)},
-      options);
+  Check(text,
+        {RandomTensor(ElementType::kF32, {14, 12}, 1), RandomTensor(ElementType::kF32, {12, 10}, 2)},
+        {{"tessel.reduce_scatter", 1}},
+        {"tessel.all_gather", "tessel.all_to_all", "tessel.all_reduce"});
 }
 
 // The same in integers: the scattered partial sums are exact.
@@ -61,13 +70,10 @@ func.func @main(%x: tensor<9x12xi32> COLS, %w: tensor<12x10xi32> ROWS) -> (tenso
   %c = tessel.sharding_constraint %d ROWC : tensor<9x10xi32>
   return %c : tensor<9x10xi32>
 })";
-  testing::HarnessOptions options;
-  options.expect_count_in_program = {{"tessel.reduce_scatter", 1}};
-  options.expect_not_in_program = {"tessel.all_gather", "tessel.all_to_all"};
-  testing::ExpectPartitionedRunMatches(
-      Fill(text, GetParam()),
-      {RandomTensor(ElementType::kS32, {9, 12}, 3), RandomTensor(ElementType::kS32, {12, 10}, 4)},
-      options);
+  Check(text,
+        {RandomTensor(ElementType::kS32, {9, 12}, 3), RandomTensor(ElementType::kS32, {12, 10}, 4)},
+        {{"tessel.reduce_scatter", 1}}, {"tessel.all_gather", "tessel.all_to_all"},
+        /*replicationIsError=*/false);
 }
 
 // g = a^T d with the batch (rows of a and d) split, kept split over its rows.
@@ -78,15 +84,10 @@ func.func @main(%a: tensor<30x13xf32> ROWS, %d: tensor<30x8xf32> ROWS) -> (tenso
   %c = tessel.sharding_constraint %g ROWC : tensor<13x8xf32>
   return %c : tensor<13x8xf32>
 })";
-  testing::HarnessOptions options;
-  options.replication_is_error = true;
-  options.expect_count_in_program = {{"tessel.reduce_scatter", 1}};
-  options.expect_not_in_program = {"tessel.all_gather", "tessel.all_to_all",
-                                   "tessel.all_reduce"};
-  testing::ExpectPartitionedRunMatches(
-      Fill(text, GetParam()),
-      {RandomTensor(ElementType::kF32, {30, 13}, 5), RandomTensor(ElementType::kF32, {30, 8}, 6)},
-      options);
+  Check(text,
+        {RandomTensor(ElementType::kF32, {30, 13}, 5), RandomTensor(ElementType::kF32, {30, 8}, 6)},
+        {{"tessel.reduce_scatter", 1}},
+        {"tessel.all_gather", "tessel.all_to_all", "tessel.all_reduce"});
 }
 
 // Sequence parallelism: x [16, 8] split over the sequence, w1 [8, 24] split on columns,
@@ -101,15 +102,11 @@ func.func @main(%x: tensor<16x8xf32> ROWS, %w1: tensor<8x24xf32> COLS, %w2: tens
   %r = hlo.add %c, %x : tensor<16x8xf32>
   return %r : tensor<16x8xf32>
 })";
-  testing::HarnessOptions options;
-  options.replication_is_error = true;
-  options.expect_count_in_program = {{"tessel.all_gather", 1}, {"tessel.reduce_scatter", 1}};
-  options.expect_not_in_program = {"tessel.all_to_all", "tessel.all_reduce"};
-  testing::ExpectPartitionedRunMatches(
-      Fill(text, GetParam()),
-      {RandomTensor(ElementType::kF32, {16, 8}, 7), RandomTensor(ElementType::kF32, {8, 24}, 8),
-       RandomTensor(ElementType::kF32, {24, 8}, 9)},
-      options);
+  Check(text,
+        {RandomTensor(ElementType::kF32, {16, 8}, 7), RandomTensor(ElementType::kF32, {8, 24}, 8),
+         RandomTensor(ElementType::kF32, {24, 8}, 9)},
+        {{"tessel.all_gather", 1}, {"tessel.reduce_scatter", 1}},
+        {"tessel.all_to_all", "tessel.all_reduce"});
 }
 
 INSTANTIATE_TEST_SUITE_P(Meshes, DotStrategyTest, ::testing::ValuesIn(testing::StandardMeshes()),
