@@ -213,6 +213,27 @@ std::vector<TestMesh> StandardMeshes() {
           {R"(["x"=2, "y"=2])", {"x", "y"}, 4}, {R"(["x"=2, "y"=3])", {"x", "y"}, 6}};
 }
 
+std::vector<std::vector<std::vector<std::string>>> AllLayouts(
+    int rank, const std::vector<std::string>& axes) {
+  using Layout = std::vector<std::vector<std::string>>;
+  std::vector<Layout> out = {Layout(rank)};
+  for (const std::string& axis : axes) {
+    std::vector<Layout> next;
+    for (const Layout& layout : out) {
+      next.push_back(layout);
+      for (int d = 0; d < rank; ++d) {
+        for (size_t at = 0; at <= layout[d].size(); ++at) {
+          Layout with = layout;
+          with[d].insert(with[d].begin() + at, axis);
+          next.push_back(with);
+        }
+      }
+    }
+    out = next;
+  }
+  return out;
+}
+
 std::vector<std::vector<std::vector<std::string>>> DimAssignments(
     int rank, const std::vector<std::string>& axes) {
   std::vector<std::vector<std::vector<std::string>>> out = {

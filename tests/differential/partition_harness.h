@@ -69,6 +69,11 @@ std::vector<TestMesh> StandardMeshes();
 std::vector<std::vector<std::vector<std::string>>> DimAssignments(
     int rank, const std::vector<std::string>& axes);
 
+// Every layout of a rank-`rank` tensor over `axes`: each axis unused or placed on one
+// dimension, in every order among the axes of that dimension.
+std::vector<std::vector<std::vector<std::string>>> AllLayouts(
+    int rank, const std::vector<std::string>& axes);
+
 // `#tessel.sharding<@mesh, [{"x"}, {}]>` for {{"x"}, {}}.
 std::string ShardingAttrText(const std::vector<std::vector<std::string>>& dims);
 // `{tessel.sharding = #tessel.sharding<...>}`, for a function argument or result.

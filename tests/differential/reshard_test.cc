@@ -20,27 +20,6 @@ namespace {
 
 using Layout = std::vector<std::vector<std::string>>;
 
-// Every layout of a rank-`rank` tensor over `axes`: each axis unused or placed on one
-// dimension, in every order among the axes of that dimension.
-std::vector<Layout> AllLayouts(int rank, const std::vector<std::string>& axes) {
-  std::vector<Layout> out = {Layout(rank)};
-  for (const std::string& axis : axes) {
-    std::vector<Layout> next;
-    for (const Layout& layout : out) {
-      next.push_back(layout);
-      for (int d = 0; d < rank; ++d) {
-        for (size_t at = 0; at <= layout[d].size(); ++at) {
-          Layout with = layout;
-          with[d].insert(with[d].begin() + at, axis);
-          next.push_back(with);
-        }
-      }
-    }
-    out = next;
-  }
-  return out;
-}
-
 std::string LayoutName(const Layout& layout) {
   std::vector<std::string> dims;
   for (const auto& axes : layout) dims.push_back(axes.empty() ? "r" : absl::StrJoin(axes, ""));
@@ -84,7 +63,7 @@ std::vector<ReshardCase> Cases() {
       std::vector<std::string> sizes;
       for (int64_t size : shape) sizes.push_back(absl::StrCat(size));
       const std::string dims = absl::StrJoin(sizes, "x");
-      std::vector<Layout> layouts = AllLayouts(rank, mesh.axes);
+      std::vector<Layout> layouts = testing::AllLayouts(rank, mesh.axes);
       int index = 0;
       for (const Layout& from : layouts) {
         for (const Layout& to : layouts) {
