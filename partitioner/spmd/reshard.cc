@@ -6,8 +6,10 @@
 //      split is uneven); unreduced axes B adds:
 //      keep the value on group position 0 and zero elsewhere, so the group sums to it;
 //   2. splits that move from one dimension to another: one all_to_all each, and shards that
-//      only change devices: one collective_permute (reshard_moves.cc), where exact and
-//      cheaper by planBytes than gathering and slicing;
+//      only change devices: one collective_permute, and new shards that each lie inside
+//      one old shard: a local slice of the piece some device needs and one
+//      collective_permute to it (reshard_moves.cc), where exact and cheaper by planBytes
+//      than gathering and slicing;
 //   3. per dimension, keep the longest common prefix of A's and B's axes when both split the
 //      dimension evenly (otherwise keep nothing) and all_gather the rest of A's axes, minor
 //      part of the dimension included in one collective; a full gather of an uneven split
@@ -298,6 +300,7 @@ mlir::FailureOr<mlir::Value> SpmdBuilder::reshard(mlir::Value value, const Layou
   current.unreduced = target.unreduced;
   value = moveSplits(value, current, target, globalShape, loc);
   value = permuteShards(value, current, target, loc);
+  value = slicePieces(value, current, target, globalShape, loc);
   return gatherAndSlice(value, current, target, globalShape, loc);
 }
 

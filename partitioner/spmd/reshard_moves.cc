@@ -213,4 +213,110 @@ mlir::Value SpmdBuilder::permuteShards(mlir::Value value, Layout& current, const
   return value;
 }
 
+// When every dimension splits evenly both ways and `to` refines `current` on each (its
+// shard count a multiple of current's), each new shard lies inside one old shard, which
+// several devices may hold. Each device cuts, from its old shard, the piece its partner
+// needs and one collective_permute hands it over (a device that holds its own new shard
+// keeps it). Within the holders of one old shard and the devices whose new shard lies in it
+// (equally many) any pairing works; devices keep their own pieces first. This reaches the
+// bound of docs/partitioning.md where gathering the moved axes and slicing would send more.
+mlir::Value SpmdBuilder::slicePieces(mlir::Value value, Layout& current, const Layout& to,
+                                     llvm::ArrayRef<int64_t> globalShape, mlir::Location loc) {
+  const int64_t rank = current.rank();
+  if (!current.mesh || !to.mesh || current == to || !current.unreduced.empty()) return value;
+  bool differs = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    const int64_t nA = current.numShards(d), nB = to.numShards(d);
+    if (globalShape[d] % nA != 0 || globalShape[d] % nB != 0 || nB % nA != 0) return value;
+    differs |= !sameAxes(current.dims[d], to.dims[d]);
+  }
+  if (!differs) return value;
+  ir::MeshAttr mesh = current.mesh;
+  const int64_t devices = mesh.getTotalSize();
+  // Shard index vectors per device, and for each device the old shard its new one lies in.
+  auto indexOf = [&](const Layout& layout, int64_t linear) {
+    std::vector<int64_t> index(rank);
+    for (int64_t d = 0; d < rank; ++d) index[d] = layout.shardIndex(d, linear);
+    return index;
+  };
+  auto containing = [&](int64_t linear) {
+    std::vector<int64_t> index = indexOf(to, linear);
+    for (int64_t d = 0; d < rank; ++d) index[d] = index[d] * current.numShards(d) / to.numShards(d);
+    return index;
+  };
+  std::map<std::vector<int64_t>, std::vector<int64_t>> holders, needers;
+  for (int64_t linear = 0; linear < devices; ++linear) {
+    holders[indexOf(current, linear)].push_back(linear);
+    needers[containing(linear)].push_back(linear);
+  }
+  std::vector<int64_t> sourceOf(devices, -1), targetOf(devices, -1);
+  for (auto& [shard, targets] : needers) {
+    std::vector<int64_t>& sources = holders[shard];
+    if (sources.size() != targets.size()) return value;
+    std::vector<int64_t> free;
+    for (int64_t s : sources) {
+      if (indexOf(current, s) == containing(s)) {
+        sourceOf[s] = targetOf[s] = s;  // it needs a piece of what it holds
+      } else {
+        free.push_back(s);
+      }
+    }
+    size_t next = 0;
+    for (int64_t t : targets) {
+      if (sourceOf[t] >= 0) continue;
+      sourceOf[t] = free[next++];
+      targetOf[sourceOf[t]] = t;
+    }
+  }
+  bool moves = false;
+  for (int64_t t = 0; t < devices; ++t) moves |= sourceOf[t] != t;
+  llvm::SmallVector<int64_t> pieceShape = to.localShape(globalShape);
+  auto type = llvm::cast<mlir::RankedTensorType>(value.getType());
+  if (moves) {
+    // Compare with gathering every dimension whose axes change and slicing.
+    const int64_t bytes = tensorBytes(value.getType());
+    int64_t gathered = 1;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!sameAxes(current.dims[d], to.dims[d])) gathered *= current.numShards(d);
+    }
+    int64_t pieceBytes = bytes;
+    for (int64_t d = 0; d < rank; ++d) pieceBytes = pieceBytes / type.getDimSize(d) * pieceShape[d];
+    if (planBytes({{PlanStepKind::kCollectivePermute, devices, pieceBytes}}) >=
+        planBytes({{PlanStepKind::kAllGather, gathered, bytes}})) {
+      return value;
+    }
+  }
+  // Device s cuts the piece of targetOf[s] out of its old shard.
+  llvm::SmallVector<mlir::Value> starts;
+  llvm::SmallVector<int64_t> oldLength = current.localShape(globalShape);
+  for (int64_t d = 0; d < rank; ++d) {
+    starts.push_back(lookupPerDevice(
+        mesh,
+        [&](int64_t linear) {
+          const int64_t t = targetOf[linear];
+          return to.shardIndex(d, t) * pieceShape[d] - current.shardIndex(d, linear) * oldLength[d];
+        },
+        loc));
+  }
+  value = builder_.create<hlo::DynamicSliceOp>(loc, withShape(value, pieceShape), value, starts,
+                                               builder_.getDenseI64ArrayAttr(pieceShape));
+  if (moves) {
+    mlir::MLIRContext* context = builder_.getContext();
+    AxisList axes;
+    for (ir::MeshAxisAttr meshAxis : mesh.getAxes()) {
+      axes.push_back(ir::AxisRefAttr::get(context, meshAxis.getName()));
+    }
+    llvm::SmallVector<int64_t> pairs;
+    for (int64_t t = 0; t < devices; ++t) {
+      pairs.push_back(sourceOf[t]);
+      pairs.push_back(t);
+    }
+    value = builder_.create<ir::CollectivePermuteOp>(
+        loc, value.getType(), value, current.meshName, axesAttr(context, axes),
+        /*shift=*/nullptr, /*cyclic=*/nullptr, builder_.getDenseI64ArrayAttr(pairs));
+  }
+  current.dims = to.dims;
+  return value;
+}
+
 }  // namespace tessel::spmd

@@ -113,6 +113,10 @@ class SpmdBuilder {
   // One collective_permute when only the order of the shards changes (reshard_moves.cc).
   mlir::Value permuteShards(mlir::Value value, Layout& current, const Layout& to,
                             mlir::Location loc);
+  // One local slice and one collective_permute when every new shard lies inside one old
+  // shard (reshard_moves.cc).
+  mlir::Value slicePieces(mlir::Value value, Layout& current, const Layout& to,
+                          llvm::ArrayRef<int64_t> globalShape, mlir::Location loc);
   mlir::Value gatherAndSlice(mlir::Value value, Layout& current, const Layout& to,
                              llvm::ArrayRef<int64_t> globalShape, mlir::Location loc);
 

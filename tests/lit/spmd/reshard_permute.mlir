@@ -55,3 +55,21 @@ func.func @other_axis(%a: tensor<6x4xf32> {tessel.sharding = #tessel.sharding<@m
     -> (tensor<6x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"y"}, {}]>}) {
   return %a : tensor<6x4xf32>
 }
+
+// -----
+
+// Rows split 4 ways over "y" become rows split 8 ways over "x" then "y": every new shard (2
+// rows) lies inside one old shard (4 rows). Each device cuts the 2 rows its partner needs
+// and one collective_permute hands them over (128 bytes, the least any plan can move);
+// gathering "y" and slicing would send three shards (768 bytes).
+tessel.mesh @mesh = <["x"=2, "y"=4]>
+// CHECK-LABEL: func @slice_pieces
+// CHECK-NOT: tessel.all_gather
+// CHECK: %[[PIECE:.*]] = hlo.dynamic_slice %arg0, %{{.*}}, %{{.*}} sizes = [2, 16] : (tensor<4x16xf32>, tensor<i32>, tensor<i32>) -> tensor<2x16xf32>
+// CHECK: tessel.collective_permute %[[PIECE]] over @mesh ["x", "y"] pairs = {{\[\[}}0, 0], [4, 1], [1, 2], [5, 3], [2, 4], [6, 5], [3, 6], [7, 7]] : tensor<2x16xf32>
+// CHECK-NOT: tessel.all_gather
+func.func @slice_pieces(%a: tensor<16x16xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"y"}, {}]>})
+    -> (tensor<16x16xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x", "y"}, {}]>}) {
+  %0 = tessel.sharding_constraint %a <@mesh, [{"x", "y"}, {}]> : tensor<16x16xf32>
+  return %0 : tensor<16x16xf32>
+}
