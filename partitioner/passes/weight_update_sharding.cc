@@ -92,7 +92,49 @@ std::string summary(const WeightUpdate& update) {
   return os.str();
 }
 
+// Frontends emit a weight gradient as a dot_general whose result is [out, in] followed by a
+// transpose to the weight's [in, out] (JAX's transpose rule for the forward matmul). When a
+// transpose only swaps the two operands' free dimensions of a dot it alone reads, it is the
+// dot with its operands swapped: one op the analysis sees as the gradient. The new dot takes
+// the transpose's place and sharding. Returns how many were folded.
+int64_t foldTransposedDots(mlir::func::FuncOp func) {
+  llvm::SmallVector<hlo::TransposeOp> transposes(
+      func.getBody().front().getOps<hlo::TransposeOp>());
+  int64_t folded = 0;
+  for (hlo::TransposeOp transpose : transposes) {
+    auto dot = transpose.getOperand().getDefiningOp<hlo::DotGeneralOp>();
+    if (!dot || !dot->hasOneUse()) continue;
+    hlo::DotDimensionNumbersAttr dims = dot.getDotDimensionNumbers();
+    auto lhsType = llvm::cast<mlir::RankedTensorType>(dot.getLhs().getType());
+    auto rhsType = llvm::cast<mlir::RankedTensorType>(dot.getRhs().getType());
+    const int64_t batch = dims.getLhsBatch().size();
+    const int64_t lhsFree = lhsType.getRank() - batch - dims.getLhsContract().size();
+    const int64_t rhsFree = rhsType.getRank() - batch - dims.getRhsContract().size();
+    // The result of the swapped dot is [batch, rhs free, lhs free].
+    llvm::SmallVector<int64_t> swapped;
+    for (int64_t i = 0; i < batch; ++i) swapped.push_back(i);
+    for (int64_t i = 0; i < rhsFree; ++i) swapped.push_back(batch + lhsFree + i);
+    for (int64_t i = 0; i < lhsFree; ++i) swapped.push_back(batch + i);
+    if (llvm::ArrayRef<int64_t>(transpose.getPermutation()) != llvm::ArrayRef(swapped)) continue;
+    mlir::OpBuilder builder(transpose);
+    auto swappedDims = hlo::DotDimensionNumbersAttr::get(
+        func.getContext(), dims.getRhsBatch(), dims.getLhsBatch(), dims.getRhsContract(),
+        dims.getLhsContract());
+    auto replacement = builder.create<hlo::DotGeneralOp>(
+        dot.getLoc(), transpose.getType(), dot.getRhs(), dot.getLhs(), swappedDims);
+    if (mlir::Attribute sharding = transpose->getAttr(ir::TesselDialect::kShardingAttrName)) {
+      replacement->setAttr(ir::TesselDialect::kShardingAttrName, sharding);
+    }
+    transpose.getResult().replaceAllUsesWith(replacement.getResult());
+    transpose.erase();
+    dot.erase();
+    ++folded;
+  }
+  return folded;
+}
+
 int64_t shardFunction(mlir::func::FuncOp func, const WeightUpdateShardingOptions& options) {
+  foldTransposedDots(func);
   mlir::Block& body = func.getBody().front();
   llvm::SmallVector<hlo::DotGeneralOp> dots(body.getOps<hlo::DotGeneralOp>());
   llvm::DenseSet<mlir::Value> done;

@@ -11,7 +11,7 @@ Five programs (an MLP, a transformer block, a conv net, an MoE layer and a train
 with Adam), and fifteen that exercise partitioning choices (contracting splits that
 reduce-scatter, sequence parallelism, FSDP and ZeRO gradients, loops and conditionals
 with invariant weights, scatter, gather, sort and argmax on split dims, expert
-parallelism) are jitted with NamedSharding annotations on a mesh of 8 CPU devices
+parallelism), and a data-parallel momentum step for weight-update sharding, are jitted with NamedSharding annotations on a mesh of 8 CPU devices
 ("data"=4 x "model"=2). For each program NAME it writes:
 
   NAME.hlo              jax.jit(f).lower(...).as_text(dialect="hlo") with Shardy on (the
@@ -318,6 +318,23 @@ COND_ARGS = (spec((), P(), jnp.int32), spec((64, 32), P("data", None)),
              spec((32, 16), P("data", None)))
 
 
+def dp_momentum(w1, w2, m1, m2, x, y):
+    # Data-parallel SGD with momentum as JAX differentiates it: each weight gradient is a dot
+    # yielding [out, in] and a transpose (weight-update sharding folds the pair).
+    def loss(w1, w2):
+        return jnp.mean((jnp.tanh(x @ w1) @ w2 - y) ** 2)
+
+    g1, g2 = jax.grad(loss, argnums=(0, 1))(w1, w2)
+    m1 = 0.9 * m1 + g1
+    m2 = 0.9 * m2 + g2
+    return w1 - 0.1 * m1, w2 - 0.1 * m2, m1, m2
+
+
+DP_MOMENTUM_ARGS = (spec((32, 64), P()), spec((64, 16), P()), spec((32, 64), P()),
+                    spec((64, 16), P()), spec((64, 32), P("data", None)),
+                    spec((64, 16), P("data", None)))
+
+
 PROGRAMS = {
     "mlp": (mlp, MLP_ARGS),
     "transformer_block": (transformer_block, TRANSFORMER_ARGS),
@@ -339,6 +356,7 @@ PROGRAMS = {
     "argmax_split": (argmax_split, ARGMAX_ARGS),
     "sort_split": (sort_split, SORT_ARGS),
     "cond_branches": (cond_branches, COND_ARGS),
+    "dp_momentum": (dp_momentum, DP_MOMENTUM_ARGS),
 }
 
 

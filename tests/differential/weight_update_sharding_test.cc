@@ -139,6 +139,23 @@ func.func @main(%x: tensor<16x5xf32> BATCH, %dy: tensor<16x7xf32> BATCH,
   return %nw, %nm : tensor<5x7xf32>, tensor<5x7xf32>
 })";
 
+// The gradient as JAX emits it: the dot yields [out, in] = dy^T x and a transpose brings it
+// to the weight's [in, out]. The pass folds the pair into one dot (operands swapped).
+constexpr char kTransposedGradientStep[] = R"(tessel.mesh @mesh = <MESH>
+func.func @main(%x: tensor<16x12xf32> BATCH, %dy: tensor<16x10xf32> BATCH,
+                %w: tensor<12x10xf32>, %m: tensor<12x10xf32>)
+    -> (tensor<16x10xf32>, tensor<12x10xf32>, tensor<12x10xf32>) {
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<16x12xf32>, tensor<12x10xf32>) -> tensor<16x10xf32>
+  %gt = hlo.dot_general %dy, %x, lhs_contract = [0], rhs_contract = [0] : (tensor<16x10xf32>, tensor<16x12xf32>) -> tensor<10x12xf32>
+  %g = hlo.transpose %gt, permutation = [1, 0] : (tensor<10x12xf32>) -> tensor<12x10xf32>
+  %mu = hlo.constant dense<0.9> : tensor<f32>
+  %mus = hlo.broadcast_in_dim %mu, dims = [] : (tensor<f32>) -> tensor<12x10xf32>
+  %mm = hlo.mul %m, %mus : tensor<12x10xf32>
+  %nm = hlo.add %mm, %g : tensor<12x10xf32>
+  %nw = hlo.sub %w, %nm : tensor<12x10xf32>
+  return %y, %nw, %nm : tensor<16x10xf32>, tensor<12x10xf32>, tensor<12x10xf32>
+})";
+
 std::string MeshName(const testing::TestMesh& mesh) {
   return absl::StrCat(mesh.devices, "dev", mesh.axes.size(), "d");
 }
@@ -170,6 +187,18 @@ TEST_P(WeightUpdateShardingTest, AdamStepReduceScattersTheGradientOnce) {
       {RandomTensor(ElementType::kF32, {16, 24}, 7), RandomTensor(ElementType::kF32, {16, 6}, 8),
        RandomTensor(ElementType::kF32, {}, 9), RandomTensor(ElementType::kF32, {24, 6}, 10),
        RandomTensor(ElementType::kF32, {24, 6}, 11), RandomTensor(ElementType::kF32, {24, 6}, 12)},
+      options);
+}
+
+TEST_P(WeightUpdateShardingTest, TransposedGradientAsJaxEmitsIt) {
+  testing::HarnessOptions options;
+  options.shard_weight_update = true;
+  options.expect_in_program = {"tessel.reduce_scatter", "tessel.all_gather"};
+  options.expect_not_in_program = {"tessel.all_reduce", "hlo.transpose"};
+  testing::ExpectPartitionedRunMatches(
+      Instantiate(kTransposedGradientStep, GetParam()),
+      {RandomTensor(ElementType::kF32, {16, 12}, 21), RandomTensor(ElementType::kF32, {16, 10}, 22),
+       RandomTensor(ElementType::kF32, {12, 10}, 23), RandomTensor(ElementType::kF32, {12, 10}, 24)},
       options);
 }
 

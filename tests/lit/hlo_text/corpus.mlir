@@ -1,6 +1,6 @@
 // Every program of tests/corpus (made by JAX: lowered with Shardy on and off, and XLA's
 // SPMD-partitioned form) imports, exports, and imports again to the same module.
-// RUN: bash %S/check_corpus_roundtrip.sh %S/../../corpus 60 | FileCheck %s --check-prefix=ALL
+// RUN: bash %S/check_corpus_roundtrip.sh %S/../../corpus 63 | FileCheck %s --check-prefix=ALL
 // ALL-DAG: argmax_split: ok
 // ALL-DAG: argmax_split.gspmd: ok
 // ALL-DAG: argmax_split.partitioned: ok
@@ -16,6 +16,9 @@
 // ALL-DAG: conv_net: ok
 // ALL-DAG: conv_net.gspmd: ok
 // ALL-DAG: conv_net.partitioned: ok
+// ALL-DAG: dp_momentum: ok
+// ALL-DAG: dp_momentum.gspmd: ok
+// ALL-DAG: dp_momentum.partitioned: ok
 // ALL-DAG: embedding_lookup: ok
 // ALL-DAG: embedding_lookup.gspmd: ok
 // ALL-DAG: embedding_lookup.partitioned: ok

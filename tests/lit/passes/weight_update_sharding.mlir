@@ -306,3 +306,32 @@ func.func @state_reads_weight(
   %nw = hlo.sub %w, %nm : tensor<4x6xf32>
   return %nw, %nm : tensor<4x6xf32>, tensor<4x6xf32>
 }
+
+// -----
+
+// The gradient as JAX emits it: a dot yielding [out, in] and a transpose to the weight's
+// [in, out]. The pair becomes one dot with its operands swapped, which is then sharded like
+// any gradient: unreduced, resharded to the split, the update on the shard.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @transposed_gradient
+// CHECK-NOT: hlo.transpose
+// CHECK: %[[G:.*]] = hlo.dot_general %[[X:[^,]*]], %[[DY:[^,]*]], lhs_contract = [0], rhs_contract = [0] {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{}, {}], unreduced={"data"}>]>} : (tensor<8x4xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+// CHECK-NEXT: %[[GS:.*]] = tessel.reshard %[[G]] <@mesh, [{"data"}, {}]>
+// CHECK: hlo.add %{{.*}}, %[[GS]] {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
+// SPMD-LABEL: func.func @transposed_gradient
+// SPMD-NOT: hlo.transpose
+// SPMD: tessel.reduce_scatter %{{.*}} over @mesh ["data"] dim = 0 kind = sum : (tensor<4x6xf32>) -> tensor<2x6xf32>
+// SPMD: tessel.all_gather %{{.*}} over @mesh ["data"] dim = 0 : (tensor<2x6xf32>) -> tensor<4x6xf32>
+func.func @transposed_gradient(
+    %x: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %dy: tensor<8x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %w: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>},
+    %m: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>})
+    -> (tensor<8x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>) {
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  %gt = hlo.dot_general %dy, %x, lhs_contract = [0], rhs_contract = [0] : (tensor<8x6xf32>, tensor<8x4xf32>) -> tensor<6x4xf32>
+  %g = hlo.transpose %gt, permutation = [1, 0] : (tensor<6x4xf32>) -> tensor<4x6xf32>
+  %nm = hlo.add %m, %g : tensor<4x6xf32>
+  %nw = hlo.sub %w, %nm : tensor<4x6xf32>
+  return %y, %nw, %nm : tensor<8x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>
+}
