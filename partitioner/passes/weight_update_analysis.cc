@@ -9,6 +9,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
+#include "partitioner/ir/hlo/reducer_region.h"
 #include "partitioner/ir/location.h"
 #include "partitioner/ir/tessel/collective_groups.h"
 #include "partitioner/rules/sharding_rule_interface.h"
@@ -131,6 +132,42 @@ AxisList partialSumAxes(hlo::DotGeneralOp dot) {
       used.append(axes.begin(), axes.end());
       partial.append(axes.begin(), axes.end());
     }
+  }
+  return partial;
+}
+
+bool isZeroInitSum(hlo::ReduceOp reduce) {
+  if (reduce.getInputs().size() != 1) return false;
+  auto combiners = hlo::getSingleOpCombiners(reduce.getBody(), /*numInputs=*/1);
+  if (!combiners || !llvm::isa<hlo::AddOp>((*combiners)[0])) return false;
+  auto init = reduce.getInitValues()[0].getDefiningOp<hlo::ConstantOp>();
+  if (!init) return false;
+  auto value = llvm::dyn_cast<mlir::DenseElementsAttr>(init.getValue());
+  if (!value || !value.isSplat()) return false;
+  return llvm::isa<mlir::FloatType>(value.getElementType())
+             ? value.getSplatValue<llvm::APFloat>().isZero()
+             : value.getSplatValue<llvm::APInt>().isZero();
+}
+
+AxisList partialSumAxes(hlo::ReduceOp reduce) {
+  if (!isZeroInitSum(reduce)) return {};
+  ir::ShardingAttr out = shardingOf(reduce->getResult(0));
+  ir::ShardingAttr in = shardingOf(reduce.getInputs()[0]);
+  if (!out || !in || !out.getUnreducedAxes().empty() || !in.getUnreducedAxes().empty() ||
+      in.getMeshName() != out.getMeshName()) {
+    return {};
+  }
+  auto inputType = llvm::dyn_cast<mlir::RankedTensorType>(reduce.getInputs()[0].getType());
+  if (!inputType || !inputType.hasStaticShape() || in.getRank() != inputType.getRank()) return {};
+  AxisList used;
+  for (ir::DimShardingAttr dim : out.getDimShardings()) {
+    used.append(dim.getAxes().begin(), dim.getAxes().end());
+  }
+  AxisList partial;
+  for (int64_t d : reduce.getDimensions()) {
+    llvm::ArrayRef<ir::AxisRefAttr> axes = in.getDimShardings()[d].getAxes();
+    if (axes.empty() || overlaps(axes, used) || overlaps(axes, partial)) continue;
+    partial.append(axes.begin(), axes.end());
   }
   return partial;
 }

@@ -34,13 +34,22 @@ ir::ShardingAttr shardingOf(mlir::Value value);
 // shapes are dynamic.
 AxisList partialSumAxes(hlo::DotGeneralOp dot);
 
+// Whether `reduce` has one input, a reducer that adds, and a zero constant as init.
+bool isZeroInitSum(hlo::ReduceOp reduce);
+
+// The same for a sum over the batch (a bias or LayerNorm-scale gradient): the axes of the
+// reduced dimensions of `reduce`'s input, for a one-input reduce whose reducer adds and whose
+// init is zero, where the result's dimensions do not use them. Empty otherwise.
+AxisList partialSumAxes(hlo::ReduceOp reduce);
+
 // One update found from a gradient.
 struct WeightUpdate {
   // The mesh and axes A the gradients are partial sums over.
   ir::MeshAttr mesh;
   mlir::FlatSymbolRefAttr meshName;
   AxisList axes;
-  // The gradients: the dot_general results the update reads, all partial over `axes`
+  // The gradients: the dot_general (or reduce) results the update reads, all partial over
+  // `axes`
   // (usually one; two when, say, a shared weight gets two gradient terms).
   llvm::SetVector<mlir::Value> gradients;
   // The elementwise ops of the update, in program order.

@@ -133,16 +133,48 @@ int64_t foldTransposedDots(mlir::func::FuncOp func) {
   return folded;
 }
 
+// JAX's backward pass of a broadcast bias emits its gradient as a sum over the batch, a
+// reshape adding a size-1 dimension, and a sum over that size-1 dimension. The last two undo
+// each other: the second sum is folded away, so the update reads the batch sum directly.
+// Returns how many were folded.
+int64_t foldTrivialSums(mlir::func::FuncOp func) {
+  llvm::SmallVector<hlo::ReduceOp> reduces(func.getBody().front().getOps<hlo::ReduceOp>());
+  int64_t folded = 0;
+  for (hlo::ReduceOp reduce : reduces) {
+    if (!isZeroInitSum(reduce)) continue;
+    auto reshape = reduce.getInputs()[0].getDefiningOp<hlo::ReshapeOp>();
+    if (!reshape || reshape.getOperand().getType() != reduce->getResult(0).getType()) continue;
+    auto inputType = llvm::cast<mlir::RankedTensorType>(reshape.getType());
+    if (llvm::any_of(reduce.getDimensions(),
+                     [&](int64_t d) { return inputType.getDimSize(d) != 1; })) {
+      continue;
+    }
+    // A sum with init zero over size-1 dimensions is its input.
+    reduce->getResult(0).replaceAllUsesWith(reshape.getOperand());
+    reduce.erase();
+    if (reshape->use_empty()) reshape.erase();
+    ++folded;
+  }
+  return folded;
+}
+
 int64_t shardFunction(mlir::func::FuncOp func, const WeightUpdateShardingOptions& options) {
   foldTransposedDots(func);
+  foldTrivialSums(func);
   mlir::Block& body = func.getBody().front();
-  llvm::SmallVector<hlo::DotGeneralOp> dots(body.getOps<hlo::DotGeneralOp>());
+  // Gradients come from dots (weights) and from sums over the batch (biases).
+  llvm::SmallVector<mlir::Operation*> producers;
+  for (mlir::Operation& op : body) {
+    if (llvm::isa<hlo::DotGeneralOp, hlo::ReduceOp>(op)) producers.push_back(&op);
+  }
   llvm::DenseSet<mlir::Value> done;
   int64_t sharded = 0;
-  for (hlo::DotGeneralOp dot : dots) {
+  for (mlir::Operation* dot : producers) {
     mlir::Value gradient = dot->getResult(0);
     if (done.contains(gradient)) continue;
-    AxisList axes = partialSumAxes(dot);
+    AxisList axes = llvm::isa<hlo::ReduceOp>(dot)
+                        ? partialSumAxes(llvm::cast<hlo::ReduceOp>(dot))
+                        : partialSumAxes(llvm::cast<hlo::DotGeneralOp>(dot));
     if (axes.empty() || llvm::cast<mlir::RankedTensorType>(gradient.getType()).getRank() == 0) {
       continue;
     }

@@ -2,7 +2,11 @@
 // or): the reduced dimensions may stay split. Each device reduces its shard with the
 // reducer's identity as init (its padding along split reduced dimensions masked with that
 // identity), a tessel.all_reduce of the matching kind combines the shards over the axes
-// of those dimensions, and the op's own init value is applied once at the end. Kept
+// of those dimensions, and the op's own init value is applied once at the end. A sum with
+// the identity as init leaves its partial sums to the reshard to the result's layout
+// instead: a reduce_scatter where that layout splits a dimension over the summed axes, an
+// all_reduce otherwise, nothing where it keeps them unreduced (weight-update sharding of a
+// bias gradient). Kept
 // dimensions take the result's layout. Other reduces (several inputs, other reducers) are
 // left to the rule path, which makes the reduced dimensions whole.
 #include <optional>
@@ -114,7 +118,12 @@ mlir::FailureOr<bool> partitionReduce(mlir::Operation* op, PartitionState& state
 
   const Layout result = state.annotatedLayout(reduce->getResult(0));
   const LocalValue& current = state.local(input);
-  if (!result.unreduced.empty() || !current.layout.unreduced.empty() ||
+  // A sum whose init is its identity can hand its partial sums to the reshard to the
+  // result's layout, which reduce-scatters them where that layout splits a dimension over
+  // the summed axes, or keeps them where it asks for them unreduced.
+  const bool partialSum = *kind == ir::ReductionKind::Sum &&
+                          isConstant(init, identityOf(*combiner, elementType));
+  if ((!result.unreduced.empty() && !partialSum) || !current.layout.unreduced.empty() ||
       (current.layout.mesh && result.mesh && current.layout.meshName != result.meshName)) {
     return false;
   }
@@ -169,6 +178,16 @@ mlir::FailureOr<bool> partitionReduce(mlir::Operation* op, PartitionState& state
   localReduce->walk([](mlir::Operation* nested) {
     nested->removeAttr(ir::TesselDialect::kShardingAttrName);
   });
+  const Layout want =
+      result.mesh ? result : Layout::replicated(source.mesh, source.meshName, resultType.getRank());
+  if (partialSum) {
+    computed.unreduced = reducedAxes;
+    mlir::FailureOr<mlir::Value> resharded = spmd.reshard(localReduce->getResult(0), computed,
+                                                          want, resultType.getShape(), loc);
+    if (mlir::failed(resharded)) return mlir::failure();
+    state.define(reduce->getResult(0), *resharded, want, resultType.getShape());
+    return true;
+  }
   mlir::Value combined =
       state.spmd().allReduce(localReduce->getResult(0), source, reducedAxes, loc, *kind);
 
@@ -186,8 +205,6 @@ mlir::FailureOr<bool> partitionReduce(mlir::Operation* op, PartitionState& state
     applied->getResult(0).setType(localResultType);
     combined = applied->getResult(0);
   }
-  const Layout want =
-      result.mesh ? result : Layout::replicated(source.mesh, source.meshName, resultType.getRank());
   mlir::FailureOr<mlir::Value> resharded =
       spmd.reshard(combined, computed, want, resultType.getShape(), loc);
   if (mlir::failed(resharded)) return mlir::failure();

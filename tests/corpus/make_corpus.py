@@ -318,21 +318,21 @@ COND_ARGS = (spec((), P(), jnp.int32), spec((64, 32), P("data", None)),
              spec((32, 16), P("data", None)))
 
 
-def dp_momentum(w1, w2, m1, m2, x, y):
+def dp_momentum(w1, b1, w2, b2, m1, mb1, m2, mb2, x, y):
     # Data-parallel SGD with momentum as JAX differentiates it: each weight gradient is a dot
-    # yielding [out, in] and a transpose (weight-update sharding folds the pair).
-    def loss(w1, w2):
-        return jnp.mean((jnp.tanh(x @ w1) @ w2 - y) ** 2)
+    # yielding [out, in] and a transpose, each bias gradient a sum over the batch, a reshape
+    # and a sum over a size-1 dimension (weight-update sharding folds both forms).
+    def loss(w1, b1, w2, b2):
+        return jnp.mean((jnp.tanh(x @ w1 + b1) @ w2 + b2 - y) ** 2)
 
-    g1, g2 = jax.grad(loss, argnums=(0, 1))(w1, w2)
-    m1 = 0.9 * m1 + g1
-    m2 = 0.9 * m2 + g2
-    return w1 - 0.1 * m1, w2 - 0.1 * m2, m1, m2
+    grads = jax.grad(loss, argnums=(0, 1, 2, 3))(w1, b1, w2, b2)
+    params, moms = (w1, b1, w2, b2), (m1, mb1, m2, mb2)
+    moms = tuple(0.9 * m + g for m, g in zip(moms, grads))
+    return tuple(p - 0.1 * m for p, m in zip(params, moms)) + moms
 
 
-DP_MOMENTUM_ARGS = (spec((32, 64), P()), spec((64, 16), P()), spec((32, 64), P()),
-                    spec((64, 16), P()), spec((64, 32), P("data", None)),
-                    spec((64, 16), P("data", None)))
+DP_MOMENTUM_ARGS = tuple(spec(shape, P()) for shape in [(32, 64), (64,), (64, 16), (16,)] * 2) + (
+    spec((64, 32), P("data", None)), spec((64, 16), P("data", None)))
 
 
 PROGRAMS = {

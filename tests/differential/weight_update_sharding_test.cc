@@ -156,6 +156,35 @@ func.func @main(%x: tensor<16x12xf32> BATCH, %dy: tensor<16x10xf32> BATCH,
   return %y, %nw, %nm : tensor<16x10xf32>, tensor<12x10xf32>, tensor<12x10xf32>
 })";
 
+// A bias gradient as JAX emits it: a sum over the split batch, a reshape to [1, 10] and a sum
+// over that size-1 dimension. The bias has 10 entries (uneven over 3, 4, 6 and 8 devices).
+constexpr char kBiasGradientStep[] = R"(tessel.mesh @mesh = <MESH>
+func.func @main(%x: tensor<16x12xf32> BATCH, %dy: tensor<16x10xf32> BATCH,
+                %w: tensor<12x10xf32>, %b: tensor<10xf32>, %mb: tensor<10xf32>)
+    -> (tensor<16x10xf32>, tensor<10xf32>, tensor<10xf32>) {
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<16x12xf32>, tensor<12x10xf32>) -> tensor<16x10xf32>
+  %bb = hlo.broadcast_in_dim %b, dims = [1] : (tensor<10xf32>) -> tensor<16x10xf32>
+  %out = hlo.add %y, %bb : tensor<16x10xf32>
+  %zero = hlo.constant dense<0.0> : tensor<f32>
+  %s = hlo.reduce(%dy) init(%zero) dimensions = [0] : (tensor<16x10xf32>, tensor<f32>) -> tensor<10xf32> reducer {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %a = hlo.add %p, %q : tensor<f32>
+    hlo.return %a : tensor<f32>
+  }
+  %r = hlo.reshape %s : (tensor<10xf32>) -> tensor<1x10xf32>
+  %gb = hlo.reduce(%r) init(%zero) dimensions = [0] : (tensor<1x10xf32>, tensor<f32>) -> tensor<10xf32> reducer {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %a = hlo.add %p, %q : tensor<f32>
+    hlo.return %a : tensor<f32>
+  }
+  %mu = hlo.constant dense<0.9> : tensor<f32>
+  %mus = hlo.broadcast_in_dim %mu, dims = [] : (tensor<f32>) -> tensor<10xf32>
+  %mm = hlo.mul %mb, %mus : tensor<10xf32>
+  %nm = hlo.add %mm, %gb : tensor<10xf32>
+  %nb = hlo.sub %b, %nm : tensor<10xf32>
+  return %out, %nb, %nm : tensor<16x10xf32>, tensor<10xf32>, tensor<10xf32>
+})";
+
 std::string MeshName(const testing::TestMesh& mesh) {
   return absl::StrCat(mesh.devices, "dev", mesh.axes.size(), "d");
 }
@@ -199,6 +228,19 @@ TEST_P(WeightUpdateShardingTest, TransposedGradientAsJaxEmitsIt) {
       Instantiate(kTransposedGradientStep, GetParam()),
       {RandomTensor(ElementType::kF32, {16, 12}, 21), RandomTensor(ElementType::kF32, {16, 10}, 22),
        RandomTensor(ElementType::kF32, {12, 10}, 23), RandomTensor(ElementType::kF32, {12, 10}, 24)},
+      options);
+}
+
+TEST_P(WeightUpdateShardingTest, BiasGradientFromABatchSum) {
+  testing::HarnessOptions options;
+  options.shard_weight_update = true;
+  options.expect_in_program = {"tessel.reduce_scatter", "tessel.all_gather"};
+  options.expect_not_in_program = {"tessel.all_reduce"};
+  testing::ExpectPartitionedRunMatches(
+      Instantiate(kBiasGradientStep, GetParam()),
+      {RandomTensor(ElementType::kF32, {16, 12}, 31), RandomTensor(ElementType::kF32, {16, 10}, 32),
+       RandomTensor(ElementType::kF32, {12, 10}, 33), RandomTensor(ElementType::kF32, {10}, 34),
+       RandomTensor(ElementType::kF32, {10}, 35)},
       options);
 }
 

@@ -335,3 +335,41 @@ func.func @transposed_gradient(
   %nw = hlo.sub %w, %nm : tensor<4x6xf32>
   return %y, %nw, %nm : tensor<8x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>
 }
+
+// -----
+
+// A bias gradient as JAX emits it: a sum over the split batch, then a reshape to [1, 6] and
+// a sum over that size-1 dimension, which is folded away. The batch sum is the gradient: it
+// is left unreduced and reduce-scattered onto the momentum's split.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @bias_gradient
+// CHECK: %[[S:.*]] = hlo.reduce(%{{.*}}) init(%{{.*}}) dimensions = [0] {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{}], unreduced={"data"}>]>}
+// CHECK: tessel.reshard %[[S]] <@mesh, [{"data"}]>
+// CHECK-NOT: hlo.reshape
+// SPMD-LABEL: func.func @bias_gradient
+// SPMD-NOT: tessel.all_reduce
+// SPMD: tessel.reduce_scatter %{{.*}} over @mesh ["data"] dim = 0 kind = sum : (tensor<6xf32>) -> tensor<3xf32>
+// SPMD: tessel.all_gather %{{.*}} over @mesh ["data"] dim = 0 : (tensor<3xf32>) -> tensor<6xf32>
+func.func @bias_gradient(
+    %dy: tensor<8x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %b: tensor<6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}]>},
+    %mb: tensor<6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}]>})
+    -> (tensor<8x6xf32>, tensor<6xf32>, tensor<6xf32>) {
+  %bb = hlo.broadcast_in_dim %b, dims = [1] : (tensor<6xf32>) -> tensor<8x6xf32>
+  %out = hlo.add %dy, %bb : tensor<8x6xf32>
+  %zero = hlo.constant dense<0.0> : tensor<f32>
+  %s = hlo.reduce(%dy) init(%zero) dimensions = [0] : (tensor<8x6xf32>, tensor<f32>) -> tensor<6xf32> reducer {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %a = hlo.add %p, %q : tensor<f32>
+    hlo.return %a : tensor<f32>
+  }
+  %r = hlo.reshape %s : (tensor<6xf32>) -> tensor<1x6xf32>
+  %gb = hlo.reduce(%r) init(%zero) dimensions = [0] : (tensor<1x6xf32>, tensor<f32>) -> tensor<6xf32> reducer {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %a = hlo.add %p, %q : tensor<f32>
+    hlo.return %a : tensor<f32>
+  }
+  %nm = hlo.add %mb, %gb : tensor<6xf32>
+  %nb = hlo.sub %b, %nm : tensor<6xf32>
+  return %out, %nb, %nm : tensor<8x6xf32>, tensor<6xf32>, tensor<6xf32>
+}

@@ -65,13 +65,14 @@
 // CHOICE: check: ran the partitioned program on 8 partitions
 // CHOICE: check: result 0 {{.*}} matches
 
-// A data-parallel momentum step as JAX differentiates it (dot + transpose per gradient):
-// with --shard_weight_update the gradients are reduce-scattered, the update runs on shards
-// and the new weights are all-gathered; the results still match.
+// A data-parallel momentum step as JAX differentiates it (a dot and a transpose per weight
+// gradient, a batch sum, reshape and size-1 sum per bias gradient): with
+// --shard_weight_update all four gradients are reduce-scattered, the updates run on shards
+// and the new weights and biases are all-gathered; the results still match.
 // RUN: tessel run %S/../../corpus/dp_momentum.hlo --shard_weight_update --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=DP-MOMENTUM
 // RUN: tessel partition %S/../../corpus/dp_momentum.hlo --shard_weight_update 2>/dev/null | FileCheck %s --check-prefix=DP-MOMENTUM-SPMD
 // DP-MOMENTUM: check: ran the partitioned program on 8 partitions
-// DP-MOMENTUM-COUNT-4: check: result {{[0-9]}} {{.*}} matches
+// DP-MOMENTUM-COUNT-8: check: result {{[0-9]}} {{.*}} matches
 // DP-MOMENTUM-SPMD-NOT: tessel.all_reduce
-// DP-MOMENTUM-SPMD-COUNT-2: tessel.reduce_scatter
-// DP-MOMENTUM-SPMD-COUNT-2: tessel.all_gather
+// DP-MOMENTUM-SPMD-COUNT-4: tessel.reduce_scatter
+// DP-MOMENTUM-SPMD-COUNT-4: tessel.all_gather
