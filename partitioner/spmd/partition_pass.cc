@@ -11,6 +11,7 @@
 #include "mlir/Transforms/RegionUtils.h"
 #include "partitioner/rules/sharding_rule_models.h"
 #include "partitioner/spmd/partition.h"
+#include "partitioner/spmd/collective_reassociation.h"
 #include "partitioner/spmd/loop_invariant_hoisting.h"
 #include "partitioner/spmd/partition_state.h"
 #include "partitioner/spmd/passes.h"
@@ -299,6 +300,7 @@ mlir::LogicalResult partitionModule(mlir::ModuleOp module, const PartitionOption
     if (mlir::failed(partitionFunction(func, symbols, options))) return mlir::failure();
     foldSingleDeviceCollectives(func);
     eraseDeadOps(func);
+    reassociateReductions(func);
     hoistInvariantCode(func);
   }
   return mlir::success();

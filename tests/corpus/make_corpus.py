@@ -11,7 +11,8 @@ Five programs (an MLP, a transformer block, a conv net, an MoE layer and a train
 with Adam), and fifteen that exercise partitioning choices (contracting splits that
 reduce-scatter, sequence parallelism, FSDP and ZeRO gradients, loops and conditionals
 with invariant weights, scatter, gather, sort and argmax on split dims, expert
-parallelism), and a data-parallel momentum step for weight-update sharding, are jitted with NamedSharding annotations on a mesh of 8 CPU devices
+parallelism), a data-parallel momentum step for weight-update sharding, and a parallel
+transformer block, are jitted with NamedSharding annotations on a mesh of 8 CPU devices
 ("data"=4 x "model"=2). For each program NAME it writes:
 
   NAME.hlo              jax.jit(f).lower(...).as_text(dialect="hlo") with Shardy on (the
@@ -335,6 +336,20 @@ DP_MOMENTUM_ARGS = tuple(spec(shape, P()) for shape in [(32, 64), (64,), (64, 16
     spec((64, 32), P("data", None)), spec((64, 16), P("data", None)))
 
 
+def parallel_block(x, ln, wq, wo, w1, w2):
+    # A parallel transformer block (GPT-J, PaLM): attention-like and MLP branches read the
+    # same normalized input and are added to the residual together; both end row-parallel.
+    h = layer_norm(x, ln)
+    attn = jnp.tanh(h @ wq) @ wo
+    mlp = jax.nn.gelu(h @ w1) @ w2
+    return x + attn + mlp
+
+
+PARALLEL_ARGS = (spec((8, 16, 32), P("data", None, None)), spec((32,), P()),
+                 spec((32, 32), P(None, "model")), spec((32, 32), P("model", None)),
+                 spec((32, 128), P(None, "model")), spec((128, 32), P("model", None)))
+
+
 PROGRAMS = {
     "mlp": (mlp, MLP_ARGS),
     "transformer_block": (transformer_block, TRANSFORMER_ARGS),
@@ -357,6 +372,7 @@ PROGRAMS = {
     "sort_split": (sort_split, SORT_ARGS),
     "cond_branches": (cond_branches, COND_ARGS),
     "dp_momentum": (dp_momentum, DP_MOMENTUM_ARGS),
+    "parallel_block": (parallel_block, PARALLEL_ARGS),
 }
 
 

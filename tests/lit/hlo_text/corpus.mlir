@@ -1,6 +1,6 @@
 // Every program of tests/corpus (made by JAX: lowered with Shardy on and off, and XLA's
 // SPMD-partitioned form) imports, exports, and imports again to the same module.
-// RUN: bash %S/check_corpus_roundtrip.sh %S/../../corpus 63 | FileCheck %s --check-prefix=ALL
+// RUN: bash %S/check_corpus_roundtrip.sh %S/../../corpus 66 | FileCheck %s --check-prefix=ALL
 // ALL-DAG: argmax_split: ok
 // ALL-DAG: argmax_split.gspmd: ok
 // ALL-DAG: argmax_split.partitioned: ok
@@ -40,6 +40,9 @@
 // ALL-DAG: moe_layer: ok
 // ALL-DAG: moe_layer.gspmd: ok
 // ALL-DAG: moe_layer.partitioned: ok
+// ALL-DAG: parallel_block: ok
+// ALL-DAG: parallel_block.gspmd: ok
+// ALL-DAG: parallel_block.partitioned: ok
 // ALL-DAG: segment_sum: ok
 // ALL-DAG: segment_sum.gspmd: ok
 // ALL-DAG: segment_sum.partitioned: ok

@@ -76,3 +76,11 @@
 // DP-MOMENTUM-SPMD-NOT: tessel.all_reduce
 // DP-MOMENTUM-SPMD-COUNT-4: tessel.reduce_scatter
 // DP-MOMENTUM-SPMD-COUNT-4: tessel.all_gather
+
+// A parallel transformer block: attention and MLP outputs, both partial sums over "model",
+// are added before one all_reduce (XLA's partitioner emits two).
+// RUN: tessel run %S/../../corpus/parallel_block.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=PARALLEL
+// RUN: tessel partition %S/../../corpus/parallel_block.hlo 2>/dev/null | FileCheck %s --check-prefix=PARALLEL-SPMD
+// PARALLEL: check: result 0 {{.*}} matches
+// PARALLEL-SPMD-COUNT-1: tessel.all_reduce
+// PARALLEL-SPMD-NOT: tessel.all_reduce
