@@ -84,3 +84,13 @@
 // PARALLEL: check: result 0 {{.*}} matches
 // PARALLEL-SPMD-COUNT-1: tessel.all_reduce
 // PARALLEL-SPMD-NOT: tessel.all_reduce
+
+// The Adam step of the corpus on the 4 x 2 mesh (weights split over "model", the batch over
+// "data"), as JAX differentiates it: with --shard_weight_update both weight gradients are
+// reduce-scattered over "data" and the new weights all-gathered; the results still match.
+// RUN: tessel run %S/../../corpus/train_step.hlo --shard_weight_update --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAIN-WUS
+// RUN: tessel partition %S/../../corpus/train_step.hlo --shard_weight_update 2>/dev/null | FileCheck %s --check-prefix=TRAIN-WUS-SPMD
+// TRAIN-WUS: check: ran the partitioned program on 8 partitions
+// TRAIN-WUS-COUNT-8: check: result {{[0-9]}} {{.*}} matches
+// TRAIN-WUS-SPMD-COUNT-2: tessel.reduce_scatter {{.*}} over @mesh ["axis_0"]
+// TRAIN-WUS-SPMD-COUNT-2: tessel.all_gather {{.*}} over @mesh ["axis_0"]
