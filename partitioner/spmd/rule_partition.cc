@@ -351,15 +351,29 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
     add(std::move(factorAxes));
     if (moved) add(std::move(*moved));
   }
+  auto devicesUsed = [&](const FactorAxes& factorAxes) {
+    AxisList all;
+    for (const AxisList& axes : factorAxes) all.append(axes.begin(), axes.end());
+    return ir::getGroupSize(first.mesh, all);
+  };
   size_t chosen = 0;
   if (strategies.size() > 1 && first.mesh) {
-    for (Strategy& strategy : strategies) {
+    for (auto [index, strategy] : llvm::enumerate(strategies)) {
       SpmdBuilder::TrialScope trial(state.spmd());
       if (mlir::failed(emitWithFactors(op, rule, state, first, strategy.factorAxes))) {
         return mlir::failure();
       }
-      strategy.cost = costOfEmitted(trial.block(), first.mesh, state.options().hardwareSpec(),
-                                    [&](mlir::Value value) { return state.isLoopInvariant(value); });
+      auto invariant = [&](mlir::Value value) { return state.isLoopInvariant(value); };
+      strategy.cost =
+          costOfEmitted(trial.block(), first.mesh, state.options().hardwareSpec(), invariant);
+      // Nothing beats a first strategy that moves nothing and splits the work over every
+      // device: the others need not be emitted.
+      if (index == 0 && strategy.cost.communicationSeconds == 0 &&
+          strategy.cost.hoistedSeconds == 0 &&
+          devicesUsed(strategy.factorAxes) == first.mesh.getTotalSize()) {
+        strategies.truncate(1);
+        break;
+      }
     }
     // The fastest strategy wins, then the one sending least. But a strategy that splits the
     // op's work over fewer devices than another computes redundantly, which a roofline at
@@ -374,11 +388,6 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
       if (a.sentBytes != b.sentBytes) return a.sentBytes < b.sentBytes;
       return a.hoistedSeconds < b.hoistedSeconds * (1 - 1e-9);
     };
-    auto devicesUsed = [&](const FactorAxes& factorAxes) {
-      AxisList all;
-      for (const AxisList& axes : factorAxes) all.append(axes.begin(), axes.end());
-      return ir::getGroupSize(first.mesh, all);
-    };
     auto noWorse = [](const EmittedCost& a, const EmittedCost& b) {
       return a.seconds <= b.seconds * (1 + 1e-9) && a.sentBytes <= b.sentBytes;
     };
@@ -392,7 +401,7 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
     for (size_t i = 1; i < strategies.size(); ++i) {
       if (prefer(strategies[i], strategies[chosen])) chosen = i;
     }
-    if (state.options().strategyRemarks) {
+    if (state.options().strategyRemarks && strategies.size() > 1) {
       size_t runnerUp = chosen == 0 ? 1 : 0;
       for (size_t i = 0; i < strategies.size(); ++i) {
         if (i != chosen && strategies[i].cost.seconds < strategies[runnerUp].cost.seconds) {
