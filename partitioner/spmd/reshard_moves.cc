@@ -27,6 +27,20 @@ mlir::ArrayAttr axesAttr(mlir::MLIRContext* context, llvm::ArrayRef<ir::AxisRefA
                               llvm::SmallVector<mlir::Attribute>(axes.begin(), axes.end()));
 }
 
+// One collective_permute over `axes` where group position t receives from sourceOf[t].
+mlir::Value permuteFrom(mlir::OpBuilder& builder, mlir::Value value,
+                        mlir::FlatSymbolRefAttr meshName, llvm::ArrayRef<ir::AxisRefAttr> axes,
+                        llvm::ArrayRef<int64_t> sourceOf, mlir::Location loc) {
+  llvm::SmallVector<int64_t> pairs;
+  for (auto [target, source] : llvm::enumerate(sourceOf)) {
+    pairs.push_back(source);
+    pairs.push_back(static_cast<int64_t>(target));
+  }
+  return builder.create<ir::CollectivePermuteOp>(
+      loc, value.getType(), value, meshName, axesAttr(builder.getContext(), axes),
+      /*shift=*/nullptr, /*cyclic=*/nullptr, builder.getDenseI64ArrayAttr(pairs));
+}
+
 bool startsWith(llvm::ArrayRef<ir::AxisRefAttr> list, llvm::ArrayRef<ir::AxisRefAttr> prefix) {
   return list.size() >= prefix.size() && sameAxes(list.take_front(prefix.size()), prefix);
 }
@@ -200,14 +214,7 @@ mlir::Value SpmdBuilder::permuteShards(mlir::Value value, Layout& current, const
         planBytes({{PlanStepKind::kAllGather, gathered, bytes}})) {
       return value;
     }
-    llvm::SmallVector<int64_t> pairs;
-    for (int64_t t = 0; t < groupSize; ++t) {
-      pairs.push_back(sourceOf[t]);
-      pairs.push_back(t);
-    }
-    value = builder_.create<ir::CollectivePermuteOp>(
-        loc, value.getType(), value, current.meshName, axesAttr(context, axes),
-        /*shift=*/nullptr, /*cyclic=*/nullptr, builder_.getDenseI64ArrayAttr(pairs));
+    value = permuteFrom(builder_, value, current.meshName, axes, sourceOf, loc);
   }
   current.dims = to.dims;
   return value;
@@ -306,14 +313,7 @@ mlir::Value SpmdBuilder::slicePieces(mlir::Value value, Layout& current, const L
     for (ir::MeshAxisAttr meshAxis : mesh.getAxes()) {
       axes.push_back(ir::AxisRefAttr::get(context, meshAxis.getName()));
     }
-    llvm::SmallVector<int64_t> pairs;
-    for (int64_t t = 0; t < devices; ++t) {
-      pairs.push_back(sourceOf[t]);
-      pairs.push_back(t);
-    }
-    value = builder_.create<ir::CollectivePermuteOp>(
-        loc, value.getType(), value, current.meshName, axesAttr(context, axes),
-        /*shift=*/nullptr, /*cyclic=*/nullptr, builder_.getDenseI64ArrayAttr(pairs));
+    value = permuteFrom(builder_, value, current.meshName, axes, sourceOf, loc);
   }
   current.dims = to.dims;
   return value;
