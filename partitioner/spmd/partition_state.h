@@ -5,6 +5,9 @@
 #ifndef TESSEL_PARTITIONER_SPMD_PARTITION_STATE_H_
 #define TESSEL_PARTITIONER_SPMD_PARTITION_STATE_H_
 
+#include <map>
+#include <vector>
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "mlir/IR/Operation.h"
@@ -67,6 +70,12 @@ class PartitionState {
     return region && !loop.body->getParent()->isAncestor(region);
   }
 
+  bool inLoopBody() const { return !loops_.empty(); }
+
+  // Strategy choices made so far, keyed by everything that decides them (rule_partition.cc):
+  // repeated layers reuse the choice instead of pricing every strategy again.
+  std::map<std::vector<const void*>, size_t>& strategyCache() { return strategyCache_; }
+
   // Whether the ops being partitioned are the body of a manual computation, where
   // collectives and partition_id are per-device code that runs as written.
   bool inManualCode() const { return manualDepth_ > 0; }
@@ -85,6 +94,7 @@ class PartitionState {
     llvm::SmallPtrSet<mlir::Value, 4> invariantArgs;
   };
   llvm::SmallVector<LoopBody, 2> loops_;
+  std::map<std::vector<const void*>, size_t> strategyCache_;
 };
 
 // The shape of a ranked tensor type.

@@ -238,6 +238,15 @@ mlir::Value SpmdBuilder::slicePieces(mlir::Value value, Layout& current, const L
     differs |= !sameAxes(current.dims[d], to.dims[d]);
   }
   if (!differs) return value;
+  // Where B only appends axes to A's on every dimension, each device holds its new shard:
+  // the local slice of the gather plan does it, without pairing devices.
+  bool refinesInPlace = true;
+  for (int64_t d = 0; d < rank; ++d) {
+    const AxisList& a = current.dims[d];
+    refinesInPlace &= to.dims[d].size() >= a.size() &&
+                      sameAxes(llvm::ArrayRef(to.dims[d]).take_front(a.size()), a);
+  }
+  if (refinesInPlace) return value;
   ir::MeshAttr mesh = current.mesh;
   const int64_t devices = mesh.getTotalSize();
   // Shard index vectors per device, and for each device the old shard its new one lies in.

@@ -357,6 +357,32 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
     return ir::getGroupSize(first.mesh, all);
   };
   size_t chosen = 0;
+  // The choice depends on the op (name and attributes, its result sharding among them), its
+  // operands' types and layouts and which operands are one value; inside loops also on what
+  // is invariant, so those are not cached.
+  std::vector<const void*> key;
+  const bool cacheable = strategies.size() > 1 && first.mesh && !state.inLoopBody() &&
+                         !state.options().strategyRemarks;
+  if (cacheable) {
+    key.push_back(op->getName().getAsOpaquePointer());
+    key.push_back(op->getAttrDictionary().getAsOpaquePointer());
+    for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
+      key.push_back(operand.getType().getAsOpaquePointer());
+      key.push_back(state.local(operand).layout.toSharding(op->getContext()).getAsOpaquePointer());
+      unsigned same = index;
+      for (unsigned earlier = 0; earlier < index; ++earlier) {
+        if (op->getOperand(earlier) == operand) same = std::min(same, earlier);
+      }
+      key.push_back(reinterpret_cast<const void*>(static_cast<uintptr_t>(same)));
+    }
+    auto found = state.strategyCache().find(key);
+    if (found != state.strategyCache().end()) {
+      chosen = found->second;
+      strategies.erase(strategies.begin(), strategies.begin() + chosen);
+      strategies.truncate(1);
+      chosen = 0;
+    }
+  }
   if (strategies.size() > 1 && first.mesh) {
     for (auto [index, strategy] : llvm::enumerate(strategies)) {
       SpmdBuilder::TrialScope trial(state.spmd());
@@ -401,6 +427,7 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
     for (size_t i = 1; i < strategies.size(); ++i) {
       if (prefer(strategies[i], strategies[chosen])) chosen = i;
     }
+    if (cacheable) state.strategyCache()[key] = chosen;
     if (state.options().strategyRemarks && strategies.size() > 1) {
       size_t runnerUp = chosen == 0 ? 1 : 0;
       for (size_t i = 0; i < strategies.size(); ++i) {

@@ -69,6 +69,7 @@ class SpmdBuilder {
     bool hadPartitionId_;
     std::unique_ptr<mlir::Block> scratch_;
   };
+  friend class TrialScope;
 
   // The local value of layout `to` for the local value `value` of layout `from`, both
   // describing a global tensor of `globalShape`. Fails (with an error at `loc`) only when
@@ -97,7 +98,8 @@ class SpmdBuilder {
   mlir::Value zeroPadHigh(mlir::Value value, llvm::ArrayRef<int64_t> high, mlir::Location loc);
 
   // The scalar (tensor<i32>) that partition p reads as `perDevice(linearIndex)`, through
-  // a constant table indexed by partition_id. The table has one entry per device id.
+  // a constant table indexed by partition_id. The table has one entry per device id. (In a
+  // TrialScope, a placeholder: the code is only priced.)
   mlir::Value lookupPerDevice(ir::MeshAttr mesh, llvm::function_ref<int64_t(int64_t)> perDevice,
                               mlir::Location loc);
 
@@ -124,6 +126,9 @@ class SpmdBuilder {
   mlir::OpBuilder builder_;
   mlir::Value partitionId_;
   std::map<std::vector<int64_t>, mlir::Value> tables_;
+  // While a TrialScope is alive: code is only priced, so offset tables (one entry per
+  // device, the same small cost whatever their contents) are not computed.
+  int pricing_ = 0;
 };
 
 }  // namespace tessel::spmd
