@@ -11,9 +11,11 @@ Five programs (an MLP, a transformer block, a conv net, an MoE layer and a train
 with Adam), and fifteen that exercise partitioning choices (contracting splits that
 reduce-scatter, sequence parallelism, FSDP and ZeRO gradients, loops and conditionals
 with invariant weights, scatter, gather, sort and argmax on split dims, expert
-parallelism), a data-parallel momentum step for weight-update sharding, and a parallel
-transformer block, are jitted with NamedSharding annotations on a mesh of 8 CPU devices
-("data"=4 x "model"=2). For each program NAME it writes:
+parallelism), a data-parallel momentum step for weight-update sharding, a parallel
+transformer block, and training steps of the transformer block, the conv net, the
+expert-parallel MoE and the sequence-parallel MLP, are jitted with NamedSharding
+annotations on a mesh of 8 CPU devices ("data"=4 x "model"=2). For each program NAME it
+writes:
 
   NAME.hlo              jax.jit(f).lower(...).as_text(dialect="hlo") with Shardy on (the
                         default): GSPMD `sharding=` plus `xla.sdy.*` frontend attributes.
@@ -350,6 +352,38 @@ PARALLEL_ARGS = (spec((8, 16, 32), P("data", None, None)), spec((32,), P()),
                  spec((32, 128), P(None, "model")), spec((128, 32), P("model", None)))
 
 
+def _sgd_step(name, loss, momentum=False):
+    # A training step of `loss(params, x)` named `name` (the jitted module's name): SGD, with
+    # momentum when asked.
+    if momentum:
+        def step(params, m, x):
+            g = jax.grad(loss)(params, x)
+            m = jax.tree.map(lambda m, g: 0.9 * m + g, m, g)
+            return jax.tree.map(lambda p, m: p - 0.01 * m, params, m), m
+    else:
+        def step(params, x):
+            g = jax.grad(loss)(params, x)
+            return jax.tree.map(lambda p, g: p - 0.01 * g, params, g)
+    step.__name__ = step.__qualname__ = name
+    return step
+
+
+# Training steps of four of the programs above (the backward pass as JAX derives it).
+transformer_train = _sgd_step(
+    "transformer_train", lambda params, x: jnp.mean(transformer_block(x, *params) ** 2),
+    momentum=True)
+TRANSFORMER_TRAIN_ARGS = (TRANSFORMER_ARGS[1:], TRANSFORMER_ARGS[1:], TRANSFORMER_ARGS[0])
+conv_train = _sgd_step(
+    "conv_train", lambda params, images: jnp.mean(conv_net(images, *params) ** 2))
+CONV_TRAIN_ARGS = (CONV_ARGS[1:], CONV_ARGS[0])
+moe_train = _sgd_step(
+    "moe_train", lambda params, x: jnp.mean(moe_expert_parallel(x, *params) ** 2))
+MOE_TRAIN_ARGS = (MOE_EP_ARGS[1:], MOE_EP_ARGS[0])
+seq_parallel_train = _sgd_step(
+    "seq_parallel_train", lambda params, x: jnp.mean(seq_parallel_mlp(x, *params) ** 2))
+SEQ_PARALLEL_TRAIN_ARGS = (SEQ_PARALLEL_ARGS[1:], SEQ_PARALLEL_ARGS[0])
+
+
 PROGRAMS = {
     "mlp": (mlp, MLP_ARGS),
     "transformer_block": (transformer_block, TRANSFORMER_ARGS),
@@ -373,6 +407,10 @@ PROGRAMS = {
     "cond_branches": (cond_branches, COND_ARGS),
     "dp_momentum": (dp_momentum, DP_MOMENTUM_ARGS),
     "parallel_block": (parallel_block, PARALLEL_ARGS),
+    "transformer_train": (transformer_train, TRANSFORMER_TRAIN_ARGS),
+    "conv_train": (conv_train, CONV_TRAIN_ARGS),
+    "moe_train": (moe_train, MOE_TRAIN_ARGS),
+    "seq_parallel_train": (seq_parallel_train, SEQ_PARALLEL_TRAIN_ARGS),
 }
 
 

@@ -1,6 +1,6 @@
 // Every program of tests/corpus (made by JAX: lowered with Shardy on and off, and XLA's
 // SPMD-partitioned form) imports, exports, and imports again to the same module.
-// RUN: bash %S/check_corpus_roundtrip.sh %S/../../corpus 66 | FileCheck %s --check-prefix=ALL
+// RUN: bash %S/check_corpus_roundtrip.sh %S/../../corpus 78 | FileCheck %s --check-prefix=ALL
 // ALL-DAG: argmax_split: ok
 // ALL-DAG: argmax_split.gspmd: ok
 // ALL-DAG: argmax_split.partitioned: ok
@@ -16,6 +16,9 @@
 // ALL-DAG: conv_net: ok
 // ALL-DAG: conv_net.gspmd: ok
 // ALL-DAG: conv_net.partitioned: ok
+// ALL-DAG: conv_train: ok
+// ALL-DAG: conv_train.gspmd: ok
+// ALL-DAG: conv_train.partitioned: ok
 // ALL-DAG: dp_momentum: ok
 // ALL-DAG: dp_momentum.gspmd: ok
 // ALL-DAG: dp_momentum.partitioned: ok
@@ -40,6 +43,9 @@
 // ALL-DAG: moe_layer: ok
 // ALL-DAG: moe_layer.gspmd: ok
 // ALL-DAG: moe_layer.partitioned: ok
+// ALL-DAG: moe_train: ok
+// ALL-DAG: moe_train.gspmd: ok
+// ALL-DAG: moe_train.partitioned: ok
 // ALL-DAG: parallel_block: ok
 // ALL-DAG: parallel_block.gspmd: ok
 // ALL-DAG: parallel_block.partitioned: ok
@@ -49,6 +55,9 @@
 // ALL-DAG: seq_parallel_mlp: ok
 // ALL-DAG: seq_parallel_mlp.gspmd: ok
 // ALL-DAG: seq_parallel_mlp.partitioned: ok
+// ALL-DAG: seq_parallel_train: ok
+// ALL-DAG: seq_parallel_train.gspmd: ok
+// ALL-DAG: seq_parallel_train.partitioned: ok
 // ALL-DAG: sort_split: ok
 // ALL-DAG: sort_split.gspmd: ok
 // ALL-DAG: sort_split.partitioned: ok
@@ -58,6 +67,9 @@
 // ALL-DAG: transformer_block: ok
 // ALL-DAG: transformer_block.gspmd: ok
 // ALL-DAG: transformer_block.partitioned: ok
+// ALL-DAG: transformer_train: ok
+// ALL-DAG: transformer_train.gspmd: ok
+// ALL-DAG: transformer_train.partitioned: ok
 // ALL-DAG: transpose_back: ok
 // ALL-DAG: transpose_back.gspmd: ok
 // ALL-DAG: transpose_back.partitioned: ok

@@ -94,3 +94,16 @@
 // TRAIN-WUS-COUNT-8: check: result {{[0-9]}} {{.*}} matches
 // TRAIN-WUS-SPMD-COUNT-2: tessel.reduce_scatter {{.*}} over @mesh ["axis_0"]
 // TRAIN-WUS-SPMD-COUNT-2: tessel.all_gather {{.*}} over @mesh ["axis_0"]
+
+// Training steps of the transformer block (momentum), the conv net, the expert-parallel MoE
+// and the sequence-parallel MLP, as JAX derives them: plain and weight-update sharded.
+// RUN: tessel run %S/../../corpus/transformer_train.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
+// RUN: tessel run %S/../../corpus/transformer_train.hlo --shard_weight_update --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
+// RUN: tessel run %S/../../corpus/conv_train.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
+// RUN: tessel run %S/../../corpus/conv_train.hlo --shard_weight_update --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
+// RUN: tessel run %S/../../corpus/moe_train.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
+// RUN: tessel run %S/../../corpus/moe_train.hlo --shard_weight_update --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
+// RUN: tessel run %S/../../corpus/seq_parallel_train.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
+// RUN: tessel run %S/../../corpus/seq_parallel_train.hlo --shard_weight_update --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
+// TRAINING: check: ran the partitioned program on 8 partitions
+// TRAINING: check: result 0 {{.*}} matches
