@@ -304,6 +304,7 @@ mlir::FailureOr<mlir::Value> SpmdBuilder::reshard(mlir::Value value, const Layou
   value = moveSplits(value, current, target, globalShape, loc);
   value = permuteShards(value, current, target, loc);
   value = slicePieces(value, current, target, globalShape, loc);
+  value = exchangePieces(value, current, target, globalShape, loc);
   return gatherAndSlice(value, current, target, globalShape, loc);
 }
 

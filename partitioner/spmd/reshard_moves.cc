@@ -41,6 +41,24 @@ mlir::Value permuteFrom(mlir::OpBuilder& builder, mlir::Value value,
       /*shift=*/nullptr, /*cyclic=*/nullptr, builder.getDenseI64ArrayAttr(pairs));
 }
 
+// The bytes the gather plan sends for an even reshard from `current` to `to` (local operand
+// of `bytes`): per dimension whose axes change, the axes past the common prefix are gathered.
+int64_t gatherPlanBytes(const Layout& current, const Layout& to, int64_t bytes) {
+  int64_t total = 0, operand = bytes;
+  for (int64_t d = 0; d < current.rank(); ++d) {
+    const AxisList& a = current.dims[d];
+    const AxisList& b = to.dims[d];
+    size_t kept = 0;
+    while (kept < a.size() && kept < b.size() && a[kept] == b[kept]) ++kept;
+    if (kept == a.size()) continue;
+    const int64_t group =
+        ir::getGroupSize(current.mesh, llvm::ArrayRef<ir::AxisRefAttr>(a).drop_front(kept));
+    total += planBytes({{PlanStepKind::kAllGather, group, operand}});
+    operand *= group;
+  }
+  return total;
+}
+
 bool startsWith(llvm::ArrayRef<ir::AxisRefAttr> list, llvm::ArrayRef<ir::AxisRefAttr> prefix) {
   return list.size() >= prefix.size() && sameAxes(list.take_front(prefix.size()), prefix);
 }
@@ -289,16 +307,12 @@ mlir::Value SpmdBuilder::slicePieces(mlir::Value value, Layout& current, const L
   llvm::SmallVector<int64_t> pieceShape = to.localShape(globalShape);
   auto type = llvm::cast<mlir::RankedTensorType>(value.getType());
   if (moves) {
-    // Compare with gathering every dimension whose axes change and slicing.
+    // Compare with gathering the axes that change and slicing.
     const int64_t bytes = tensorBytes(value.getType());
-    int64_t gathered = 1;
-    for (int64_t d = 0; d < rank; ++d) {
-      if (!sameAxes(current.dims[d], to.dims[d])) gathered *= current.numShards(d);
-    }
     int64_t pieceBytes = bytes;
     for (int64_t d = 0; d < rank; ++d) pieceBytes = pieceBytes / type.getDimSize(d) * pieceShape[d];
     if (planBytes({{PlanStepKind::kCollectivePermute, devices, pieceBytes}}) >=
-        planBytes({{PlanStepKind::kAllGather, gathered, bytes}})) {
+        gatherPlanBytes(current, to, bytes)) {
       return value;
     }
   }
@@ -326,6 +340,170 @@ mlir::Value SpmdBuilder::slicePieces(mlir::Value value, Layout& current, const L
   }
   current.dims = to.dims;
   return value;
+}
+
+constexpr int64_t kMaxExchangeDevices = 256;
+constexpr int64_t kMaxExchangeRounds = 16;
+
+// When every dimension splits evenly both ways and, per dimension, one layout's shard count
+// divides the other's, the tensor cuts into pieces of the finer split on every dimension;
+// a new shard is k such pieces, each held whole by some devices. In round r every device
+// receives the r-th piece of its new shard (in row-major order over its pieces) from a
+// holder that sends nothing else that round, by one slice at per-device offsets and one
+// collective_permute (a device holding its piece keeps it), and writes it at the same place
+// of its new shard. k rounds of one piece reach the bound of docs/partitioning.md where
+// gathering the moved axes would send more (a split moving between axes of different sizes
+// on one dimension). Declines where some round finds no free holder.
+mlir::Value SpmdBuilder::exchangePieces(mlir::Value value, Layout& current, const Layout& to,
+                                        llvm::ArrayRef<int64_t> globalShape,
+                                        mlir::Location loc) {
+  const int64_t rank = current.rank();
+  if (!current.mesh || !to.mesh || current == to || !current.unreduced.empty()) return value;
+  llvm::SmallVector<int64_t> piece(rank), grid(rank);  // piece length, pieces per new shard
+  bool coarser = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    const int64_t nA = current.numShards(d), nB = to.numShards(d);
+    if (globalShape[d] % nA != 0 || globalShape[d] % nB != 0) return value;
+    if (nA % nB != 0 && nB % nA != 0) return value;
+    piece[d] = globalShape[d] / std::max(nA, nB);
+    grid[d] = nA > nB ? nA / nB : 1;
+    coarser |= nA > nB;
+  }
+  if (!coarser) return value;  // slicePieces' case, or the gather plan's
+  ir::MeshAttr mesh = current.mesh;
+  const int64_t devices = mesh.getTotalSize();
+  int64_t rounds = 1;
+  for (int64_t k : grid) rounds *= k;
+  // The pairing is planned device by device and round by round: keep it to meshes and round
+  // counts where that stays cheap next to the rest of partitioning (larger meshes take the
+  // gather plan).
+  if (devices > kMaxExchangeDevices || rounds > kMaxExchangeRounds) return value;
+  // Global piece coordinates of round r of device t, and whether device s holds them.
+  auto pieceOf = [&](int64_t t, int64_t r) {
+    std::vector<int64_t> at(rank);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      const int64_t local = r % grid[d];
+      r /= grid[d];
+      at[d] = to.shardIndex(d, t) * (globalShape[d] / to.numShards(d)) / piece[d] + local;
+    }
+    return at;
+  };
+  auto oldShardOf = [&](const std::vector<int64_t>& at) {
+    std::vector<int64_t> index(rank);
+    for (int64_t d = 0; d < rank; ++d) {
+      index[d] = at[d] * piece[d] / (globalShape[d] / current.numShards(d));
+    }
+    return index;
+  };
+  std::map<std::vector<int64_t>, std::vector<int64_t>> holders;
+  for (int64_t s = 0; s < devices; ++s) {
+    std::vector<int64_t> index(rank);
+    for (int64_t d = 0; d < rank; ++d) index[d] = current.shardIndex(d, s);
+    holders[index].push_back(s);
+  }
+  // Per round: the source of each target and which of its pieces (local index) it gets;
+  // the target each source serves. Every target gets one piece a round, each source sends
+  // one: targets keep a piece they hold first, then take the first piece still missing
+  // (starting at a per-device offset, which spreads the demand) that has a free holder.
+  std::vector<std::vector<int64_t>> sourceOf(rounds, std::vector<int64_t>(devices, -1));
+  std::vector<std::vector<int64_t>> targetOf(rounds, std::vector<int64_t>(devices, -1));
+  std::vector<std::vector<int64_t>> pieceAt(rounds, std::vector<int64_t>(devices, -1));
+  std::vector<std::vector<bool>> received(devices, std::vector<bool>(rounds, false));
+  auto holds = [&](int64_t s, int64_t t, int64_t local) {
+    const std::vector<int64_t>& owners = holders[oldShardOf(pieceOf(t, local))];
+    return std::find(owners.begin(), owners.end(), s) != owners.end();
+  };
+  bool anyMove = false;
+  for (int64_t r = 0; r < rounds; ++r) {
+    std::vector<bool> busy(devices, false);
+    for (int64_t t = 0; t < devices; ++t) {
+      for (int64_t i = 0; i < rounds && sourceOf[r][t] < 0; ++i) {
+        const int64_t local = (t + r + i) % rounds;
+        if (received[t][local] || busy[t] || !holds(t, t, local)) continue;
+        sourceOf[r][t] = targetOf[r][t] = t;
+        pieceAt[r][t] = local;
+        busy[t] = true;
+        received[t][local] = true;
+      }
+    }
+    for (int64_t t = 0; t < devices; ++t) {
+      for (int64_t i = 0; i < rounds && sourceOf[r][t] < 0; ++i) {
+        const int64_t local = (t + r + i) % rounds;
+        if (received[t][local]) continue;
+        for (int64_t s : holders[oldShardOf(pieceOf(t, local))]) {
+          if (busy[s]) continue;
+          sourceOf[r][t] = s;
+          targetOf[r][s] = t;
+          pieceAt[r][t] = local;
+          busy[s] = true;
+          anyMove = true;
+          break;
+        }
+      }
+      if (sourceOf[r][t] < 0) return value;  // no free holder this round
+      received[t][pieceAt[r][t]] = true;
+    }
+  }
+  if (!anyMove) return value;
+  auto type = llvm::cast<mlir::RankedTensorType>(value.getType());
+  int64_t pieceBytes = tensorBytes(value.getType());
+  for (int64_t d = 0; d < rank; ++d) pieceBytes = pieceBytes / type.getDimSize(d) * piece[d];
+  std::vector<PlanStep> steps;
+  for (int64_t r = 0; r < rounds; ++r) {
+    bool moves = false;
+    for (int64_t t = 0; t < devices; ++t) moves |= sourceOf[r][t] != t;
+    if (moves) steps.push_back({PlanStepKind::kCollectivePermute, devices, pieceBytes});
+  }
+  if (planBytes(steps) >= gatherPlanBytes(current, to, tensorBytes(value.getType()))) {
+    return value;
+  }
+
+  mlir::MLIRContext* context = builder_.getContext();
+  AxisList axes;
+  for (ir::MeshAxisAttr meshAxis : mesh.getAxes()) {
+    axes.push_back(ir::AxisRefAttr::get(context, meshAxis.getName()));
+  }
+  llvm::SmallVector<int64_t> oldLength = current.localShape(globalShape);
+  llvm::SmallVector<int64_t> newShape = to.localShape(globalShape);
+  auto elementType = type.getElementType();
+  mlir::Value result = builder_.create<hlo::BroadcastInDimOp>(
+      loc, mlir::RankedTensorType::get(newShape, elementType), zeroScalar(elementType, loc),
+      builder_.getDenseI64ArrayAttr({}));
+  for (int64_t r = 0; r < rounds; ++r) {
+    // Device s cuts, from its old shard, the piece its round-r target needs.
+    llvm::SmallVector<mlir::Value> starts;
+    for (int64_t d = 0; d < rank; ++d) {
+      starts.push_back(lookupPerDevice(
+          mesh,
+          [&](int64_t s) {
+            const int64_t t = targetOf[r][s];
+            if (t < 0) return int64_t{0};
+            return pieceOf(t, pieceAt[r][t])[d] * piece[d] -
+                   current.shardIndex(d, s) * oldLength[d];
+          },
+          loc));
+    }
+    mlir::Value cut = builder_.create<hlo::DynamicSliceOp>(
+        loc, withShape(value, piece), value, starts, builder_.getDenseI64ArrayAttr(piece));
+    bool moves = false;
+    for (int64_t t = 0; t < devices; ++t) moves |= sourceOf[r][t] != t;
+    if (moves) cut = permuteFrom(builder_, cut, current.meshName, axes, sourceOf[r], loc);
+    // Device t writes it where its piece pieceAt[r][t] sits in its new shard.
+    llvm::SmallVector<mlir::Value> at;
+    for (int64_t d = 0; d < rank; ++d) {
+      at.push_back(lookupPerDevice(
+          mesh,
+          [&](int64_t t) {
+            int64_t local = pieceAt[r][t];
+            for (int64_t e = rank - 1; e > d; --e) local /= grid[e];
+            return (local % grid[d]) * piece[d];
+          },
+          loc));
+    }
+    result = builder_.create<hlo::DynamicUpdateSliceOp>(loc, result.getType(), result, cut, at);
+  }
+  current.dims = to.dims;
+  return result;
 }
 
 }  // namespace tessel::spmd

@@ -119,6 +119,10 @@ class SpmdBuilder {
   // shard (reshard_moves.cc).
   mlir::Value slicePieces(mlir::Value value, Layout& current, const Layout& to,
                           llvm::ArrayRef<int64_t> globalShape, mlir::Location loc);
+  // Several rounds of slice and collective_permute when new shards span several old ones
+  // (reshard_moves.cc).
+  mlir::Value exchangePieces(mlir::Value value, Layout& current, const Layout& to,
+                             llvm::ArrayRef<int64_t> globalShape, mlir::Location loc);
   mlir::Value gatherAndSlice(mlir::Value value, Layout& current, const Layout& to,
                              llvm::ArrayRef<int64_t> globalShape, mlir::Location loc);
 

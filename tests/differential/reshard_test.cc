@@ -2,7 +2,8 @@
 // its argument, goes through a sharding_constraint to layout B and is returned twice, once as
 // B and once as A, so both A -> B and B -> A are planned and run. Layouts are every way to
 // give each mesh axis to one dimension (or none), in every order on a dimension; meshes are
-// the standard 2, 3, 4, 6, 2x2 and 2x3 devices; shapes split unevenly (7, 5) and evenly (12).
+// the standard 2, 3, 4, 6, 2x2 and 2x3 devices; shapes split unevenly (7, 5) and evenly (12,
+// and 8x12, where the planner can exchange pieces on 2, 4 and 2x2 devices).
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -56,7 +57,7 @@ struct ReshardCase {
 
 std::vector<ReshardCase> Cases() {
   std::vector<ReshardCase> cases;
-  const std::vector<runtime::Shape> shapes = {{7, 12}, {5, 12, 7}};
+  const std::vector<runtime::Shape> shapes = {{7, 12}, {5, 12, 7}, {8, 12}};
   for (const testing::TestMesh& mesh : testing::StandardMeshes()) {
     for (const runtime::Shape& shape : shapes) {
       const int rank = shape.size();

@@ -73,3 +73,23 @@ func.func @slice_pieces(%a: tensor<16x16xf32> {tessel.sharding = #tessel.shardin
   %0 = tessel.sharding_constraint %a <@mesh, [{"x", "y"}, {}]> : tensor<16x16xf32>
   return %0 : tensor<16x16xf32>
 }
+
+// -----
+
+// Rows split 4 ways over "y" become rows split 2 ways over "x": each new shard (8 rows) is
+// two old shards (4 rows each). In each of two rounds every device receives one of the
+// quarters it lacks (or keeps one it holds) by a slice and a collective_permute, and writes
+// it at its place: 512 bytes, where gathering "y" sends 768.
+tessel.mesh @mesh = <["x"=2, "y"=4]>
+// CHECK-LABEL: func @exchange_pieces
+// CHECK-NOT: tessel.all_gather
+// CHECK: tessel.collective_permute %{{.*}} over @mesh ["x", "y"] pairs = {{.*}} : tensor<4x16xf32>
+// CHECK: hlo.dynamic_update_slice %{{.*}} : (tensor<8x16xf32>, tensor<4x16xf32>, tensor<i32>, tensor<i32>) -> tensor<8x16xf32>
+// CHECK: tessel.collective_permute %{{.*}} over @mesh ["x", "y"] pairs = {{.*}} : tensor<4x16xf32>
+// CHECK: hlo.dynamic_update_slice
+// CHECK-NOT: tessel.all_gather
+func.func @exchange_pieces(%a: tensor<16x16xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"y"}, {}]>})
+    -> (tensor<16x16xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>}) {
+  %0 = tessel.sharding_constraint %a <@mesh, [{"x"}, {}]> : tensor<16x16xf32>
+  return %0 : tensor<16x16xf32>
+}
