@@ -75,6 +75,15 @@ double EstimateReshardCost(CollectiveKind kind, int64_t element_bytes, int64_t l
   return EstimateCollective(kind, operand_bytes, group_size, LinkForAxes(spec, axes)).seconds;
 }
 
+std::optional<CollectiveKind> CollectiveKindOf(mlir::Operation* op) {
+  if (llvm::isa<ir::AllReduceOp>(op)) return CollectiveKind::kAllReduce;
+  if (llvm::isa<ir::AllGatherOp>(op)) return CollectiveKind::kAllGather;
+  if (llvm::isa<ir::ReduceScatterOp>(op)) return CollectiveKind::kReduceScatter;
+  if (llvm::isa<ir::AllToAllOp>(op)) return CollectiveKind::kAllToAll;
+  if (llvm::isa<ir::CollectivePermuteOp>(op)) return CollectiveKind::kCollectivePermute;
+  return std::nullopt;
+}
+
 std::optional<CollectiveOpCost> EstimateCollectiveOp(mlir::Operation* op,
                                                      const HardwareSpec& spec) {
   if (auto all_reduce = llvm::dyn_cast<ir::AllReduceOp>(op)) {

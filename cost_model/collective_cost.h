@@ -54,6 +54,9 @@ double EstimateReshardCost(CollectiveKind kind, int64_t element_bytes, int64_t l
                            int64_t group_size, absl::Span<const std::string> axes,
                            const HardwareSpec& spec);
 
+// The kind of `op` if it is a tessel collective, nullopt for any other op.
+std::optional<CollectiveKind> CollectiveKindOf(mlir::Operation* op);
+
 // A collective op of the tessel dialect and its estimate.
 struct CollectiveOpCost {
   CollectiveKind kind;

@@ -69,7 +69,6 @@ class SpmdBuilder {
     bool hadPartitionId_;
     std::unique_ptr<mlir::Block> scratch_;
   };
-  friend class TrialScope;
 
   // The local value of layout `to` for the local value `value` of layout `from`, both
   // describing a global tensor of `globalShape`. Fails (with an error at `loc`) only when

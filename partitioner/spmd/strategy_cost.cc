@@ -14,28 +14,6 @@
 #include "partitioner/ir/tessel/collective_groups.h"
 
 namespace tessel::spmd {
-namespace {
-
-template <typename OpT>
-std::optional<cost_model::CollectiveKind> kindIf(mlir::Operation* op,
-                                                 cost_model::CollectiveKind kind) {
-  if (llvm::isa<OpT>(op)) return kind;
-  return std::nullopt;
-}
-
-std::optional<cost_model::CollectiveKind> collectiveKind(mlir::Operation* op) {
-  using cost_model::CollectiveKind;
-  if (auto kind = kindIf<ir::AllReduceOp>(op, CollectiveKind::kAllReduce)) return kind;
-  if (auto kind = kindIf<ir::AllGatherOp>(op, CollectiveKind::kAllGather)) return kind;
-  if (auto kind = kindIf<ir::ReduceScatterOp>(op, CollectiveKind::kReduceScatter)) return kind;
-  if (auto kind = kindIf<ir::AllToAllOp>(op, CollectiveKind::kAllToAll)) return kind;
-  if (auto kind = kindIf<ir::CollectivePermuteOp>(op, CollectiveKind::kCollectivePermute)) {
-    return kind;
-  }
-  return std::nullopt;
-}
-
-}  // namespace
 
 EmittedCost costOfEmitted(mlir::Block& block, ir::MeshAttr mesh,
                           const cost_model::HardwareSpec& spec,
@@ -53,7 +31,7 @@ EmittedCost costOfEmitted(mlir::Block& block, ir::MeshAttr mesh,
     const bool runsOnce = isLoopInvariant && op.getNumRegions() == 0 && mlir::isPure(&op) &&
                           llvm::all_of(op.getOperands(), invariant);
     if (runsOnce) hoisted.insert(&op);
-    std::optional<cost_model::CollectiveKind> kind = collectiveKind(&op);
+    std::optional<cost_model::CollectiveKind> kind = cost_model::CollectiveKindOf(&op);
     if (!kind) {
       double seconds = cost_model::OpSeconds(cost_model::EstimateOpCost(&op), spec);
       (runsOnce ? cost.hoistedSeconds : cost.seconds) += seconds;
