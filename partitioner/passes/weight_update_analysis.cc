@@ -17,19 +17,6 @@
 namespace tessel::passes {
 namespace {
 
-bool overlaps(llvm::ArrayRef<ir::AxisRefAttr> a, llvm::ArrayRef<ir::AxisRefAttr> b) {
-  for (ir::AxisRefAttr x : a) {
-    for (ir::AxisRefAttr y : b) {
-      if (x.getName() != y.getName()) continue;
-      // Two parts of one axis overlap unless their ranges are disjoint.
-      if (!x.isSubAxis() || !y.isSubAxis()) return true;
-      int64_t xEnd = x.getPreSize() * x.getSubSize(), yEnd = y.getPreSize() * y.getSubSize();
-      if (x.getPreSize() < yEnd && y.getPreSize() < xEnd) return true;
-    }
-  }
-  return false;
-}
-
 // "'hlo.add' at f.mlir:3:8", or "'hlo.add'" where the location says nothing.
 std::string describe(mlir::Operation* op) {
   std::string text = "'" + op->getName().getStringRef().str() + "'";
@@ -78,103 +65,26 @@ bool isSideInput(mlir::Value value) {
   return broadcast && isScalar(broadcast->getOperand(0));
 }
 
+// An op that reads the update but is not part of it: a reduce (the norms of LAMB and LARS
+// trust ratios and of clipping by global norm, sums of squares), or any op whose results are
+// scalars. Its input is split like the rest of the update, so the partitioner computes it
+// from the shards and combines the small partial results; what it computes may come back
+// into the update only as a scalar or a broadcast of one.
+bool isReductionOutOfUpdate(mlir::Operation* op) {
+  if (llvm::isa<hlo::ReduceOp>(op)) return true;
+  return op->getNumResults() > 0 && llvm::all_of(op->getResults(), isScalar);
+}
+
 bool sameAxes(llvm::ArrayRef<ir::AxisRefAttr> a, llvm::ArrayRef<ir::AxisRefAttr> b) {
   return a.size() == b.size() && llvm::equal(a, b);
 }
 
 }  // namespace
 
-ir::ShardingAttr shardingOf(mlir::Value value) {
-  if (auto arg = llvm::dyn_cast<mlir::BlockArgument>(value)) {
-    auto func = llvm::dyn_cast<mlir::func::FuncOp>(arg.getOwner()->getParentOp());
-    if (!func) return {};
-    return func.getArgAttrOfType<ir::ShardingAttr>(arg.getArgNumber(),
-                                                   ir::TesselDialect::kShardingAttrName);
-  }
-  auto result = llvm::cast<mlir::OpResult>(value);
-  auto shardings = result.getOwner()->getAttrOfType<ir::ShardingPerValueAttr>(
-      ir::TesselDialect::kShardingAttrName);
-  if (!shardings || shardings.getShardings().size() <= result.getResultNumber()) return {};
-  return shardings.getShardings()[result.getResultNumber()];
-}
-
-AxisList partialSumAxes(hlo::DotGeneralOp dot) {
-  ir::ShardingAttr out = shardingOf(dot->getResult(0));
-  if (!out || !out.getUnreducedAxes().empty()) return {};
-  auto type = llvm::dyn_cast<mlir::RankedTensorType>(dot.getType());
-  if (!type || !type.hasStaticShape() || out.getRank() != type.getRank()) return {};
-  rules::ShardingRuleOrNone answer = rules::getShardingRuleOf(dot, rules::ShardingRuleOptions());
-  const auto* rule = std::get_if<rules::OpShardingRule>(&answer);
-  if (!rule) return {};
-  // Result dimensions claim their axes first; a contracting factor then takes the axes of
-  // the first operand dimension that splits it, unless some are taken already.
-  AxisList used;
-  for (ir::DimShardingAttr dim : out.getDimShardings()) {
-    used.append(dim.getAxes().begin(), dim.getAxes().end());
-  }
-  AxisList partial;
-  llvm::DenseSet<int64_t> claimed;
-  for (auto [index, operand] : llvm::enumerate(dot->getOperands())) {
-    ir::ShardingAttr sharding = shardingOf(operand);
-    if (!sharding || sharding.getMeshName() != out.getMeshName()) continue;
-    const rules::TensorFactors& factors = rule->getOperand(index);
-    if (static_cast<int64_t>(factors.size()) != sharding.getRank()) continue;
-    for (auto [dim, dimFactors] : llvm::enumerate(factors)) {
-      if (dimFactors.size() != 1) continue;
-      int64_t factor = dimFactors[0];
-      if (rule->getFactor(factor).kind != rules::FactorKind::kReduction ||
-          rule->getFactor(factor).size == 1 || claimed.count(factor)) {
-        continue;
-      }
-      llvm::ArrayRef<ir::AxisRefAttr> axes = sharding.getDimShardings()[dim].getAxes();
-      if (axes.empty() || overlaps(axes, used)) continue;
-      claimed.insert(factor);
-      used.append(axes.begin(), axes.end());
-      partial.append(axes.begin(), axes.end());
-    }
-  }
-  return partial;
-}
-
-bool isZeroInitSum(hlo::ReduceOp reduce) {
-  if (reduce.getInputs().size() != 1) return false;
-  auto combiners = hlo::getSingleOpCombiners(reduce.getBody(), /*numInputs=*/1);
-  if (!combiners || !llvm::isa<hlo::AddOp>((*combiners)[0])) return false;
-  auto init = reduce.getInitValues()[0].getDefiningOp<hlo::ConstantOp>();
-  if (!init) return false;
-  auto value = llvm::dyn_cast<mlir::DenseElementsAttr>(init.getValue());
-  if (!value || !value.isSplat()) return false;
-  return llvm::isa<mlir::FloatType>(value.getElementType())
-             ? value.getSplatValue<llvm::APFloat>().isZero()
-             : value.getSplatValue<llvm::APInt>().isZero();
-}
-
-AxisList partialSumAxes(hlo::ReduceOp reduce) {
-  if (!isZeroInitSum(reduce)) return {};
-  ir::ShardingAttr out = shardingOf(reduce->getResult(0));
-  ir::ShardingAttr in = shardingOf(reduce.getInputs()[0]);
-  if (!out || !in || !out.getUnreducedAxes().empty() || !in.getUnreducedAxes().empty() ||
-      in.getMeshName() != out.getMeshName()) {
-    return {};
-  }
-  auto inputType = llvm::dyn_cast<mlir::RankedTensorType>(reduce.getInputs()[0].getType());
-  if (!inputType || !inputType.hasStaticShape() || in.getRank() != inputType.getRank()) return {};
-  AxisList used;
-  for (ir::DimShardingAttr dim : out.getDimShardings()) {
-    used.append(dim.getAxes().begin(), dim.getAxes().end());
-  }
-  AxisList partial;
-  for (int64_t d : reduce.getDimensions()) {
-    llvm::ArrayRef<ir::AxisRefAttr> axes = in.getDimShardings()[d].getAxes();
-    if (axes.empty() || overlaps(axes, used) || overlaps(axes, partial)) continue;
-    partial.append(axes.begin(), axes.end());
-  }
-  return partial;
-}
-
 WeightUpdateOrReason analyzeWeightUpdate(mlir::Value gradient, const AxisList& axes,
-                                         mlir::func::FuncOp func) {
-  mlir::Block& body = func.getBody().front();
+                                         mlir::Block& body) {
+  mlir::Operation* terminator = body.getTerminator();
+  const bool loop = llvm::isa<hlo::WhileOp>(body.getParentOp());
   llvm::ArrayRef<int64_t> shape = shapeOf(gradient);
   ir::ShardingAttr gradientSharding = shardingOf(gradient);
   WeightUpdate update;
@@ -192,14 +102,15 @@ WeightUpdateOrReason analyzeWeightUpdate(mlir::Value gradient, const AxisList& a
   while (!worklist.empty()) {
     mlir::Operation* op = worklist.front();
     worklist.pop_front();
-    if (ops.contains(op) || llvm::isa<mlir::func::ReturnOp>(op)) continue;
+    if (ops.contains(op) || op == terminator) continue;
     if (op->getBlock() != &body) {
       return "the update reaches " + describe(op) +
              ", which is nested in a region; only a function's own ops are rewritten";
     }
     if (!isElementwiseOver(op, shape)) {
-      return "the update feeds " + describe(op) + ", which is not elementwise over the " +
-             "gradient's shape";
+      if (isReductionOutOfUpdate(op)) continue;
+      return "the update feeds " + describe(op) + ", which is neither elementwise over the " +
+             "gradient's shape nor a reduction";
     }
     ops.insert(op);
     addUsers(op->getResult(0));
@@ -240,7 +151,8 @@ WeightUpdateOrReason analyzeWeightUpdate(mlir::Value gradient, const AxisList& a
   }
   if (ops.empty()) return "the gradient feeds no elementwise update";
 
-  auto meshOp = mlir::SymbolTable::lookupNearestSymbolFrom<ir::MeshOp>(func, update.meshName);
+  auto meshOp = mlir::SymbolTable::lookupNearestSymbolFrom<ir::MeshOp>(body.getParentOp(),
+                                                                       update.meshName);
   if (!meshOp) return "the gradient's mesh is not declared";
   update.mesh = meshOp.getMesh();
   // The first dimension the gradient does not split yet that divides evenly, else the first
@@ -262,9 +174,10 @@ WeightUpdateOrReason analyzeWeightUpdate(mlir::Value gradient, const AxisList& a
     bool otherOp = false, returned = false;
     for (mlir::Operation* user : arg.getUsers()) {
       if (ops.contains(user)) continue;
-      (llvm::isa<mlir::func::ReturnOp>(user) ? returned : otherOp) = true;
+      (user == terminator ? returned : otherOp) = true;
     }
-    std::string name = "argument " + std::to_string(arg.getArgNumber());
+    std::string name =
+        (loop ? "loop-carried value " : "argument ") + std::to_string(arg.getArgNumber());
     if (!otherOp && returned) {
       return name + " is returned unchanged besides feeding the update, so it can be " +
              "neither sharded optimizer state nor a weight the forward pass reads";
@@ -278,19 +191,11 @@ WeightUpdateOrReason analyzeWeightUpdate(mlir::Value gradient, const AxisList& a
       for (ir::DimShardingAttr dim : sharding.getDimShardings()) {
         weightAxes.append(dim.getAxes().begin(), dim.getAxes().end());
       }
-      if (overlaps(weightAxes, axes)) {
+      if (axesOverlap(weightAxes, axes)) {
         return "weight " + name + " is split over the axes the gradient is summed over";
       }
     }
     update.weightArgs.push_back(arg);
-  }
-
-  // Without optimizer state there is nothing to keep sharded, and a partial sum that only
-  // meets an argument in an elementwise op need not be a gradient at all (a model-parallel
-  // layer's output added to a residual input looks the same).
-  if (update.stateArgs.empty()) {
-    return "the update reads no optimizer state (an argument only the update reads), so " +
-           std::string("there is nothing to keep sharded");
   }
 
   // Side inputs the update alone reads are computed on the shard too.
@@ -317,6 +222,12 @@ WeightUpdateOrReason analyzeWeightUpdate(mlir::Value gradient, const AxisList& a
     (fromWeight.contains(value) ? update.weightResults : update.stateResults)
         .push_back(static_cast<unsigned>(index));
   }
+  // An update must end in new optimizer state or new weights: a stateless optimizer (plain
+  // SGD) still computes its new weights on shards and all-gathers them, as the paper does.
+  if (update.stateArgs.empty() && (update.weightArgs.empty() || update.weightResults.empty())) {
+    return "the update reads no optimizer state and returns no new weight, so there is " +
+           std::string("nothing to shard");
+  }
   // More values computed from the weights than there are weights: some new state reads a
   // weight too (an L2 term folded into the gradient), and which results are the state the
   // caller keeps sharded cannot be told.
@@ -324,6 +235,18 @@ WeightUpdateOrReason analyzeWeightUpdate(mlir::Value gradient, const AxisList& a
     return std::to_string(newWeights.size()) + " results are computed from " +
            std::to_string(update.weightArgs.size()) +
            " weight(s), so new weights cannot be told from new optimizer state";
+  }
+  // A loop carries each value in one place: the carry a piece of optimizer state comes in
+  // by must be the one its new value goes back by, so that it can stay split between trips.
+  if (loop) {
+    llvm::SmallVector<unsigned> in, out(update.stateResults);
+    for (mlir::BlockArgument arg : update.stateArgs) in.push_back(arg.getArgNumber());
+    llvm::sort(in);
+    llvm::sort(out);
+    if (in != out) {
+      return std::string("the optimizer state the update reads and the new state it ") +
+             "yields are not carried by the same loop-carried values";
+    }
   }
   return update;
 }

@@ -18,29 +18,15 @@
 #include "mlir/IR/Value.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
+#include "partitioner/spmd/partial_sums.h"
 
 namespace tessel::passes {
 
-using AxisList = llvm::SmallVector<ir::AxisRefAttr, 2>;
-
-// The sharding of `value` as propagation left it: a function argument's attribute or the
-// entry of its op's `tessel.sharding`; null when it has none.
-ir::ShardingAttr shardingOf(mlir::Value value);
-
-// The mesh axes over which the partitioner leaves `dot`'s local result a partial sum: the
-// axes of its contracting dimensions, as the rule-driven partitioner claims them (axes the
-// result's own dimensions use are taken first and cannot also be summed over). Empty when
-// the contraction is not split, the result's sharding already names unreduced axes, or
-// shapes are dynamic.
-AxisList partialSumAxes(hlo::DotGeneralOp dot);
-
-// Whether `reduce` has one input, a reducer that adds, and a zero constant as init.
-bool isZeroInitSum(hlo::ReduceOp reduce);
-
-// The same for a sum over the batch (a bias or LayerNorm-scale gradient): the axes of the
-// reduced dimensions of `reduce`'s input, for a one-input reduce whose reducer adds and whose
-// init is zero, where the result's dimensions do not use them. Empty otherwise.
-AxisList partialSumAxes(hlo::ReduceOp reduce);
+using spmd::AxisList;
+using spmd::axesOverlap;
+using spmd::isZeroInitSum;
+using spmd::partialSumAxes;
+using spmd::shardingOf;
 
 // One update found from a gradient.
 struct WeightUpdate {
@@ -56,12 +42,12 @@ struct WeightUpdate {
   llvm::SmallVector<mlir::Operation*> ops;
   // Broadcasts of scalars and constants that only the update reads.
   llvm::SmallVector<mlir::Operation*> sideInputs;
-  // Arguments only the update reads (optimizer state).
+  // Block arguments only the update reads (optimizer state).
   llvm::SmallVector<mlir::BlockArgument> stateArgs;
-  // Arguments other ops read too (the weights), replicated over `axes`.
+  // Block arguments other ops read too (the weights), replicated over `axes`.
   llvm::SmallVector<mlir::BlockArgument> weightArgs;
-  // Function results the update computes without reading a weight (new optimizer state);
-  // the others it returns are new weights.
+  // Returned values (function results, loop-carried values) the update computes without
+  // reading a weight (new optimizer state); the others it returns are new weights.
   llvm::SmallVector<unsigned> stateResults;
   llvm::SmallVector<unsigned> weightResults;
   // The dimension the update is split along, and whether it divides evenly.
@@ -73,17 +59,20 @@ struct WeightUpdate {
 // 'hlo.dot_general' at f.mlir:7:8, which is not elementwise").
 using WeightUpdateOrReason = std::variant<WeightUpdate, std::string>;
 
-// Analyses the update fed by `gradient`, a dot_general result of `func`'s body with
-// partialSumAxes `axes`. The update holds every op reachable from the gradient that is
-// elementwise over the gradient's shape, with the elementwise ops that compute their other
-// operands from optimizer state; its other inputs may only be function arguments (state
-// the update alone reads, or weights replicated over `axes`), scalars, broadcasts of
-// scalars and constants, and further gradients over the same axes. Its values may end only
-// in the update or in function results. It must read some optimizer state, and no more of
-// the results it returns may be computed from weights than there are weights (else new
-// state could not be told from new weights).
+// Analyses the update fed by `gradient`, a value of `body` (a function's body, or the body
+// of a while loop whose trips are training steps) that is a partial sum over `axes`. The
+// update holds every op of `body` reachable from the gradient that is elementwise over the
+// gradient's shape, with the elementwise ops that compute their other operands from
+// optimizer state; its other inputs may only be block arguments (state the update alone
+// reads, or weights replicated over `axes`), scalars, broadcasts of scalars and constants,
+// and further gradients over the same axes. Its values may end only in the update, in what
+// the block returns, or in reductions (norms for trust ratios and clipping, which are
+// computed from the shards). It must read optimizer state or return a new weight (a
+// stateless optimizer), and no more of the values it returns may be computed from weights
+// than there are weights (else new state could not be told from new weights). In a loop,
+// each piece of state must come back in the carry it came in by.
 WeightUpdateOrReason analyzeWeightUpdate(mlir::Value gradient, const AxisList& axes,
-                                         mlir::func::FuncOp func);
+                                         mlir::Block& body);
 
 }  // namespace tessel::passes
 

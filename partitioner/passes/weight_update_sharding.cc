@@ -9,9 +9,12 @@
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "partitioner/ir/inline_calls.h"
 #include "partitioner/ir/tessel/sharding_verification.h"
 #include "partitioner/passes/weight_update_analysis.h"
 #include "partitioner/rules/sharding_rule_models.h"
+#include "partitioner/spmd/loop_accumulators.h"
+#include "partitioner/spmd/partial_sums.h"
 
 namespace tessel::passes {
 namespace {
@@ -29,8 +32,8 @@ ir::ShardingPerValueAttr perValue(ir::ShardingAttr sharding) {
 }
 
 // Rewrites the shardings of `update` (see the file comment of weight_update_sharding.h).
-void shardUpdate(const WeightUpdate& update, mlir::func::FuncOp func) {
-  mlir::MLIRContext* context = func.getContext();
+void shardUpdate(const WeightUpdate& update, mlir::Block& body) {
+  mlir::MLIRContext* context = body.getParentOp()->getContext();
   ir::ShardingAttr gradientSharding = shardingOf(update.gradients.front());
   // Every value of the update: the gradient's dimensions, with the summed-over axes
   // splitting `update.dim`.
@@ -42,16 +45,14 @@ void shardUpdate(const WeightUpdate& update, mlir::func::FuncOp func) {
   llvm::SmallPtrSet<mlir::Operation*, 16> ops(update.ops.begin(), update.ops.end());
   mlir::OpBuilder builder(context);
   for (mlir::Value gradient : update.gradients) {
-    // The dot leaves its partial sums unreduced; one reshard per gradient then reduces and
-    // splits them at once (a reduce_scatter), however many update ops read the gradient.
-    ir::ShardingAttr sharding = shardingOf(gradient);
-    auto unreduced = ir::ShardingAttr::get(context, sharding.getMeshName(),
-                                           sharding.getDimShardings(),
-                                           sharding.getReplicatedAxes(), update.axes);
-    mlir::Operation* dot = gradient.getDefiningOp();
-    dot->setAttr(ir::TesselDialect::kShardingAttrName, perValue(unreduced));
-    builder.setInsertionPointAfter(dot);
-    auto reshard = builder.create<ir::ReshardOp>(dot->getLoc(), gradient.getType(), gradient, split);
+    // The producer leaves its partial sums unreduced; one reshard per gradient then reduces
+    // and splits them at once (a reduce_scatter), however many update ops read the gradient.
+    auto result = llvm::cast<mlir::OpResult>(gradient);
+    spmd::setShardingOf(result, spmd::withUnreduced(shardingOf(gradient), update.axes));
+    mlir::Operation* producer = result.getOwner();
+    builder.setInsertionPointAfter(producer);
+    auto reshard = builder.create<ir::ReshardOp>(producer->getLoc(), gradient.getType(), gradient,
+                                                 split);
     reshard->setAttr(ir::TesselDialect::kShardingAttrName, perValue(split));
     gradient.replaceUsesWithIf(reshard.getResult(), [&](mlir::OpOperand& use) {
       return ops.contains(use.getOwner());
@@ -63,11 +64,34 @@ void shardUpdate(const WeightUpdate& update, mlir::func::FuncOp func) {
   for (mlir::Operation* op : update.sideInputs) {
     op->setAttr(ir::TesselDialect::kShardingAttrName, perValue(split));
   }
-  for (mlir::BlockArgument arg : update.stateArgs) {
-    func.setArgAttr(arg.getArgNumber(), ir::TesselDialect::kShardingAttrName, split);
+  if (auto func = llvm::dyn_cast<mlir::func::FuncOp>(body.getParentOp())) {
+    for (mlir::BlockArgument arg : update.stateArgs) {
+      func.setArgAttr(arg.getArgNumber(), ir::TesselDialect::kShardingAttrName, split);
+    }
+    for (unsigned index : update.stateResults) {
+      func.setResultAttr(index, ir::TesselDialect::kShardingAttrName, split);
+    }
+    return;
   }
+  // A training loop: the state's carries (the same ones in and out) stay split between
+  // trips. Where the loop takes the state straight from an argument of its function that
+  // nothing else reads, and the function returns it straight, those are split too, so the
+  // state is never gathered.
+  auto loop = llvm::cast<hlo::WhileOp>(body.getParentOp());
+  auto func = loop->getParentOfType<mlir::func::FuncOp>();
   for (unsigned index : update.stateResults) {
-    func.setResultAttr(index, ir::TesselDialect::kShardingAttrName, split);
+    spmd::setShardingOf(loop->getResult(index), split);
+    auto arg = llvm::dyn_cast<mlir::BlockArgument>(loop->getOperand(index));
+    mlir::OpResult result = loop->getResult(index);
+    if (!arg || arg.getOwner() != &func.getBody().front() || !arg.hasOneUse() ||
+        !result.hasOneUse() ||
+        !llvm::isa<mlir::func::ReturnOp>(*result.getUsers().begin())) {
+      continue;
+    }
+    func.setArgAttr(arg.getArgNumber(), ir::TesselDialect::kShardingAttrName, split);
+    for (mlir::OpOperand& use : result.getUses()) {
+      func.setResultAttr(use.getOperandNumber(), ir::TesselDialect::kShardingAttrName, split);
+    }
   }
 }
 
@@ -98,8 +122,8 @@ std::string summary(const WeightUpdate& update) {
 // dot with its operands swapped: one op the analysis sees as the gradient. The new dot takes
 // the transpose's place and sharding. Returns how many were folded.
 int64_t foldTransposedDots(mlir::func::FuncOp func) {
-  llvm::SmallVector<hlo::TransposeOp> transposes(
-      func.getBody().front().getOps<hlo::TransposeOp>());
+  llvm::SmallVector<hlo::TransposeOp> transposes;
+  func.walk([&](hlo::TransposeOp transpose) { transposes.push_back(transpose); });
   int64_t folded = 0;
   for (hlo::TransposeOp transpose : transposes) {
     auto dot = transpose.getOperand().getDefiningOp<hlo::DotGeneralOp>();
@@ -138,7 +162,8 @@ int64_t foldTransposedDots(mlir::func::FuncOp func) {
 // each other: the second sum is folded away, so the update reads the batch sum directly.
 // Returns how many were folded.
 int64_t foldTrivialSums(mlir::func::FuncOp func) {
-  llvm::SmallVector<hlo::ReduceOp> reduces(func.getBody().front().getOps<hlo::ReduceOp>());
+  llvm::SmallVector<hlo::ReduceOp> reduces;
+  func.walk([&](hlo::ReduceOp reduce) { reduces.push_back(reduce); });
   int64_t folded = 0;
   for (hlo::ReduceOp reduce : reduces) {
     if (!isZeroInitSum(reduce)) continue;
@@ -158,44 +183,77 @@ int64_t foldTrivialSums(mlir::func::FuncOp func) {
   return folded;
 }
 
-int64_t shardFunction(mlir::func::FuncOp func, const WeightUpdateShardingOptions& options) {
-  foldTransposedDots(func);
-  foldTrivialSums(func);
-  mlir::Block& body = func.getBody().front();
-  // Gradients come from dots (weights) and from sums over the batch (biases).
-  llvm::SmallVector<mlir::Operation*> producers;
+// Whether no dimension of `value` (nor its unreduced axes) uses any of `axes`.
+bool isReplicatedOver(mlir::Value value, llvm::ArrayRef<ir::AxisRefAttr> axes) {
+  ir::ShardingAttr sharding = shardingOf(value);
+  if (!sharding) return true;
+  AxisList used(sharding.getUnreducedAxes().begin(), sharding.getUnreducedAxes().end());
+  for (ir::DimShardingAttr dim : sharding.getDimShardings()) {
+    used.append(dim.getAxes().begin(), dim.getAxes().end());
+  }
+  return !axesOverlap(used, axes);
+}
+
+// Shards the updates of the gradients computed in `body`: a function's, or a while loop's
+// whose trips are training steps.
+int64_t shardBlock(mlir::Block& body, const WeightUpdateShardingOptions& options) {
+  // Gradients come from dots (weights), from sums over the batch (biases), and from loops
+  // that accumulate either (their results are unreduced already).
+  llvm::SmallVector<std::pair<mlir::Value, AxisList>> gradients;
   for (mlir::Operation& op : body) {
-    if (llvm::isa<hlo::DotGeneralOp, hlo::ReduceOp>(op)) producers.push_back(&op);
+    if (auto dot = llvm::dyn_cast<hlo::DotGeneralOp>(op)) {
+      gradients.push_back({dot->getResult(0), partialSumAxes(dot)});
+    } else if (auto reduce = llvm::dyn_cast<hlo::ReduceOp>(op)) {
+      gradients.push_back({reduce->getResult(0), partialSumAxes(reduce)});
+    } else if (llvm::isa<hlo::WhileOp>(op)) {
+      for (mlir::Value result : op.getResults()) {
+        ir::ShardingAttr sharding = shardingOf(result);
+        if (!sharding || sharding.getUnreducedAxes().empty()) continue;
+        gradients.push_back({result, AxisList(sharding.getUnreducedAxes().begin(),
+                                              sharding.getUnreducedAxes().end())});
+      }
+    }
   }
   llvm::DenseSet<mlir::Value> done;
   int64_t sharded = 0;
-  for (mlir::Operation* dot : producers) {
-    mlir::Value gradient = dot->getResult(0);
+  for (auto& [gradient, axes] : gradients) {
     if (done.contains(gradient)) continue;
-    AxisList axes = llvm::isa<hlo::ReduceOp>(dot)
-                        ? partialSumAxes(llvm::cast<hlo::ReduceOp>(dot))
-                        : partialSumAxes(llvm::cast<hlo::DotGeneralOp>(dot));
     if (axes.empty() || llvm::cast<mlir::RankedTensorType>(gradient.getType()).getRank() == 0) {
       continue;
     }
-    // Only the gradient of some argument's shape can update a weight or optimizer state;
-    // other partial sums (a model-parallel forward pass) are none of this pass's business.
-    if (llvm::none_of(func.getArgumentTypes(),
-                      [&](mlir::Type type) { return type == gradient.getType(); })) {
+    // Only the gradient of a weight, a block argument of its shape replicated over the axes
+    // it is summed over, can update a weight or optimizer state; other partial sums (a
+    // model-parallel forward pass) are none of this pass's business.
+    if (llvm::none_of(body.getArguments(), [&](mlir::BlockArgument arg) {
+          return arg.getType() == gradient.getType() && isReplicatedOver(arg, axes);
+        })) {
       continue;
     }
-    WeightUpdateOrReason found = analyzeWeightUpdate(gradient, axes, func);
+    WeightUpdateOrReason found = analyzeWeightUpdate(gradient, axes, body);
     if (const auto* reason = std::get_if<std::string>(&found)) {
-      dot->emitRemark() << "weight-update sharding leaves the update of this gradient alone: "
-                        << *reason;
+      gradient.getDefiningOp()->emitRemark()
+          << "weight-update sharding leaves the update of this gradient alone: " << *reason;
       continue;
     }
     const WeightUpdate& update = std::get<WeightUpdate>(found);
-    if (options.verbose) dot->emitRemark() << summary(update);
-    shardUpdate(update, func);
+    if (options.verbose) gradient.getDefiningOp()->emitRemark() << summary(update);
+    shardUpdate(update, body);
     done.insert(update.gradients.begin(), update.gradients.end());
     ++sharded;
   }
+  return sharded;
+}
+
+int64_t shardFunction(mlir::func::FuncOp func, const WeightUpdateShardingOptions& options) {
+  foldTransposedDots(func);
+  foldTrivialSums(func);
+  // Gradients summed over microbatches in a loop stay partial sums through it.
+  spmd::keepLoopAccumulatorsUnreduced(func);
+  int64_t sharded = shardBlock(func.getBody().front(), options);
+  // Training loops: a while whose body computes gradients and updates what it carries.
+  llvm::SmallVector<hlo::WhileOp> loops;
+  func.walk([&](hlo::WhileOp loop) { loops.push_back(loop); });
+  for (hlo::WhileOp loop : loops) sharded += shardBlock(loop.getBody().front(), options);
   return sharded;
 }
 
@@ -203,6 +261,8 @@ int64_t shardFunction(mlir::func::FuncOp func, const WeightUpdateShardingOptions
 
 int64_t shardWeightUpdates(mlir::ModuleOp module, const WeightUpdateShardingOptions& options) {
   rules::ensureShardingRuleModels(module.getContext());
+  // Optimizers call helpers (optax's norms); the update is found in one function body.
+  if (mlir::failed(ir::inlineCalls(module))) return 0;
   int64_t sharded = 0;
   for (auto func : module.getOps<mlir::func::FuncOp>()) {
     if (func.isDeclaration() || !func.getBody().hasOneBlock()) continue;

@@ -6,12 +6,12 @@
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/rules/sharding_rule_interface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
-#include "mlir/Transforms/InliningUtils.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "partitioner/ir/inline_calls.h"
 #include "partitioner/rules/sharding_rule_models.h"
 #include "partitioner/spmd/partition.h"
 #include "partitioner/spmd/collective_reassociation.h"
+#include "partitioner/spmd/loop_accumulators.h"
 #include "partitioner/spmd/loop_invariant_hoisting.h"
 #include "partitioner/spmd/partition_state.h"
 #include "partitioner/spmd/passes.h"
@@ -250,53 +250,15 @@ void eraseDeadOps(mlir::func::FuncOp func) {
   }
 }
 
-// Inlines every call to a function with a body, innermost first, and erases the private
-// functions no call uses any more: the partitioner works on one function body at a time,
-// and each call site may need its own reshards of the callee's values (propagation already
-// gave the callee's ops the shardings all call sites agree on).
-mlir::LogicalResult inlineCalls(mlir::ModuleOp module) {
-  // func's own inliner interface (for func.return) is a dialect extension; register it once.
-  mlir::MLIRContext* context = module.getContext();
-  auto* funcDialect = context->getOrLoadDialect<mlir::func::FuncDialect>();
-  if (funcDialect->hasPromisedInterface(funcDialect->getTypeID(),
-                                        mlir::DialectInlinerInterface::getInterfaceID())) {
-    mlir::DialectRegistry registry;
-    mlir::func::registerInlinerExtension(registry);
-    context->appendDialectRegistry(registry);
-  }
-  mlir::InlinerInterface interface(context);
-  for (bool changed = true; changed;) {
-    changed = false;
-    llvm::SmallVector<mlir::func::CallOp> calls;
-    module.walk([&](mlir::func::CallOp call) { calls.push_back(call); });
-    for (mlir::func::CallOp call : calls) {
-      auto callee = module.lookupSymbol<mlir::func::FuncOp>(call.getCalleeAttr());
-      if (!callee || callee.isDeclaration() || callee == call->getParentOfType<mlir::func::FuncOp>()) {
-        continue;
-      }
-      if (mlir::failed(mlir::inlineCall(interface, call, callee, &callee.getBody(),
-                                        /*shouldCloneInlinedRegion=*/true))) {
-        return call.emitError() << "cannot inline the call to @" << callee.getSymName()
-                                << " before partitioning";
-      }
-      call.erase();
-      changed = true;
-    }
-  }
-  for (auto func : llvm::to_vector(module.getOps<mlir::func::FuncOp>())) {
-    if (func.isPrivate() && mlir::SymbolTable::symbolKnownUseEmpty(func, module)) func.erase();
-  }
-  return mlir::success();
-}
-
 }  // namespace
 
 mlir::LogicalResult partitionModule(mlir::ModuleOp module, const PartitionOptions& options) {
   if (module.getOps<ir::MeshOp>().empty()) return mlir::success();
   rules::ensureShardingRuleModels(module.getContext());
-  if (mlir::failed(inlineCalls(module))) return mlir::failure();
+  if (mlir::failed(ir::inlineCalls(module))) return mlir::failure();
   mlir::SymbolTableCollection symbols;
   for (auto func : llvm::to_vector(module.getOps<mlir::func::FuncOp>())) {
+    keepLoopAccumulatorsUnreduced(func);
     if (mlir::failed(partitionFunction(func, symbols, options))) return mlir::failure();
     foldSingleDeviceCollectives(func);
     eraseDeadOps(func);

@@ -161,6 +161,47 @@ FactorAxes claimFactors(mlir::Operation* op, const rules::OpShardingRule& rule,
   return factorAxes;
 }
 
+// The operands that carry the unreduced axes `unreduced` of `op`'s result through to it
+// when the op is linear in them: a sum or difference of partial sums is the partial sum
+// of the sums (add, sub: every operand), and a linear map of a partial sum is a partial sum
+// (neg, convert between floats, transpose, broadcast_in_dim: the operand; mul, div and
+// dot_general: the one operand that is a partial sum, the others whole). Empty where the op
+// is none of these, no such operand is unreduced over exactly those axes now (nothing
+// would be saved), or the factors split the op over them.
+llvm::SmallVector<bool> linearOperands(mlir::Operation* op, PartitionState& state,
+                                       llvm::ArrayRef<ir::AxisRefAttr> unreduced,
+                                       const FactorAxes& factorAxes) {
+  if (unreduced.empty() || op->getNumResults() != 1) return {};
+  for (const AxisList& axes : factorAxes) {
+    if (anyOverlap(axes, unreduced)) return {};
+  }
+  auto isPartial = [&](unsigned index) {
+    return sameAxes(state.local(op->getOperand(index)).layout.unreduced, unreduced);
+  };
+  llvm::SmallVector<bool> linear(op->getNumOperands(), false);
+  if (llvm::isa<hlo::AddOp, hlo::SubOp>(op)) {
+    linear.assign(op->getNumOperands(), true);
+  } else if (llvm::isa<hlo::NegOp, hlo::TransposeOp, hlo::BroadcastInDimOp>(op)) {
+    linear[0] = true;
+  } else if (llvm::isa<hlo::ConvertOp>(op)) {
+    auto elementType = [](mlir::Type type) {
+      return llvm::cast<mlir::ShapedType>(type).getElementType();
+    };
+    linear[0] = llvm::isa<mlir::FloatType>(elementType(op->getOperand(0).getType())) &&
+                llvm::isa<mlir::FloatType>(elementType(op->getResult(0).getType()));
+  } else if (llvm::isa<hlo::DivOp>(op)) {
+    linear[0] = isPartial(0) && !isPartial(1);
+  } else if (llvm::isa<hlo::MulOp, hlo::DotGeneralOp>(op)) {
+    if (isPartial(0) != isPartial(1)) linear[isPartial(0) ? 0 : 1] = true;
+  }
+  bool anyPartial = false;
+  for (unsigned index = 0; index < op->getNumOperands(); ++index) {
+    anyPartial |= linear[index] && isPartial(index);
+  }
+  if (!anyPartial) return {};
+  return linear;
+}
+
 // The local results of `op` partitioned with `factorAxes`, resharded to their annotated
 // layouts: operands resharded to what the factors imply (padding of split reduction
 // dimensions zeroed), the op cloned on local types, its partial sums reduced.
@@ -173,6 +214,10 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> emitWithFactors(
     return layout;
   };
 
+  // Unreduced axes the result is asked to keep, passed through from operands the op is
+  // linear in: those stay partial sums, and so does the result.
+  llvm::SmallVector<bool> linear =
+      linearOperands(op, state, first.unreduced, factorAxes);
   mlir::OpBuilder& builder = state.spmd().builder();
   // Operand by operand, not value by value: one value used twice (a dot of x with itself)
   // may need a different layout on each side.
@@ -181,6 +226,7 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> emitWithFactors(
   llvm::SmallVector<std::pair<Layout, mlir::Value>> resharded;
   for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
     Layout target = layoutFor(rule.getOperand(index));
+    if (!linear.empty() && linear[index]) target.unreduced = first.unreduced;
     mlir::Value value;
     for (unsigned earlier = 0; earlier < index && !value; ++earlier) {
       if (op->getOperand(earlier) == operand && resharded[earlier].first == target) {
@@ -226,6 +272,7 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> emitWithFactors(
   for (auto [index, result] : llvm::enumerate(op->getResults())) {
     Layout computed = layoutFor(rule.getResult(index));
     computed.unreduced = partial;
+    if (!linear.empty()) computed.unreduced.append(first.unreduced.begin(), first.unreduced.end());
     auto type = llvm::cast<mlir::RankedTensorType>(result.getType());
     local->getResult(index).setType(mlir::RankedTensorType::get(
         computed.localShape(type.getShape()), type.getElementType()));

@@ -384,6 +384,118 @@ seq_parallel_train = _sgd_step(
 SEQ_PARALLEL_TRAIN_ARGS = (SEQ_PARALLEL_ARGS[1:], SEQ_PARALLEL_ARGS[0])
 
 
+# --- optimizer steps for weight-update sharding (optax) ------------------------------------
+# Each is one data-parallel training step as a user writes it with optax: the batch is split
+# over "data", weights and optimizer state are replicated there (on the 2-D mesh the weights
+# keep a Megatron split over "model"), and the step returns new weights and new state.
+
+def _optax():
+    import optax  # only these programs need it
+    return optax
+
+
+def _mlp_loss(params, x, y):
+    pred = jnp.tanh(x @ params["w1"]) @ params["w2"]
+    return jnp.mean((pred - y) ** 2)
+
+
+def _mlp_bias_loss(params, x, y):
+    h = jnp.tanh(layer_norm(x, params["ln"]) @ params["w1"] + params["b1"])
+    return jnp.mean((h @ params["w2"] + params["b2"] - y) ** 2)
+
+
+def _optax_step(name, make_optimizer, loss=_mlp_loss, microbatches=1, steps=1):
+    # A step `(params, state, x, y) -> (params, state)` named `name`. With microbatches > 1
+    # the gradients of that many slices of the batch are summed in a loop before the update
+    # (gradient accumulation); with steps > 1 the whole step runs that many times in a loop
+    # on the same batch (a training loop).
+    optimizer = make_optimizer()
+
+    def grads_of(params, x, y):
+        if microbatches == 1:
+            return jax.grad(loss)(params, x, y)
+        # Microbatch k takes every microbatches-th row from k on, so that each device's rows
+        # of the batch are spread over all microbatches and every step stays data-parallel.
+        def split(a):
+            a = a.reshape(-1, microbatches, *a.shape[1:]).swapaxes(0, 1)
+            return constrain(a, P(None, "data", *([None] * (a.ndim - 2))))
+
+        xs, ys = split(x), split(y)
+
+        def body(acc, batch):
+            g = jax.grad(loss)(params, *batch)
+            return jax.tree.map(jnp.add, acc, g), None
+
+        zeros = jax.tree.map(jnp.zeros_like, params)
+        acc, _ = jax.lax.scan(body, zeros, (xs, ys))
+        return jax.tree.map(lambda g: g / microbatches, acc)
+
+    def one(params, state, x, y):
+        updates, state = optimizer.update(grads_of(params, x, y), state, params)
+        return _optax().apply_updates(params, updates), state
+
+    def step(params, state, x, y):
+        if steps == 1:
+            return one(params, state, x, y)
+        return jax.lax.fori_loop(0, steps, lambda i, c: one(*c, x, y), (params, state))
+
+    step.__name__ = step.__qualname__ = name
+    return step, optimizer
+
+
+def _optax_args(optimizer, weights, batch=(64, 32), target=(64, 8), batch_spec=P("data", None)):
+    # weights: name -> (shape, partition). Optimizer state takes each weight's sharding; its
+    # scalars (step counts) are replicated.
+    params = {k: spec(shape, part) for k, (shape, part) in weights.items()}
+    state_shapes = jax.eval_shape(optimizer.init, params)
+    parts = {k: part for k, (shape, part) in weights.items()}
+
+    def state_spec(path, leaf):
+        key = next((k.key for k in reversed(path) if isinstance(getattr(k, "key", None), str)
+                    and k.key in parts), None)
+        part = parts[key] if key is not None and leaf.shape else P()
+        return spec(leaf.shape, part, leaf.dtype)
+
+    state = jax.tree_util.tree_map_with_path(state_spec, state_shapes)
+    return params, state, spec(batch, batch_spec), spec(target, batch_spec)
+
+
+MLP_WEIGHTS = {"w1": ((32, 64), P()), "w2": ((64, 8), P())}
+BIAS_WEIGHTS = {"ln": ((32,), P()), "w1": ((32, 64), P()), "b1": ((64,), P()),
+                "w2": ((64, 8), P()), "b2": ((8,), P())}
+MEGATRON_WEIGHTS = {"w1": ((32, 64), P(None, "model")), "w2": ((64, 8), P("model", None))}
+UNEVEN_WEIGHTS = {"w1": ((32, 50), P()), "w2": ((50, 6), P())}
+
+
+def _optimizer_program(name, make_optimizer, weights=MLP_WEIGHTS, target=(64, 8), **kwargs):
+    loss = kwargs.pop("loss", _mlp_loss)
+    step, optimizer = _optax_step(name, make_optimizer, loss=loss, **kwargs)
+    return step, _optax_args(optimizer, weights, target=target)
+
+
+OPTIMIZER_PROGRAMS = {
+    "opt_sgd": _optimizer_program("opt_sgd", lambda: _optax().sgd(0.1)),
+    "opt_momentum": _optimizer_program(
+        "opt_momentum", lambda: _optax().sgd(0.1, momentum=0.9, nesterov=True)),
+    "opt_adamw": _optimizer_program(
+        "opt_adamw", lambda: _optax().adamw(1e-3, weight_decay=0.01)),
+    "opt_lamb": _optimizer_program("opt_lamb", lambda: _optax().lamb(1e-3)),
+    "opt_clip_adam": _optimizer_program(
+        "opt_clip_adam",
+        lambda: _optax().chain(_optax().clip_by_global_norm(1.0), _optax().adam(1e-3))),
+    "opt_biases": _optimizer_program(
+        "opt_biases", lambda: _optax().adam(1e-3), weights=BIAS_WEIGHTS, loss=_mlp_bias_loss),
+    "opt_accumulate": _optimizer_program(
+        "opt_accumulate", lambda: _optax().adam(1e-3), microbatches=4),
+    "opt_train_loop": _optimizer_program(
+        "opt_train_loop", lambda: _optax().sgd(0.1, momentum=0.9), steps=3),
+    "opt_2d_mesh": _optimizer_program(
+        "opt_2d_mesh", lambda: _optax().adam(1e-3), weights=MEGATRON_WEIGHTS),
+    "opt_uneven": _optimizer_program(
+        "opt_uneven", lambda: _optax().adam(1e-3), weights=UNEVEN_WEIGHTS, target=(64, 6)),
+}
+
+
 PROGRAMS = {
     "mlp": (mlp, MLP_ARGS),
     "transformer_block": (transformer_block, TRANSFORMER_ARGS),
@@ -411,6 +523,7 @@ PROGRAMS = {
     "conv_train": (conv_train, CONV_TRAIN_ARGS),
     "moe_train": (moe_train, MOE_TRAIN_ARGS),
     "seq_parallel_train": (seq_parallel_train, SEQ_PARALLEL_TRAIN_ARGS),
+    **OPTIMIZER_PROGRAMS,
 }
 
 

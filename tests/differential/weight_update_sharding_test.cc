@@ -1,5 +1,5 @@
-// Weight-update sharding, end to end: a data-parallel training step (SGD with momentum) and
-// an Adam step, propagated, rewritten by --tessel-weight-update-sharding, partitioned and run
+// Weight-update sharding, end to end: a data-parallel training step (SGD with momentum), an
+// Adam step, plain SGD, and clipping by global norm with a LAMB-style trust ratio, propagated, rewritten by --tessel-weight-update-sharding, partitioned and run
 // on every standard mesh (the batch split over all its axes; 16 rows are uneven over 3 and
 // 6 devices). The optimizer state comes in split as the rewritten argument shardings say.
 // Where the weights divide, each gradient is reduce-scattered, never all-reduced; a weight
@@ -25,8 +25,15 @@ std::string BatchSharding(const testing::TestMesh& mesh) {
   return testing::ShardingArgAttrText({mesh.axes, {}});
 }
 
+// Microbatches [4, rows, features]: the rows split over every axis of the mesh.
+std::string MicrobatchSharding(const testing::TestMesh& mesh) {
+  return testing::ShardingArgAttrText({{}, mesh.axes, {}});
+}
+
 std::string Instantiate(const std::string& text, const testing::TestMesh& mesh) {
-  return absl::StrReplaceAll(text, {{"MESH", mesh.text}, {"BATCH", BatchSharding(mesh)}});
+  return absl::StrReplaceAll(text, {{"MESH", mesh.text},
+                                    {"BATCH", BatchSharding(mesh)},
+                                    {"MICRO", MicrobatchSharding(mesh)}});
 }
 
 // Two layers, x [16, 24] -> [16, 8] -> [16, 24], mean squared error, the backward pass by
@@ -185,6 +192,156 @@ func.func @main(%x: tensor<16x12xf32> BATCH, %dy: tensor<16x10xf32> BATCH,
   return %out, %nb, %nm : tensor<16x10xf32>, tensor<10xf32>, tensor<10xf32>
 })";
 
+// Plain SGD: no optimizer state, the new weight alone is computed on the shard.
+constexpr char kPlainSgdStep[] = R"(tessel.mesh @mesh = <MESH>
+func.func @main(%x: tensor<16x12xf32> BATCH, %dy: tensor<16x10xf32> BATCH,
+                %w: tensor<12x10xf32>)
+    -> (tensor<16x10xf32>, tensor<12x10xf32>) {
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<16x12xf32>, tensor<12x10xf32>) -> tensor<16x10xf32>
+  %e = hlo.mul %y, %dy : tensor<16x10xf32>
+  %g = hlo.dot_general %x, %e, lhs_contract = [0], rhs_contract = [0] : (tensor<16x12xf32>, tensor<16x10xf32>) -> tensor<12x10xf32>
+  %lr = hlo.constant dense<0.1> : tensor<f32>
+  %lrs = hlo.broadcast_in_dim %lr, dims = [] : (tensor<f32>) -> tensor<12x10xf32>
+  %st = hlo.mul %g, %lrs : tensor<12x10xf32>
+  %nw = hlo.sub %w, %st : tensor<12x10xf32>
+  return %y, %nw : tensor<16x10xf32>, tensor<12x10xf32>
+})";
+
+// Two weights, clipping by their global norm (a sum of squares over both gradients), then a
+// LAMB-style trust ratio per weight (the weight's norm over the update's norm): reductions
+// of the update that are computed from its shards plus scalar all_reduces.
+constexpr char kClippedTrustRatioStep[] = R"(tessel.mesh @mesh = <MESH>
+func.func @main(%x: tensor<16x12xf32> BATCH, %dy: tensor<16x10xf32> BATCH,
+                %w: tensor<12x10xf32>, %m: tensor<12x10xf32>, %b: tensor<10xf32>, %mb: tensor<10xf32>)
+    -> (tensor<16x10xf32>, tensor<12x10xf32>, tensor<12x10xf32>, tensor<10xf32>, tensor<10xf32>) {
+  %zero = hlo.constant dense<0.0> : tensor<f32>
+  %one = hlo.constant dense<1.0> : tensor<f32>
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<16x12xf32>, tensor<12x10xf32>) -> tensor<16x10xf32>
+  %bb = hlo.broadcast_in_dim %b, dims = [1] : (tensor<10xf32>) -> tensor<16x10xf32>
+  %out = hlo.add %y, %bb : tensor<16x10xf32>
+  %e = hlo.mul %out, %dy : tensor<16x10xf32>
+  %g = hlo.dot_general %x, %e, lhs_contract = [0], rhs_contract = [0] : (tensor<16x12xf32>, tensor<16x10xf32>) -> tensor<12x10xf32>
+  %gb = hlo.reduce(%e) init(%zero) dimensions = [0] : (tensor<16x10xf32>, tensor<f32>) -> tensor<10xf32> reducer {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %a = hlo.add %p, %q : tensor<f32>
+    hlo.return %a : tensor<f32>
+  }
+  %gsq = hlo.mul %g, %g : tensor<12x10xf32>
+  %gsum = hlo.reduce(%gsq) init(%zero) dimensions = [0, 1] : (tensor<12x10xf32>, tensor<f32>) -> tensor<f32> reducer {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %a = hlo.add %p, %q : tensor<f32>
+    hlo.return %a : tensor<f32>
+  }
+  %bsq = hlo.mul %gb, %gb : tensor<10xf32>
+  %bsum = hlo.reduce(%bsq) init(%zero) dimensions = [0] : (tensor<10xf32>, tensor<f32>) -> tensor<f32> reducer {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %a = hlo.add %p, %q : tensor<f32>
+    hlo.return %a : tensor<f32>
+  }
+  %total = hlo.add %gsum, %bsum : tensor<f32>
+  %norm = hlo.sqrt %total : tensor<f32>
+  %big = hlo.max %norm, %one : tensor<f32>
+  %clip = hlo.div %one, %big : tensor<f32>
+  %clipw = hlo.broadcast_in_dim %clip, dims = [] : (tensor<f32>) -> tensor<12x10xf32>
+  %clipb = hlo.broadcast_in_dim %clip, dims = [] : (tensor<f32>) -> tensor<10xf32>
+  %cg = hlo.mul %g, %clipw : tensor<12x10xf32>
+  %cgb = hlo.mul %gb, %clipb : tensor<10xf32>
+  %nm = hlo.add %m, %cg : tensor<12x10xf32>
+  %nmb = hlo.add %mb, %cgb : tensor<10xf32>
+  %usq = hlo.mul %nm, %nm : tensor<12x10xf32>
+  %usum = hlo.reduce(%usq) init(%one) dimensions = [0, 1] : (tensor<12x10xf32>, tensor<f32>) -> tensor<f32> reducer {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %a = hlo.add %p, %q : tensor<f32>
+    hlo.return %a : tensor<f32>
+  }
+  %wsq = hlo.mul %w, %w : tensor<12x10xf32>
+  %wsum = hlo.reduce(%wsq) init(%one) dimensions = [0, 1] : (tensor<12x10xf32>, tensor<f32>) -> tensor<f32> reducer {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %a = hlo.add %p, %q : tensor<f32>
+    hlo.return %a : tensor<f32>
+  }
+  %ratio = hlo.div %wsum, %usum : tensor<f32>
+  %trust = hlo.sqrt %ratio : tensor<f32>
+  %trusts = hlo.broadcast_in_dim %trust, dims = [] : (tensor<f32>) -> tensor<12x10xf32>
+  %st = hlo.mul %nm, %trusts : tensor<12x10xf32>
+  %nw = hlo.sub %w, %st : tensor<12x10xf32>
+  %nb = hlo.sub %b, %nmb : tensor<10xf32>
+  return %out, %nw, %nm, %nb, %nmb : tensor<16x10xf32>, tensor<12x10xf32>, tensor<12x10xf32>, tensor<10xf32>, tensor<10xf32>
+})";
+
+// Gradient accumulation over 4 microbatches: each trip takes the next rows of x and dy
+// (dynamic_slice of loop-invariant carries; the rows of a microbatch are spread over the
+// batch split), adds the transposed dot (JAX's form) to an accumulator, and after the loop
+// momentum SGD updates the weight with the mean gradient.
+constexpr char kAccumulationStep[] = R"(tessel.mesh @mesh = <MESH>
+func.func @main(%x: tensor<4x12x10xf32> MICRO, %dy: tensor<4x12x6xf32> MICRO,
+                %w: tensor<10x6xf32>, %m: tensor<10x6xf32>)
+    -> (tensor<10x6xf32>, tensor<10x6xf32>) {
+  %zero = hlo.constant dense<0> : tensor<i32>
+  %acc0 = hlo.constant dense<0.0> : tensor<10x6xf32>
+  %r:4 = hlo.while(%i = %zero, %xs = %x, %ds = %dy, %acc = %acc0) : tensor<i32>, tensor<4x12x10xf32>, tensor<4x12x6xf32>, tensor<10x6xf32>
+  cond {
+    %n = hlo.constant dense<4> : tensor<i32>
+    %p = hlo.compare LT, %i, %n : tensor<i32>
+    hlo.return %p : tensor<i1>
+  } do {
+    %one = hlo.constant dense<1> : tensor<i32>
+    %i1 = hlo.add %i, %one : tensor<i32>
+    %z = hlo.constant dense<0> : tensor<i32>
+    %xb = hlo.dynamic_slice %xs, %i, %z, %z, sizes = [1, 12, 10] : (tensor<4x12x10xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x12x10xf32>
+    %db = hlo.dynamic_slice %ds, %i, %z, %z, sizes = [1, 12, 6] : (tensor<4x12x6xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x12x6xf32>
+    %xm = hlo.reshape %xb : (tensor<1x12x10xf32>) -> tensor<12x10xf32>
+    %dm = hlo.reshape %db : (tensor<1x12x6xf32>) -> tensor<12x6xf32>
+    %y = hlo.dot_general %xm, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<12x10xf32>, tensor<10x6xf32>) -> tensor<12x6xf32>
+    %e = hlo.mul %y, %dm : tensor<12x6xf32>
+    %gt = hlo.dot_general %e, %xm, lhs_contract = [0], rhs_contract = [0] : (tensor<12x6xf32>, tensor<12x10xf32>) -> tensor<6x10xf32>
+    %g = hlo.transpose %gt, permutation = [1, 0] : (tensor<6x10xf32>) -> tensor<10x6xf32>
+    %a = hlo.add %acc, %g : tensor<10x6xf32>
+    hlo.return %i1, %xs, %ds, %a : tensor<i32>, tensor<4x12x10xf32>, tensor<4x12x6xf32>, tensor<10x6xf32>
+  }
+  %quarter = hlo.constant dense<0.25> : tensor<f32>
+  %qs = hlo.broadcast_in_dim %quarter, dims = [] : (tensor<f32>) -> tensor<10x6xf32>
+  %mean = hlo.mul %r#3, %qs : tensor<10x6xf32>
+  %mu = hlo.constant dense<0.9> : tensor<f32>
+  %mus = hlo.broadcast_in_dim %mu, dims = [] : (tensor<f32>) -> tensor<10x6xf32>
+  %mm = hlo.mul %m, %mus : tensor<10x6xf32>
+  %nm = hlo.add %mm, %mean : tensor<10x6xf32>
+  %nw = hlo.sub %w, %nm : tensor<10x6xf32>
+  return %nw, %nm : tensor<10x6xf32>, tensor<10x6xf32>
+})";
+
+// A training loop: three trips of a whole momentum-SGD step on one batch, the weight and
+// momentum carried.
+constexpr char kTrainingLoop[] = R"(tessel.mesh @mesh = <MESH>
+func.func @main(%x: tensor<16x12xf32> BATCH, %dy: tensor<16x10xf32> BATCH,
+                %w0: tensor<12x10xf32>, %m0: tensor<12x10xf32>)
+    -> (tensor<12x10xf32>, tensor<12x10xf32>) {
+  %zero = hlo.constant dense<0> : tensor<i32>
+  %r:5 = hlo.while(%i = %zero, %xs = %x, %ds = %dy, %w = %w0, %m = %m0) : tensor<i32>, tensor<16x12xf32>, tensor<16x10xf32>, tensor<12x10xf32>, tensor<12x10xf32>
+  cond {
+    %n = hlo.constant dense<3> : tensor<i32>
+    %p = hlo.compare LT, %i, %n : tensor<i32>
+    hlo.return %p : tensor<i1>
+  } do {
+    %one = hlo.constant dense<1> : tensor<i32>
+    %i1 = hlo.add %i, %one : tensor<i32>
+    %y = hlo.dot_general %xs, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<16x12xf32>, tensor<12x10xf32>) -> tensor<16x10xf32>
+    %t = hlo.tanh %y : tensor<16x10xf32>
+    %e = hlo.mul %t, %ds : tensor<16x10xf32>
+    %g = hlo.dot_general %xs, %e, lhs_contract = [0], rhs_contract = [0] : (tensor<16x12xf32>, tensor<16x10xf32>) -> tensor<12x10xf32>
+    %mu = hlo.constant dense<0.9> : tensor<f32>
+    %lr = hlo.constant dense<0.1> : tensor<f32>
+    %mus = hlo.broadcast_in_dim %mu, dims = [] : (tensor<f32>) -> tensor<12x10xf32>
+    %lrs = hlo.broadcast_in_dim %lr, dims = [] : (tensor<f32>) -> tensor<12x10xf32>
+    %mm = hlo.mul %m, %mus : tensor<12x10xf32>
+    %nm = hlo.add %mm, %g : tensor<12x10xf32>
+    %st = hlo.mul %nm, %lrs : tensor<12x10xf32>
+    %nw = hlo.sub %w, %st : tensor<12x10xf32>
+    hlo.return %i1, %xs, %ds, %nw, %nm : tensor<i32>, tensor<16x12xf32>, tensor<16x10xf32>, tensor<12x10xf32>, tensor<12x10xf32>
+  }
+  return %r#3, %r#4 : tensor<12x10xf32>, tensor<12x10xf32>
+})";
+
 std::string MeshName(const testing::TestMesh& mesh) {
   return absl::StrCat(mesh.devices, "dev", mesh.axes.size(), "d");
 }
@@ -252,6 +409,68 @@ TEST_P(WeightUpdateShardingTest, UnevenWeightIsPaddedAndGathered) {
       Instantiate(kUnevenStep, GetParam()),
       {RandomTensor(ElementType::kF32, {16, 5}, 13), RandomTensor(ElementType::kF32, {16, 7}, 14),
        RandomTensor(ElementType::kF32, {5, 7}, 15), RandomTensor(ElementType::kF32, {5, 7}, 16)},
+      options);
+}
+
+TEST_P(WeightUpdateShardingTest, PlainSgdWithoutState) {
+  testing::HarnessOptions options;
+  options.shard_weight_update = true;
+  options.expect_in_program = {"tessel.reduce_scatter", "tessel.all_gather"};
+  options.expect_not_in_program = {"tessel.all_reduce"};
+  testing::ExpectPartitionedRunMatches(
+      Instantiate(kPlainSgdStep, GetParam()),
+      {RandomTensor(ElementType::kF32, {16, 12}, 41), RandomTensor(ElementType::kF32, {16, 10}, 42),
+       RandomTensor(ElementType::kF32, {12, 10}, 43)},
+      options);
+}
+
+TEST_P(WeightUpdateShardingTest, ClippingAndTrustRatioSumNormsFromShards) {
+  testing::HarnessOptions options;
+  options.shard_weight_update = true;
+  options.expect_in_program = {"tessel.reduce_scatter", "tessel.all_gather"};
+  // Neither gradient is all-reduced whole; only scalar norms are.
+  options.expect_not_in_program = {"kind = sum : tensor<12x10xf32>", "kind = sum : tensor<10xf32>"};
+  testing::ExpectPartitionedRunMatches(
+      Instantiate(kClippedTrustRatioStep, GetParam()),
+      {RandomTensor(ElementType::kF32, {16, 12}, 51), RandomTensor(ElementType::kF32, {16, 10}, 52),
+       RandomTensor(ElementType::kF32, {12, 10}, 53), RandomTensor(ElementType::kF32, {12, 10}, 54),
+       RandomTensor(ElementType::kF32, {10}, 55), RandomTensor(ElementType::kF32, {10}, 56)},
+      options);
+}
+
+std::vector<runtime::Tensor> AccumulationInputs() {
+  return {RandomTensor(ElementType::kF32, {4, 12, 10}, 61),
+          RandomTensor(ElementType::kF32, {4, 12, 6}, 62),
+          RandomTensor(ElementType::kF32, {10, 6}, 63), RandomTensor(ElementType::kF32, {10, 6}, 64)};
+}
+
+TEST_P(WeightUpdateShardingTest, AccumulatedGradientIsReducedOnceAfterTheLoop) {
+  // Without the pass: the accumulator stays a partial sum through the loop and one
+  // all_reduce follows it (not one per microbatch).
+  testing::HarnessOptions options;
+  options.expect_count_in_program = {{"tessel.all_reduce", 1}};
+  testing::ExpectPartitionedRunMatches(Instantiate(kAccumulationStep, GetParam()),
+                                       AccumulationInputs(), options);
+}
+
+TEST_P(WeightUpdateShardingTest, AccumulatedGradientIsReduceScatteredAfterTheLoop) {
+  testing::HarnessOptions options;
+  options.shard_weight_update = true;
+  options.expect_count_in_program = {{"tessel.reduce_scatter", 1}};
+  options.expect_not_in_program = {"tessel.all_reduce"};
+  testing::ExpectPartitionedRunMatches(Instantiate(kAccumulationStep, GetParam()),
+                                       AccumulationInputs(), options);
+}
+
+TEST_P(WeightUpdateShardingTest, TrainingLoopCarriesSplitState) {
+  testing::HarnessOptions options;
+  options.shard_weight_update = true;
+  options.expect_in_program = {"tessel.reduce_scatter", "tessel.all_gather"};
+  options.expect_not_in_program = {"tessel.all_reduce"};
+  testing::ExpectPartitionedRunMatches(
+      Instantiate(kTrainingLoop, GetParam()),
+      {RandomTensor(ElementType::kF32, {16, 12}, 71), RandomTensor(ElementType::kF32, {16, 10}, 72),
+       RandomTensor(ElementType::kF32, {12, 10}, 73), RandomTensor(ElementType::kF32, {12, 10}, 74)},
       options);
 }
 

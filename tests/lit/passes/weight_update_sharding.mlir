@@ -8,6 +8,7 @@
 // VERBOSE: remark: weight-update sharding splits the update of this gradient over {"data"} along dimension 0 (uneven, padded): 2 ops
 // VERBOSE: remark: weight-update sharding splits the update of this gradient over {"data"} along dimension 0: 2 ops
 // VERBOSE: remark: weight-update sharding leaves the update of this gradient alone
+// VERBOSE: remark: weight-update sharding splits the update of this gradient over {"data"} along dimension 0: 2 ops, state arguments [], weight arguments [1], state results [], weight results [1]
 
 // One linear layer, data parallel, SGD with momentum: the gradient %g sums over the split
 // batch. The update runs split over "data" along dim 0 (4 divides by 2): the momentum
@@ -269,20 +270,48 @@ func.func @reads_forward_value(
 
 // -----
 
-// Left alone: plain SGD reads no optimizer state, so there is nothing to keep sharded.
+// Plain SGD reads no optimizer state: the new weight is still computed on the shard from a
+// reduce_scattered gradient and all-gathered, at the bytes of the all_reduce it replaces.
 tessel.mesh @mesh = <["data"=2]>
-// CHECK-LABEL: func.func @no_state
+// CHECK-LABEL: func.func @plain_sgd
+// CHECK: %[[G:.*]] = hlo.dot_general {{.*}} unreduced={"data"}
+// CHECK: tessel.reshard %[[G]] <@mesh, [{"data"}, {}]>
+// CHECK: hlo.sub {{.*}} {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
+// SPMD-LABEL: func.func @plain_sgd
+// SPMD-NOT: tessel.all_reduce
+// SPMD: tessel.reduce_scatter %{{.*}} over @mesh ["data"] dim = 0 kind = sum : (tensor<4x6xf32>) -> tensor<2x6xf32>
+// SPMD: tessel.all_gather %{{.*}} over @mesh ["data"] dim = 0 : (tensor<2x6xf32>) -> tensor<4x6xf32>
+func.func @plain_sgd(
+    %x: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %w: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>})
+    -> (tensor<8x6xf32>, tensor<4x6xf32>) {
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  %g = hlo.dot_general %x, %y, lhs_contract = [0], rhs_contract = [0] : (tensor<8x4xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  %lr = hlo.constant dense<0.1> : tensor<f32>
+  %lrb = hlo.broadcast_in_dim %lr, dims = [] : (tensor<f32>) -> tensor<4x6xf32>
+  %step = hlo.mul %g, %lrb : tensor<4x6xf32>
+  %nw = hlo.sub %w, %step : tensor<4x6xf32>
+  return %y, %nw : tensor<8x6xf32>, tensor<4x6xf32>
+}
+
+// -----
+
+// Left alone: without optimizer state or a new weight (the gradient itself is returned,
+// scaled) there is nothing to shard.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @gradient_only
 // CHECK-NOT: tessel.reshard
 // CHECK: return
-func.func @no_state(
+func.func @gradient_only(
     %x: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
     %w: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>})
     -> tensor<4x6xf32> {
   %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
-  // expected-remark @+1 {{weight-update sharding leaves the update of this gradient alone: the update reads no optimizer state}}
+  // expected-remark @+1 {{weight-update sharding leaves the update of this gradient alone: the update reads no optimizer state and returns no new weight}}
   %g = hlo.dot_general %x, %y, lhs_contract = [0], rhs_contract = [0] : (tensor<8x4xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
-  %nw = hlo.sub %w, %g : tensor<4x6xf32>
-  return %nw : tensor<4x6xf32>
+  %two = hlo.constant dense<2.0> : tensor<4x6xf32>
+  %g2 = hlo.mul %g, %two : tensor<4x6xf32>
+  return %g2 : tensor<4x6xf32>
 }
 
 // -----
@@ -372,4 +401,86 @@ func.func @bias_gradient(
   %nm = hlo.add %mb, %gb : tensor<6xf32>
   %nb = hlo.sub %b, %nm : tensor<6xf32>
   return %out, %nb, %nm : tensor<8x6xf32>, tensor<6xf32>, tensor<6xf32>
+}
+
+// -----
+
+// Clipping by global norm before momentum: the norm is a sum of squares of the gradients,
+// which reads the update but is no part of it. With the gradients split, each device sums
+// the squares of its shards and one scalar all_reduce completes the norm; the clipped
+// update runs on the shards.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @clip_by_global_norm
+// CHECK-SAME: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>})
+// CHECK: tessel.reshard
+// CHECK: hlo.reduce
+// SPMD-LABEL: func.func @clip_by_global_norm
+// SPMD: tessel.reduce_scatter %{{.*}} over @mesh ["data"] dim = 0 kind = sum : (tensor<4x6xf32>) -> tensor<2x6xf32>
+// SPMD: tessel.all_reduce %{{.*}} over @mesh ["data"] kind = sum : tensor<f32>
+// SPMD-NOT: tessel.all_reduce
+// SPMD: tessel.all_gather %{{.*}} over @mesh ["data"] dim = 0 : (tensor<2x6xf32>) -> tensor<4x6xf32>
+func.func @clip_by_global_norm(
+    %x: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %w: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>},
+    %m: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>})
+    -> (tensor<8x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>) {
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  %g = hlo.dot_general %x, %y, lhs_contract = [0], rhs_contract = [0] : (tensor<8x4xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  %sq = hlo.mul %g, %g : tensor<4x6xf32>
+  %zero = hlo.constant dense<0.0> : tensor<f32>
+  %sum = hlo.reduce(%sq) init(%zero) dimensions = [0, 1] : (tensor<4x6xf32>, tensor<f32>) -> tensor<f32> reducer {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %a = hlo.add %p, %q : tensor<f32>
+    hlo.return %a : tensor<f32>
+  }
+  %norm = hlo.sqrt %sum : tensor<f32>
+  %one = hlo.constant dense<1.0> : tensor<f32>
+  %big = hlo.max %norm, %one : tensor<f32>
+  %scale = hlo.div %one, %big : tensor<f32>
+  %scaleb = hlo.broadcast_in_dim %scale, dims = [] : (tensor<f32>) -> tensor<4x6xf32>
+  %clipped = hlo.mul %g, %scaleb : tensor<4x6xf32>
+  %nm = hlo.add %m, %clipped : tensor<4x6xf32>
+  %nw = hlo.sub %w, %nm : tensor<4x6xf32>
+  return %y, %nw, %nm : tensor<8x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>
+}
+
+// -----
+
+// A LAMB-style trust ratio: the update is scaled by the norm of the weight over the norm of
+// the update. The update's norm is summed from its shards (one scalar all_reduce); the
+// weight's norm reads the whole replicated weight and needs no collective.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @trust_ratio
+// CHECK: tessel.reshard
+// SPMD-LABEL: func.func @trust_ratio
+// SPMD: tessel.reduce_scatter %{{.*}} over @mesh ["data"] dim = 0 kind = sum : (tensor<4x6xf32>) -> tensor<2x6xf32>
+// SPMD: tessel.all_reduce %{{.*}} over @mesh ["data"] kind = sum : tensor<f32>
+// SPMD: tessel.all_gather %{{.*}} over @mesh ["data"] dim = 0 : (tensor<2x6xf32>) -> tensor<4x6xf32>
+func.func @trust_ratio(
+    %x: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %w: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>},
+    %m: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>})
+    -> (tensor<8x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>) {
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  %g = hlo.dot_general %x, %y, lhs_contract = [0], rhs_contract = [0] : (tensor<8x4xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  %nm = hlo.add %m, %g : tensor<4x6xf32>
+  %zero = hlo.constant dense<0.0> : tensor<f32>
+  %usq = hlo.mul %nm, %nm : tensor<4x6xf32>
+  %usum = hlo.reduce(%usq) init(%zero) dimensions = [0, 1] : (tensor<4x6xf32>, tensor<f32>) -> tensor<f32> reducer {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %a = hlo.add %p, %q : tensor<f32>
+    hlo.return %a : tensor<f32>
+  }
+  %wsq = hlo.mul %w, %w : tensor<4x6xf32>
+  %wsum = hlo.reduce(%wsq) init(%zero) dimensions = [0, 1] : (tensor<4x6xf32>, tensor<f32>) -> tensor<f32> reducer {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %a = hlo.add %p, %q : tensor<f32>
+    hlo.return %a : tensor<f32>
+  }
+  %ratio = hlo.div %wsum, %usum : tensor<f32>
+  %trust = hlo.sqrt %ratio : tensor<f32>
+  %trustb = hlo.broadcast_in_dim %trust, dims = [] : (tensor<f32>) -> tensor<4x6xf32>
+  %step = hlo.mul %nm, %trustb : tensor<4x6xf32>
+  %nw = hlo.sub %w, %step : tensor<4x6xf32>
+  return %y, %nw, %nm : tensor<8x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>
 }

@@ -107,3 +107,16 @@
 // RUN: tessel run %S/../../corpus/seq_parallel_train.hlo --shard_weight_update --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
 // TRAINING: check: ran the partitioned program on 8 partitions
 // TRAINING: check: result 0 {{.*}} matches
+
+// Optimizer steps made with optax (weight-update sharding on every standard mesh is
+// tests/weight_update/optimizer_corpus_test): the Shardy-off lowerings, plain.
+// RUN: tessel run %S/../../corpus/opt_2d_mesh.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
+// RUN: tessel run %S/../../corpus/opt_accumulate.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
+// RUN: tessel run %S/../../corpus/opt_adamw.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
+// RUN: tessel run %S/../../corpus/opt_biases.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
+// RUN: tessel run %S/../../corpus/opt_clip_adam.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
+// RUN: tessel run %S/../../corpus/opt_lamb.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
+// RUN: tessel run %S/../../corpus/opt_momentum.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
+// RUN: tessel run %S/../../corpus/opt_sgd.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
+// RUN: tessel run %S/../../corpus/opt_train_loop.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
+// RUN: tessel run %S/../../corpus/opt_uneven.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING

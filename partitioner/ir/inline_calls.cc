@@ -1,0 +1,80 @@
+// Inlining calls (inline_calls.h).
+#include "partitioner/ir/inline_calls.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/InliningUtils.h"
+
+namespace tessel::ir {
+namespace {
+
+// Clones the one block of `callee` in front of `call` and replaces the call's results with
+// the cloned return's operands. MLIR's inliner would split the caller's block at every
+// call, moving the rest of the block each time: quadratic in a program of many calls.
+void cloneInPlace(mlir::func::CallOp call, mlir::func::FuncOp callee) {
+  mlir::Block& body = callee.getBody().front();
+  mlir::IRMapping mapping;
+  mapping.map(body.getArguments(), call.getOperands());
+  mlir::OpBuilder builder(call);
+  for (mlir::Operation& op : body.without_terminator()) builder.clone(op, mapping);
+  for (auto [result, returned] : llvm::zip(call.getResults(), body.getTerminator()->getOperands())) {
+    result.replaceAllUsesWith(mapping.lookupOrDefault(returned));
+  }
+}
+
+void ensureFuncInliner(mlir::MLIRContext* context) {
+  // func's own inliner interface (for func.return) is a dialect extension; register it once.
+  auto* funcDialect = context->getOrLoadDialect<mlir::func::FuncDialect>();
+  if (funcDialect->hasPromisedInterface(funcDialect->getTypeID(),
+                                        mlir::DialectInlinerInterface::getInterfaceID())) {
+    mlir::DialectRegistry registry;
+    mlir::func::registerInlinerExtension(registry);
+    context->appendDialectRegistry(registry);
+  }
+}
+
+}  // namespace
+
+mlir::LogicalResult inlineCalls(mlir::ModuleOp module) {
+  mlir::SymbolTable symbols(module);
+  bool anyCall = false;
+  // Rounds until no inlinable call is left: a round inlines the calls it sees, and the
+  // clones may contain calls of their own.
+  for (bool changed = true; changed;) {
+    changed = false;
+    llvm::SmallVector<mlir::func::CallOp> calls;
+    module.walk([&](mlir::func::CallOp call) { calls.push_back(call); });
+    for (mlir::func::CallOp call : calls) {
+      auto callee = symbols.lookup<mlir::func::FuncOp>(call.getCallee());
+      if (!callee || callee.isDeclaration() ||
+          callee == call->getParentOfType<mlir::func::FuncOp>()) {
+        continue;
+      }
+      anyCall = true;
+      if (callee.getBody().hasOneBlock() &&
+          llvm::isa<mlir::func::ReturnOp>(callee.getBody().front().getTerminator())) {
+        cloneInPlace(call, callee);
+      } else {
+        ensureFuncInliner(module.getContext());
+        mlir::InlinerInterface interface(module.getContext());
+        if (mlir::failed(mlir::inlineCall(interface, call, callee, &callee.getBody(),
+                                          /*shouldCloneInlinedRegion=*/true))) {
+          return call.emitError() << "cannot inline the call to @" << callee.getSymName();
+        }
+      }
+      call.erase();
+      changed = true;
+    }
+  }
+  if (!anyCall) return mlir::success();
+  for (auto func : llvm::to_vector(module.getOps<mlir::func::FuncOp>())) {
+    if (func.isPrivate() && mlir::SymbolTable::symbolKnownUseEmpty(func, module)) func.erase();
+  }
+  return mlir::success();
+}
+
+}  // namespace tessel::ir
