@@ -79,6 +79,27 @@ bool sameAxes(llvm::ArrayRef<ir::AxisRefAttr> a, llvm::ArrayRef<ir::AxisRefAttr>
   return a.size() == b.size() && llvm::equal(a, b);
 }
 
+// The axis lists an update may be split over, from all of `axes` down: each prefix of
+// `axes`, alone and followed by the major part ("x":(1)k) of the next axis when that is a
+// whole axis, for every k dividing its size.
+llvm::SmallVector<AxisList> splitCandidates(const AxisList& axes, ir::MeshAttr mesh) {
+  llvm::SmallVector<AxisList> candidates;
+  for (size_t length = axes.size() + 1; length-- > 0;) {
+    AxisList prefix(axes.begin(), axes.begin() + length);
+    if (!prefix.empty()) candidates.push_back(prefix);
+    if (length == axes.size() || axes[length].isSubAxis()) continue;
+    ir::AxisRefAttr next = axes[length];
+    const int64_t size = mesh.getAxisSize(next.getName());
+    for (int64_t k = size - 1; k > 1; --k) {
+      if (size % k != 0) continue;
+      AxisList candidate = prefix;
+      candidate.push_back(ir::AxisRefAttr::get(next.getContext(), next.getName(), 1, k));
+      candidates.push_back(candidate);
+    }
+  }
+  return candidates;
+}
+
 }  // namespace
 
 WeightUpdateOrReason analyzeWeightUpdate(mlir::Value gradient, const AxisList& axes,
@@ -155,18 +176,33 @@ WeightUpdateOrReason analyzeWeightUpdate(mlir::Value gradient, const AxisList& a
                                                                        update.meshName);
   if (!meshOp) return "the gradient's mesh is not declared";
   update.mesh = meshOp.getMesh();
-  // The first dimension the gradient does not split yet that divides evenly, else the first
-  // one it does not split (an uneven split, padded by the partitioner).
-  int64_t groupSize = ir::getGroupSize(update.mesh, axes);
-  std::optional<int64_t> even, free;
+  // Where to split: all of `axes` along the first dimension the gradient does not split
+  // yet that divides evenly. Else as many devices as divide some free dimension evenly,
+  // among the leading axes of `axes` and the major part of the next one: the gradient is
+  // then reduce-scattered over those and all-reduced over the rest, which sends what the
+  // all_reduce did (padding would send more). Else all of `axes` along the first free
+  // dimension, unevenly, padded by the partitioner.
+  llvm::SmallVector<int64_t> free;
   for (auto [dim, sharding] : llvm::enumerate(gradientSharding.getDimShardings())) {
-    if (!sharding.getAxes().empty()) continue;
-    if (!free) free = dim;
-    if (!even && shape[dim] % groupSize == 0) even = dim;
+    if (sharding.getAxes().empty()) free.push_back(dim);
   }
-  if (!free) return "every dimension of the gradient is split already";
-  update.dim = even ? *even : *free;
-  update.even = even.has_value();
+  if (free.empty()) return "every dimension of the gradient is split already";
+  update.dim = free.front();
+  update.splitAxes = axes;
+  update.even = false;
+  int64_t best = 1;
+  for (const AxisList& candidate : splitCandidates(axes, update.mesh)) {
+    const int64_t size = ir::getGroupSize(update.mesh, candidate);
+    if (size <= best) continue;
+    for (int64_t dim : free) {
+      if (shape[dim] % size != 0) continue;
+      best = size;
+      update.dim = dim;
+      update.splitAxes = candidate;
+      update.even = true;
+      break;
+    }
+  }
 
   // Arguments: state when only the update reads them, a weight when other ops do too.
   for (mlir::Value value : args) {

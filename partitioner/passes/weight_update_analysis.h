@@ -50,8 +50,11 @@ struct WeightUpdate {
   // reading a weight (new optimizer state); the others it returns are new weights.
   llvm::SmallVector<unsigned> stateResults;
   llvm::SmallVector<unsigned> weightResults;
-  // The dimension the update is split along, and whether it divides evenly.
+  // The dimension the update is split along, the axes it is split over (all of `axes`, or
+  // the part of them that splits it evenly; the gradient is reduced over the rest), and
+  // whether the split is even.
   int64_t dim = 0;
+  AxisList splitAxes;
   bool even = true;
 };
 

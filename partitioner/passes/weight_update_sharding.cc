@@ -35,10 +35,10 @@ ir::ShardingPerValueAttr perValue(ir::ShardingAttr sharding) {
 void shardUpdate(const WeightUpdate& update, mlir::Block& body) {
   mlir::MLIRContext* context = body.getParentOp()->getContext();
   ir::ShardingAttr gradientSharding = shardingOf(update.gradients.front());
-  // Every value of the update: the gradient's dimensions, with the summed-over axes
-  // splitting `update.dim`.
+  // Every value of the update: the gradient's dimensions, with the split axes (all or part
+  // of the summed-over axes) splitting `update.dim`.
   llvm::SmallVector<ir::DimShardingAttr> dims(gradientSharding.getDimShardings());
-  dims[update.dim] = ir::DimShardingAttr::get(context, update.axes, /*is_closed=*/true,
+  dims[update.dim] = ir::DimShardingAttr::get(context, update.splitAxes, /*is_closed=*/true,
                                               /*priority=*/std::nullopt);
   auto split = ir::ShardingAttr::get(context, update.meshName, dims);
 
@@ -104,8 +104,12 @@ std::string summary(const WeightUpdate& update) {
     os << "]";
   };
   os << "weight-update sharding splits the update of this gradient over "
-     << printAxes(update.axes) << " along dimension " << update.dim
-     << (update.even ? "" : " (uneven, padded)") << ": " << update.ops.size() << " ops";
+     << printAxes(update.splitAxes) << " along dimension " << update.dim
+     << (update.even ? "" : " (uneven, padded)");
+  if (update.splitAxes != update.axes) {
+    os << " (the gradient sums over " << printAxes(update.axes) << "; the rest is all-reduced)";
+  }
+  os << ": " << update.ops.size() << " ops";
   llvm::SmallVector<unsigned> state, weights;
   for (mlir::BlockArgument arg : update.stateArgs) state.push_back(arg.getArgNumber());
   for (mlir::BlockArgument arg : update.weightArgs) weights.push_back(arg.getArgNumber());

@@ -2,8 +2,9 @@
 //
 // Plan, from layout A to layout B of the same mesh:
 //   1. unreduced axes of A that B lacks: all_reduce (sum) over them, or a reduce_scatter
-//      when B splits one whole dimension over exactly those axes (zero-padded first when the
-//      split is uneven); unreduced axes B adds:
+//      when B splits one whole dimension over those axes or some of them (whole axes or the
+//      major part of one; an all_reduce over the rest follows), zero-padded first when the
+//      split is uneven; unreduced axes B adds:
 //      keep the value on group position 0 and zero elsewhere, so the group sums to it;
 //   2. splits that move from one dimension to another: one all_to_all each, and shards that
 //      only change devices: one collective_permute, and new shards that each lie inside
@@ -247,6 +248,57 @@ mlir::Value SpmdBuilder::gatherAndSlice(mlir::Value value, Layout& current, cons
   return value;
 }
 
+namespace {
+
+// A reduce_scatter of a partial sum onto dimension `dim` over `scatter`, followed by an
+// all_reduce over `rest`: together they reduce every axis being reduced.
+struct ScatterPlan {
+  int64_t dim;
+  AxisList scatter;
+  AxisList rest;
+};
+
+// The first dimension that `current` does not split and `target` splits over axes being
+// reduced only: whole axes of `reduce`, or the major part ("x":(1)k) of a whole one, whose
+// minor part is then reduced by the all_reduce. None where the rest would split a dimension
+// of `target` too (it must end up reduced and replicated).
+std::optional<ScatterPlan> planReduceScatter(const Layout& current, const Layout& target,
+                                             llvm::ArrayRef<ir::AxisRefAttr> reduce) {
+  for (int64_t d = 0; d < current.rank(); ++d) {
+    if (!current.dims[d].empty() || target.dims[d].empty()) continue;
+    AxisList rest(reduce.begin(), reduce.end());
+    bool fits = true;
+    for (ir::AxisRefAttr axis : target.dims[d]) {
+      auto same = llvm::find(rest, axis);
+      if (same != rest.end()) {
+        rest.erase(same);
+        continue;
+      }
+      auto whole = llvm::find_if(rest, [&](ir::AxisRefAttr other) {
+        return !other.isSubAxis() && other.getName() == axis.getName();
+      });
+      if (!axis.isSubAxis() || axis.getPreSize() != 1 || whole == rest.end()) {
+        fits = false;
+        break;
+      }
+      const int64_t minor = current.mesh.getAxisSize(axis.getName()) / axis.getSubSize();
+      if (minor == 1) {
+        rest.erase(whole);
+      } else {
+        *whole = ir::AxisRefAttr::get(axis.getContext(), axis.getName(), axis.getSubSize(), minor);
+      }
+    }
+    if (!fits) continue;
+    if (llvm::any_of(target.dims, [&](const AxisList& axes) { return anyOverlap(axes, rest); })) {
+      continue;
+    }
+    return ScatterPlan{d, target.dims[d], rest};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 mlir::FailureOr<mlir::Value> SpmdBuilder::reshard(mlir::Value value, const Layout& from,
                                                   const Layout& to,
                                                   llvm::ArrayRef<int64_t> globalShape,
@@ -267,18 +319,17 @@ mlir::FailureOr<mlir::Value> SpmdBuilder::reshard(mlir::Value value, const Layou
     (llvm::is_contained(target.unreduced, axis) ? keep : reduce).push_back(axis);
   }
   if (!reduce.empty()) {
-    // When the target splits one whole, so far unsplit dimension over exactly the axes to
-    // reduce, a reduce_scatter does both at once: each device receives only its piece of the
-    // sum (the device at group position i gets piece i, which is its shard index). An uneven
-    // split is zero-padded to n*ceil(D/n) first, so the pieces are the padded shards.
-    std::optional<int64_t> scatterDim;
-    for (int64_t d = 0; d < current.rank(); ++d) {
-      bool fits = current.dims[d].empty() && sameAxes(target.dims[d], reduce);
-      if (fits && !scatterDim) scatterDim = d;
-    }
-    if (scatterDim) {
-      int64_t d = *scatterDim;
-      const int64_t n = ir::getGroupSize(current.mesh, reduce);
+    // When the target splits one whole, so far unsplit dimension over the axes to reduce,
+    // or over some of them (whole axes, or the major part of one), a reduce_scatter over
+    // those does the reduction and the split at once: each device receives only its piece of
+    // the sum (the device at group position i gets piece i, which is its shard index); an
+    // all_reduce of the pieces over the rest of the axes then completes the sums. That sends
+    // what one all_reduce of the whole tensor would, and leaves the gather the split saves.
+    // An uneven split is zero-padded to n*ceil(D/n) first, so the pieces are the padded
+    // shards.
+    if (std::optional<ScatterPlan> plan = planReduceScatter(current, target, reduce)) {
+      int64_t d = plan->dim;
+      const int64_t n = ir::getGroupSize(current.mesh, plan->scatter);
       llvm::SmallVector<int64_t> shape =
           llvm::to_vector(llvm::cast<mlir::RankedTensorType>(value.getType()).getShape());
       llvm::SmallVector<int64_t> high(shape.size(), 0);
@@ -287,10 +338,11 @@ mlir::FailureOr<mlir::Value> SpmdBuilder::reshard(mlir::Value value, const Layou
       shape[d] = (shape[d] + high[d]) / n;
       mlir::MLIRContext* context = builder_.getContext();
       value = builder_.create<ir::ReduceScatterOp>(
-          loc, withShape(value, shape), value, current.meshName, axesAttr(context, reduce),
-          builder_.getI64IntegerAttr(d),
+          loc, withShape(value, shape), value, current.meshName,
+          axesAttr(context, plan->scatter), builder_.getI64IntegerAttr(d),
           ir::ReductionKindAttr::get(context, ir::ReductionKind::Sum));
       current.dims[d] = target.dims[d];
+      if (!plan->rest.empty()) value = allReduce(value, current, plan->rest, loc);
     } else {
       value = allReduce(value, current, reduce, loc);
     }
