@@ -5,8 +5,8 @@ For every program of tests/corpus/ this runs `tessel report --format=json` twice
 unpartitioned HLO JAX lowered (Tessel propagates and partitions it) and on the HLO XLA's
 SPMD partitioner produced for the same program (`--partitioned`), and prints, per
 collective kind, the count and the bytes each device sends, and the cost model's
-estimated communication time of each, as a Markdown table. Collectives in loop bodies
-count once (the report does not know trip counts).
+estimated communication time of each, as a Markdown table. Collectives in the body of a
+counted loop count once per trip (those of other loops once).
 
     bazel build -c opt //tools/tessel
     python3 benchmarks/collectives_vs_xla.py [--tessel bazel-bin/tools/tessel/tessel]

@@ -1,5 +1,6 @@
 // Building a cost report: one walk over the function's ops in order, into control flow and
-// callees, summing op and collective estimates; peak memory from peak_memory.h.
+// callees, summing op and collective estimates (a counted loop's body times its trips);
+// peak memory from peak_memory.h.
 #include "cost_model/cost_report.h"
 
 #include <vector>
@@ -10,33 +11,43 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "mlir/IR/SymbolTable.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/hlo/trip_count.h"
 #include "partitioner/ir/location.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 
 namespace tessel::cost_model {
 namespace {
 
+// A collective and how many times it runs (the trips of the loops around it).
+struct RepeatedCollective {
+  CollectiveOpCost cost;
+  double times = 1;
+};
+
 // The sums over some ops; a case keeps the costliest branch's.
 struct Totals {
   double flops = 0;
   double bytes = 0;
   double compute_seconds = 0;
-  std::vector<CollectiveOpCost> collectives;
+  std::vector<RepeatedCollective> collectives;
   int64_t while_loops = 0;
 
   double Seconds() const {
     double seconds = compute_seconds;
-    for (const CollectiveOpCost& collective : collectives) {
-      seconds += collective.estimate.seconds;
+    for (const RepeatedCollective& collective : collectives) {
+      seconds += collective.times * collective.cost.estimate.seconds;
     }
     return seconds;
   }
 
-  void Add(const Totals& other) {
-    flops += other.flops;
-    bytes += other.bytes;
-    compute_seconds += other.compute_seconds;
-    collectives.insert(collectives.end(), other.collectives.begin(), other.collectives.end());
+  // Adds `other` run `times` times.
+  void Add(const Totals& other, double times = 1) {
+    flops += times * other.flops;
+    bytes += times * other.bytes;
+    compute_seconds += times * other.compute_seconds;
+    for (const RepeatedCollective& collective : other.collectives) {
+      collectives.push_back({collective.cost, times * collective.times});
+    }
     while_loops += other.while_loops;
   }
 };
@@ -65,16 +76,19 @@ class Walker {
   Totals WalkOp(mlir::Operation* op) {
     Totals totals;
     if (std::optional<CollectiveOpCost> collective = EstimateCollectiveOp(op, spec_)) {
-      totals.collectives.push_back(*collective);
+      totals.collectives.push_back({*collective, 1});
       return totals;
     }
     OpCost cost = EstimateOpCost(op);
     totals.flops = cost.flops;
     totals.bytes = cost.bytes;
     totals.compute_seconds = OpSeconds(cost, spec_);
-    if (llvm::isa<hlo::WhileOp>(op)) {
-      ++totals.while_loops;
-      for (mlir::Region& region : op->getRegions()) totals.Add(WalkRegion(region));
+    if (auto loop = llvm::dyn_cast<hlo::WhileOp>(op)) {
+      // A counted loop runs its condition once more than its body; other loops count once.
+      std::optional<int64_t> trips = hlo::staticTripCount(loop);
+      if (!trips) ++totals.while_loops;
+      totals.Add(WalkRegion(loop.getCond()), trips ? *trips + 1 : 1);
+      totals.Add(WalkRegion(loop.getBody()), trips ? *trips : 1);
     } else if (llvm::isa<hlo::CaseOp>(op)) {
       Totals costliest;
       bool first = true;
@@ -161,16 +175,16 @@ CostReport BuildCostReport(mlir::func::FuncOp func, const HardwareSpec& spec) {
   report.memory_traffic_bytes = totals.bytes;
   report.compute_seconds = totals.compute_seconds;
   report.while_loops = totals.while_loops;
-  for (const CollectiveOpCost& collective : totals.collectives) {
+  for (const auto& [collective, times] : totals.collectives) {
     for (CollectiveTotals* sums :
          {&report.by_kind[collective.kind],
           &report.by_kind_and_axes[{collective.kind, absl::StrJoin(collective.axes, ",")}]}) {
-      ++sums->count;
-      sums->operand_bytes += collective.estimate.operand_bytes;
-      sums->sent_bytes += collective.estimate.sent_bytes;
-      sums->seconds += collective.estimate.seconds;
+      sums->count += static_cast<int64_t>(times);
+      sums->operand_bytes += times * collective.estimate.operand_bytes;
+      sums->sent_bytes += times * collective.estimate.sent_bytes;
+      sums->seconds += times * collective.estimate.seconds;
     }
-    report.communication_seconds += collective.estimate.seconds;
+    report.communication_seconds += times * collective.estimate.seconds;
   }
   report.step_seconds = report.compute_seconds + report.communication_seconds;
   return report;

@@ -7,8 +7,9 @@
 //   std::cout << FormatCostReport(report);      // a table
 //   std::cout << FormatCostReportJson(report);  // the same numbers as JSON
 //
-// Control flow: a while body is counted once (its trip count is not known statically) and
-// the report says how many loops it met; of a case's branches the costliest counts; a
+// Control flow: a counted while loop (a constant trip count, partitioner/ir/hlo/
+// trip_count.h) counts its body once per trip; any other while body is counted once and the
+// report says how many such loops it met; of a case's branches the costliest counts; a
 // func.call counts its callee.
 #ifndef TESSEL_COST_MODEL_COST_REPORT_H_
 #define TESSEL_COST_MODEL_COST_REPORT_H_
@@ -60,7 +61,8 @@ struct CostReport {
   // compute_seconds + communication_seconds: no overlap of compute and communication.
   double step_seconds = 0;
 
-  // While loops met; each body was counted once.
+  // While loops whose trip count is not known statically; each such body was counted once.
+  // A counted loop (partitioner/ir/hlo/trip_count.h) counts its body once per trip.
   int64_t while_loops = 0;
 };
 

@@ -95,6 +95,35 @@ TEST(CostReportTest, WhileBodiesCountOnceAndCaseTakesTheCostliestBranch) {
   EXPECT_DOUBLE_EQ(report.flops, 256);
 }
 
+TEST(CostReportTest, CountedLoopBodiesCountOncePerTrip) {
+  mlir::MLIRContext context;
+  mlir::OwningOpRef<mlir::ModuleOp> module = test::Parse(R"mlir(
+    tessel.mesh @mesh = <["x"=4]>
+    func.func @main(%a: tensor<256xf32>) -> tensor<256xf32> {
+      %zero = hlo.constant dense<0> : tensor<i32>
+      %r:2 = hlo.while(%i = %zero, %y = %a) : tensor<i32>, tensor<256xf32>
+      cond {
+        %n = hlo.constant dense<3> : tensor<i32>
+        %p = hlo.compare LT, %i, %n : tensor<i32>
+        hlo.return %p : tensor<i1>
+      } do {
+        %one = hlo.constant dense<1> : tensor<i32>
+        %i1 = hlo.add %i, %one : tensor<i32>
+        %s = tessel.all_reduce %y over @mesh ["x"] kind = sum : tensor<256xf32>
+        hlo.return %i1, %s : tensor<i32>, tensor<256xf32>
+      }
+      return %r#1 : tensor<256xf32>
+    })mlir", context);
+  ASSERT_TRUE(module);
+  CostReport report = BuildCostReport(test::FindFunc(*module, "main"), DefaultHardwareSpec());
+  EXPECT_EQ(report.while_loops, 0);
+  const CollectiveTotals& all_reduce = report.by_kind.at(CollectiveKind::kAllReduce);
+  EXPECT_EQ(all_reduce.count, 3);
+  // A ring all_reduce of 1 KiB over 4 devices sends 2 * 3/4 KiB, three times.
+  EXPECT_DOUBLE_EQ(all_reduce.sent_bytes, 3 * 1536);
+  EXPECT_THAT(FormatCostReport(report), Not(HasSubstr("note:")));
+}
+
 TEST(CostReportTest, ProgramWithoutMeshIsOneDevice) {
   mlir::MLIRContext context;
   mlir::OwningOpRef<mlir::ModuleOp> module = test::Parse(R"mlir(

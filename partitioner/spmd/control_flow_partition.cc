@@ -7,6 +7,7 @@
 // layouts. Nested control flow works because the regions go through the same dispatch.
 #include "mlir/IR/BuiltinTypes.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/hlo/trip_count.h"
 #include "partitioner/spmd/partition_state.h"
 
 namespace tessel::spmd {
@@ -33,12 +34,14 @@ mlir::LogicalResult resultLayouts(mlir::Operation* op, PartitionState& state,
 // Partitions the ops of `global` (one block) into a new block of `local` whose arguments
 // have `argTypes` and stand for the global block's arguments with `argLayouts`; then ends it
 // with an hlo.return of the global terminator's operands resharded to `yieldLayouts`. A
-// loop body (`loopBody`) tells the state which of its arguments are loop-invariant.
+// loop body (`loopBody`) tells the state which of its arguments are loop-invariant and how
+// many trips the loop takes, when that is known.
 mlir::LogicalResult partitionRegion(mlir::Region& global, mlir::Region& local,
                                     llvm::ArrayRef<mlir::Type> argTypes,
                                     llvm::ArrayRef<Layout> argLayouts,
                                     llvm::ArrayRef<Layout> yieldLayouts, PartitionState& state,
-                                    bool loopBody = false) {
+                                    bool loopBody = false,
+                                    std::optional<int64_t> trips = std::nullopt) {
   mlir::Block& globalBlock = global.front();
   auto* block = new mlir::Block();
   local.push_back(block);
@@ -52,7 +55,7 @@ mlir::LogicalResult partitionRegion(mlir::Region& global, mlir::Region& local,
     }
   }
   SpmdBuilder::NestedBlockScope scope(state.spmd(), block);
-  if (loopBody) state.enterLoopBody(block, std::move(invariantArgs));
+  if (loopBody) state.enterLoopBody(block, std::move(invariantArgs), trips);
   mlir::LogicalResult partitioned = partitionOps(globalBlock, state);
   if (loopBody) state.exitLoopBody();
   if (mlir::failed(partitioned)) return mlir::failure();
@@ -96,7 +99,7 @@ mlir::LogicalResult partitionWhile(mlir::Operation* op, PartitionState& state) {
   Layout whole = Layout::replicated(nullptr, nullptr, 0);
   if (mlir::failed(partitionRegion(loop.getCond(), cond, localTypes, layouts, {whole}, state)) ||
       mlir::failed(partitionRegion(loop.getBody(), body, localTypes, layouts, layouts, state,
-                                   /*loopBody=*/true))) {
+                                   /*loopBody=*/true, hlo::staticTripCount(loop)))) {
     return mlir::failure();
   }
   for (auto [result, localResult, layout] :

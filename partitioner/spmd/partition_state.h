@@ -5,6 +5,7 @@
 #ifndef TESSEL_PARTITIONER_SPMD_PARTITION_STATE_H_
 #define TESSEL_PARTITIONER_SPMD_PARTITION_STATE_H_
 
+#include <optional>
 #include <map>
 #include <vector>
 
@@ -56,8 +57,10 @@ class PartitionState {
   // block arguments the body returns unchanged (they hold the initial value on every trip).
   // Strategy choice prices code that depends only on invariant values as free, since it
   // runs once, before the loop, after hoisting (loop_invariant_hoisting.h).
-  void enterLoopBody(mlir::Block* body, llvm::SmallPtrSet<mlir::Value, 4> invariantArgs) {
-    loops_.push_back({body, std::move(invariantArgs)});
+  // `trips`: the loop's static trip count, when known (partitioner/ir/hlo/trip_count.h).
+  void enterLoopBody(mlir::Block* body, llvm::SmallPtrSet<mlir::Value, 4> invariantArgs,
+                     std::optional<int64_t> trips = std::nullopt) {
+    loops_.push_back({body, std::move(invariantArgs), trips});
   }
   void exitLoopBody() { loops_.pop_back(); }
   // Whether local value `value` is the same on every trip of the innermost loop whose body
@@ -71,6 +74,10 @@ class PartitionState {
   }
 
   bool inLoopBody() const { return !loops_.empty(); }
+  // The trips of the innermost loop whose body is being partitioned, when known.
+  std::optional<int64_t> loopTrips() const {
+    return loops_.empty() ? std::nullopt : loops_.back().trips;
+  }
 
   // Strategy choices made so far, keyed by everything that decides them (rule_partition.cc):
   // repeated layers reuse the choice instead of pricing every strategy again.
@@ -92,6 +99,7 @@ class PartitionState {
   struct LoopBody {
     mlir::Block* body;
     llvm::SmallPtrSet<mlir::Value, 4> invariantArgs;
+    std::optional<int64_t> trips;
   };
   llvm::SmallVector<LoopBody, 2> loops_;
   std::map<std::vector<const void*>, size_t> strategyCache_;

@@ -454,7 +454,14 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
     // show: it beats the more parallel one only if it is also no slower and sends no more
     // bytes. (By time alone, small tensors would trade bytes for latency: one ring
     // all_gather takes half the steps of an all_reduce or of two all_to_alls.)
-    // Code hoisted out of an enclosing loop runs once: it only breaks ties.
+    // Code hoisted out of an enclosing loop runs once: where the loop's trip count is known
+    // its cost is spread over the trips; otherwise it only breaks ties.
+    if (std::optional<int64_t> trips = state.loopTrips(); trips && *trips > 0) {
+      for (Strategy& strategy : strategies) {
+        strategy.cost.seconds += strategy.cost.hoistedSeconds / *trips;
+        strategy.cost.sentBytes += strategy.cost.hoistedSentBytes / *trips;
+      }
+    }
     auto better = [](const EmittedCost& a, const EmittedCost& b) {
       if (a.seconds < b.seconds * (1 - 1e-9)) return true;
       if (a.seconds > b.seconds * (1 + 1e-9)) return false;

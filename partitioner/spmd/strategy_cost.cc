@@ -51,6 +51,7 @@ EmittedCost costOfEmitted(mlir::Block& block, ir::MeshAttr mesh,
         groupSize, cost_model::LinkForAxes(spec, names));
     if (runsOnce) {
       cost.hoistedSeconds += estimate.seconds;
+      cost.hoistedSentBytes += estimate.sent_bytes;
       described.push_back(absl::StrCat(cost_model::CollectiveKindName(*kind), " over ",
                                        absl::StrJoin(names, ","), " before the loop"));
       continue;

@@ -23,6 +23,7 @@ struct EmittedCost {
   double communicationSeconds = 0;
   double sentBytes = 0;           // what one device sends
   double hoistedSeconds = 0;      // code that runs once, before the enclosing loop
+  double hoistedSentBytes = 0;    // what its collectives send
   std::string collectives;        // "reduce_scatter over axis_1, ...", or "no collectives"
 };
 
