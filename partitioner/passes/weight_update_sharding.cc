@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "cost_model/tensor_bytes.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -198,15 +199,46 @@ bool isReplicatedOver(mlir::Value value, llvm::ArrayRef<ir::AxisRefAttr> axes) {
   return !axesOverlap(used, axes);
 }
 
+// Why a dot or convolution gradient summed over `axes` is better computed whole: its
+// operands split over those axes hold fewer bytes than the gradient's all_reduce sends
+// (ring: twice the gradient), so the partitioner's strategy choice gathers them and
+// computes the gradient on every device, sending less than the reduce_scatter and
+// all_gather of the update would (small batches, large weights). Nullopt otherwise.
+std::optional<std::string> cheaperToGather(mlir::Value gradient, const AxisList& axes) {
+  mlir::Operation* producer = gradient.getDefiningOp();
+  if (!llvm::isa_and_nonnull<hlo::DotGeneralOp, hlo::ConvolutionOp>(producer)) return std::nullopt;
+  double gathered = 0;
+  for (mlir::Value operand : producer->getOperands()) {
+    ir::ShardingAttr sharding = shardingOf(operand);
+    if (!sharding) continue;
+    for (ir::DimShardingAttr dim : sharding.getDimShardings()) {
+      if (axesOverlap(dim.getAxes(), axes)) {
+        gathered += static_cast<double>(cost_model::TensorBytes(operand.getType()));
+        break;
+      }
+    }
+  }
+  const double reduced = 2.0 * static_cast<double>(cost_model::TensorBytes(gradient.getType()));
+  if (gathered == 0 || gathered >= reduced) return std::nullopt;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "its split operands (" << static_cast<int64_t>(gathered)
+     << " bytes) are cheaper to gather than the gradient is to reduce ("
+     << static_cast<int64_t>(reduced) << " bytes), so it is computed whole";
+  return os.str();
+}
+
 // Shards the updates of the gradients computed in `body`: a function's, or a while loop's
 // whose trips are training steps.
 int64_t shardBlock(mlir::Block& body, const WeightUpdateShardingOptions& options) {
-  // Gradients come from dots (weights), from sums over the batch (biases), and from loops
-  // that accumulate either (their results are unreduced already).
+  // Gradients come from dots (weights), convolutions (kernels), sums over the batch
+  // (biases), and loops that accumulate any of them (their results are unreduced already).
   llvm::SmallVector<std::pair<mlir::Value, AxisList>> gradients;
   for (mlir::Operation& op : body) {
     if (auto dot = llvm::dyn_cast<hlo::DotGeneralOp>(op)) {
       gradients.push_back({dot->getResult(0), partialSumAxes(dot)});
+    } else if (auto conv = llvm::dyn_cast<hlo::ConvolutionOp>(op)) {
+      gradients.push_back({conv->getResult(0), partialSumAxes(conv)});
     } else if (auto reduce = llvm::dyn_cast<hlo::ReduceOp>(op)) {
       gradients.push_back({reduce->getResult(0), partialSumAxes(reduce)});
     } else if (llvm::isa<hlo::WhileOp>(op)) {
@@ -231,6 +263,11 @@ int64_t shardBlock(mlir::Block& body, const WeightUpdateShardingOptions& options
     if (llvm::none_of(body.getArguments(), [&](mlir::BlockArgument arg) {
           return arg.getType() == gradient.getType() && isReplicatedOver(arg, axes);
         })) {
+      continue;
+    }
+    if (std::optional<std::string> reason = cheaperToGather(gradient, axes)) {
+      gradient.getDefiningOp()->emitRemark()
+          << "weight-update sharding leaves the update of this gradient alone: " << *reason;
       continue;
     }
     WeightUpdateOrReason found = analyzeWeightUpdate(gradient, axes, body);

@@ -58,8 +58,13 @@ mlir::FailureOr<bool> partitionConvolution(mlir::Operation* op, PartitionState& 
   auto conv = llvm::dyn_cast<hlo::ConvolutionOp>(op);
   if (!conv) return false;
   mlir::OpResult result = conv->getResult(0);
-  Layout out = state.annotatedLayout(result);
-  if (!out.mesh || !out.unreduced.empty()) return false;
+  // A result asked to stay unreduced (a kernel gradient under weight-update sharding, a
+  // loop accumulator) is computed as if whole and resharded to that at the end, which keeps
+  // the partial sums over the axes it names.
+  const Layout wanted = state.annotatedLayout(result);
+  Layout out = wanted;
+  out.unreduced.clear();
+  if (!out.mesh) return false;
   hlo::ConvDimensionNumbersAttr dims = conv.getDimensionNumbers();
   const int64_t featureGroups = conv.getFeatureGroupCount();
   const int64_t batchGroups = conv.getBatchGroupCount();
@@ -201,9 +206,9 @@ mlir::FailureOr<bool> partitionConvolution(mlir::Operation* op, PartitionState& 
   local.getResult().setType(
       mlir::RankedTensorType::get(computed.localShape(outShape), type.getElementType()));
   mlir::FailureOr<mlir::Value> resharded =
-      spmd.reshard(local.getResult(), computed, out, outShape, loc);
+      spmd.reshard(local.getResult(), computed, wanted, outShape, loc);
   if (mlir::failed(resharded)) return mlir::failure();
-  state.define(result, *resharded, out, outShape);
+  state.define(result, *resharded, wanted, outShape);
   return true;
 }
 

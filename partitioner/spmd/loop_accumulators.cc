@@ -76,6 +76,10 @@ bool keepUnreduced(hlo::WhileOp loop, unsigned index) {
       axes = partialSumAxes(dot);
       break;
     }
+    if (auto conv = llvm::dyn_cast<hlo::ConvolutionOp>(def)) {
+      axes = partialSumAxes(conv);
+      break;
+    }
     if (auto reduce = llvm::dyn_cast<hlo::ReduceOp>(def)) {
       axes = partialSumAxes(reduce);
       break;

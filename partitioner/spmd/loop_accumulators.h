@@ -1,5 +1,6 @@
 // Loop accumulators stay partial sums: a while loop that adds a partial sum (a dot_general
-// with a split contraction, a zero-init sum over a split dimension) to a carried value on
+// or convolution with a split contraction, a zero-init sum over a split dimension) to a
+// carried value on
 // every trip, as gradient accumulation over microbatches does, would otherwise reduce the
 // partial sum on every trip. Marking the carry, the add and the chain from the partial sum
 // `unreduced` over the summed axes makes the partitioner keep the sum partial through the

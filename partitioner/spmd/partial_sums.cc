@@ -33,10 +33,14 @@ ir::ShardingAttr shardingOf(mlir::Value value) {
   return shardings.getShardings()[result.getResultNumber()];
 }
 
-AxisList partialSumAxes(hlo::DotGeneralOp dot) {
+namespace {
+
+// The partial-sum axes of a contraction (dot_general, convolution) read off its sharding
+// rule: see partialSumAxes(hlo::DotGeneralOp).
+AxisList contractionPartialSumAxes(mlir::Operation* dot) {
   ir::ShardingAttr out = shardingOf(dot->getResult(0));
   if (!out || !out.getUnreducedAxes().empty()) return {};
-  auto type = llvm::dyn_cast<mlir::RankedTensorType>(dot.getType());
+  auto type = llvm::dyn_cast<mlir::RankedTensorType>(dot->getResult(0).getType());
   if (!type || !type.hasStaticShape() || out.getRank() != type.getRank()) return {};
   rules::ShardingRuleOrNone answer = rules::getShardingRuleOf(dot, rules::ShardingRuleOptions());
   const auto* rule = std::get_if<rules::OpShardingRule>(&answer);
@@ -70,6 +74,12 @@ AxisList partialSumAxes(hlo::DotGeneralOp dot) {
   }
   return partial;
 }
+
+}  // namespace
+
+AxisList partialSumAxes(hlo::DotGeneralOp dot) { return contractionPartialSumAxes(dot); }
+
+AxisList partialSumAxes(hlo::ConvolutionOp conv) { return contractionPartialSumAxes(conv); }
 
 bool isZeroInitSum(hlo::ReduceOp reduce) {
   if (reduce.getInputs().size() != 1) return false;

@@ -38,6 +38,10 @@ ir::ShardingAttr withUnreduced(ir::ShardingAttr sharding, llvm::ArrayRef<ir::Axi
 // shapes are dynamic.
 AxisList partialSumAxes(hlo::DotGeneralOp dot);
 
+// The same for a convolution whose input feature dimension is split (a kernel gradient,
+// which contracts the batch).
+AxisList partialSumAxes(hlo::ConvolutionOp conv);
+
 // Whether `reduce` has one input, a reducer that adds, and a zero constant as init.
 bool isZeroInitSum(hlo::ReduceOp reduce);
 

@@ -1,5 +1,6 @@
 // Weight-update sharding, end to end: a data-parallel training step (SGD with momentum), an
-// Adam step, plain SGD, and clipping by global norm with a LAMB-style trust ratio, propagated, rewritten by --tessel-weight-update-sharding, partitioned and run
+// Adam step, plain SGD, clipping by global norm with a LAMB-style trust ratio, a convolution
+// kernel, gradient accumulation and a training loop, propagated, rewritten by --tessel-weight-update-sharding, partitioned and run
 // on every standard mesh (the batch split over all its axes; 16 rows are uneven over 3 and
 // 6 devices). The optimizer state comes in split as the rewritten argument shardings say.
 // Each gradient is reduce-scattered, never all-reduced whole: over all the summed axes where
@@ -35,7 +36,8 @@ std::string MicrobatchSharding(const testing::TestMesh& mesh) {
 std::string Instantiate(const std::string& text, const testing::TestMesh& mesh) {
   return absl::StrReplaceAll(text, {{"MESH", mesh.text},
                                     {"BATCH", BatchSharding(mesh)},
-                                    {"MICRO", MicrobatchSharding(mesh)}});
+                                    {"MICRO", MicrobatchSharding(mesh)},
+                                    {"NHWC", testing::ShardingArgAttrText({mesh.axes, {}, {}, {}})}});
 }
 
 // Two layers, x [16, 24] -> [16, 8] -> [16, 24], mean squared error, the backward pass by
@@ -344,6 +346,24 @@ func.func @main(%x: tensor<16x12xf32> BATCH, %dy: tensor<16x10xf32> BATCH,
   return %r#3, %r#4 : tensor<12x10xf32>, tensor<12x10xf32>
 })";
 
+// A convolution layer and its kernel gradient as JAX emits it: a convolution of the input
+// with the output gradient that contracts the batch (the input's batch is its feature
+// dimension), windowed over the output gradient's spatial size.
+constexpr char kConvKernelStep[] = R"(tessel.mesh @mesh = <MESH>
+func.func @main(%x: tensor<12x6x6x3xf32> NHWC, %dy: tensor<12x6x6x4xf32> NHWC,
+                %k: tensor<3x3x3x4xf32>, %m: tensor<3x3x3x4xf32>)
+    -> (tensor<12x6x6x4xf32>, tensor<3x3x3x4xf32>, tensor<3x3x3x4xf32>) {
+  %y = hlo.convolution %x, %k, dims = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], padding = [[1, 1], [1, 1]] : (tensor<12x6x6x3xf32>, tensor<3x3x3x4xf32>) -> tensor<12x6x6x4xf32>
+  %e = hlo.mul %y, %dy : tensor<12x6x6x4xf32>
+  %g = hlo.convolution %x, %e, dims = [f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f], padding = [[1, 1], [1, 1]] : (tensor<12x6x6x3xf32>, tensor<12x6x6x4xf32>) -> tensor<3x3x3x4xf32>
+  %mu = hlo.constant dense<0.9> : tensor<f32>
+  %mus = hlo.broadcast_in_dim %mu, dims = [] : (tensor<f32>) -> tensor<3x3x3x4xf32>
+  %mm = hlo.mul %m, %mus : tensor<3x3x3x4xf32>
+  %nm = hlo.add %mm, %g : tensor<3x3x3x4xf32>
+  %nk = hlo.sub %k, %nm : tensor<3x3x3x4xf32>
+  return %y, %nk, %nm : tensor<12x6x6x4xf32>, tensor<3x3x3x4xf32>, tensor<3x3x3x4xf32>
+})";
+
 std::string MeshName(const testing::TestMesh& mesh) {
   return absl::StrCat(mesh.devices, "dev", mesh.axes.size(), "d");
 }
@@ -473,6 +493,19 @@ TEST_P(WeightUpdateShardingTest, TrainingLoopCarriesSplitState) {
       Instantiate(kTrainingLoop, GetParam()),
       {RandomTensor(ElementType::kF32, {16, 12}, 71), RandomTensor(ElementType::kF32, {16, 10}, 72),
        RandomTensor(ElementType::kF32, {12, 10}, 73), RandomTensor(ElementType::kF32, {12, 10}, 74)},
+      options);
+}
+
+TEST_P(WeightUpdateShardingTest, ConvolutionKernelGradient) {
+  testing::HarnessOptions options;
+  options.shard_weight_update = true;
+  options.expect_in_program = {"tessel.reduce_scatter", "tessel.all_gather"};
+  options.expect_not_in_program = {"kind = sum : tensor<3x3x3x4xf32>"};
+  testing::ExpectPartitionedRunMatches(
+      Instantiate(kConvKernelStep, GetParam()),
+      {RandomTensor(ElementType::kF32, {12, 6, 6, 3}, 81),
+       RandomTensor(ElementType::kF32, {12, 6, 6, 4}, 82),
+       RandomTensor(ElementType::kF32, {3, 3, 3, 4}, 83), RandomTensor(ElementType::kF32, {3, 3, 3, 4}, 84)},
       options);
 }
 

@@ -484,3 +484,74 @@ func.func @trust_ratio(
   %nw = hlo.sub %w, %step : tensor<4x6xf32>
   return %y, %nw, %nm : tensor<8x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>
 }
+
+// -----
+
+// A convolution kernel's gradient contracts the split batch (the input's batch is the
+// convolution's feature dimension): it is a partial sum like a dot's, reduce-scattered onto
+// the update's split.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @conv_kernel_gradient
+// CHECK: %[[G:.*]] = hlo.convolution {{.*}} unreduced={"data"}
+// CHECK: tessel.reshard %[[G]] <@mesh, [{}, {}, {}, {"data"}]>
+// SPMD-LABEL: func.func @conv_kernel_gradient
+// SPMD-NOT: tessel.all_reduce
+// SPMD: tessel.reduce_scatter %{{.*}} over @mesh ["data"] dim = 3 kind = sum : (tensor<3x3x3x4xf32>) -> tensor<3x3x3x2xf32>
+// SPMD: tessel.all_gather %{{.*}} over @mesh ["data"] dim = 3 : (tensor<3x3x3x2xf32>) -> tensor<3x3x3x4xf32>
+func.func @conv_kernel_gradient(
+    %x: tensor<8x6x6x3xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}, {}, {}]>},
+    %dy: tensor<8x6x6x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}, {}, {}]>},
+    %k: tensor<3x3x3x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}, {}, {}]>},
+    %m: tensor<3x3x3x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}, {}, {}]>})
+    -> (tensor<8x6x6x4xf32>, tensor<3x3x3x4xf32>, tensor<3x3x3x4xf32>) {
+  %y = hlo.convolution %x, %k, dims = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], padding = [[1, 1], [1, 1]] : (tensor<8x6x6x3xf32>, tensor<3x3x3x4xf32>) -> tensor<8x6x6x4xf32>
+  %e = hlo.mul %y, %dy : tensor<8x6x6x4xf32>
+  %g = hlo.convolution %x, %e, dims = [f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f], padding = [[1, 1], [1, 1]] : (tensor<8x6x6x3xf32>, tensor<8x6x6x4xf32>) -> tensor<3x3x3x4xf32>
+  %nm = hlo.add %m, %g : tensor<3x3x3x4xf32>
+  %nk = hlo.sub %k, %nm : tensor<3x3x3x4xf32>
+  return %y, %nk, %nm : tensor<8x6x6x4xf32>, tensor<3x3x3x4xf32>, tensor<3x3x3x4xf32>
+}
+
+// -----
+
+// Left alone: with a batch of 2 rows per device the split operands are cheaper to gather
+// than the 16x16 gradient is to reduce, so the partitioner computes it whole.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @cheaper_to_gather
+// CHECK-NOT: tessel.reshard
+// CHECK: return
+func.func @cheaper_to_gather(
+    %x: tensor<4x16xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %dy: tensor<4x16xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %w: tensor<16x16xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>},
+    %m: tensor<16x16xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>})
+    -> (tensor<4x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>) {
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<4x16xf32>, tensor<16x16xf32>) -> tensor<4x16xf32>
+  // expected-remark @+1 {{weight-update sharding leaves the update of this gradient alone: its split operands (512 bytes) are cheaper to gather than the gradient is to reduce (2048 bytes)}}
+  %g = hlo.dot_general %x, %dy, lhs_contract = [0], rhs_contract = [0] : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<16x16xf32>
+  %nm = hlo.add %m, %g : tensor<16x16xf32>
+  %nw = hlo.sub %w, %nm : tensor<16x16xf32>
+  return %y, %nw, %nm : tensor<4x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>
+}
+
+// -----
+
+// Left alone: a 3x5 gradient over 4 devices divides by no part of them, and padding its
+// rows to 4 would send a third more than the all_reduce.
+tessel.mesh @mesh = <["data"=4]>
+// CHECK-LABEL: func.func @too_much_padding
+// CHECK-NOT: tessel.reshard
+// CHECK: return
+func.func @too_much_padding(
+    %x: tensor<16x3xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %dy: tensor<16x5xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %w: tensor<3x5xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>},
+    %m: tensor<3x5xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>})
+    -> (tensor<16x5xf32>, tensor<3x5xf32>, tensor<3x5xf32>) {
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<16x3xf32>, tensor<3x5xf32>) -> tensor<16x5xf32>
+  // expected-remark @+1 {{weight-update sharding leaves the update of this gradient alone: no dimension of the gradient divides by any part of the 4 devices it is summed over, and splitting dimension 0 would pad it by 33%}}
+  %g = hlo.dot_general %x, %dy, lhs_contract = [0], rhs_contract = [0] : (tensor<16x3xf32>, tensor<16x5xf32>) -> tensor<3x5xf32>
+  %nm = hlo.add %m, %g : tensor<3x5xf32>
+  %nw = hlo.sub %w, %nm : tensor<3x5xf32>
+  return %y, %nw, %nm : tensor<16x5xf32>, tensor<3x5xf32>, tensor<3x5xf32>
+}
