@@ -55,14 +55,13 @@ bool isElementwiseOver(mlir::Operation* op, llvm::ArrayRef<int64_t> shape) {
   });
 }
 
-// A side input: a scalar, or a tensor made of one (a broadcast of a scalar) or of constants.
+// A side input: a scalar, constants, or a broadcast (of a scalar, or of a smaller value
+// such as Adafactor's row and column statistics, which the partitioner broadcasts straight
+// into the update's split).
 bool isSideInput(mlir::Value value) {
   if (isScalar(value)) return true;
   mlir::Operation* def = value.getDefiningOp();
-  if (!def) return false;
-  if (llvm::isa<hlo::ConstantOp>(def)) return true;
-  auto broadcast = llvm::dyn_cast<hlo::BroadcastInDimOp>(def);
-  return broadcast && isScalar(broadcast->getOperand(0));
+  return def && llvm::isa<hlo::ConstantOp, hlo::BroadcastInDimOp>(def);
 }
 
 // An op that reads the update but is not part of it: a reduce (the norms of LAMB and LARS

@@ -7,7 +7,8 @@
 // instead: a reduce_scatter where that layout splits a dimension over the summed axes, an
 // all_reduce otherwise, nothing where it keeps them unreduced (weight-update sharding of a
 // bias gradient). Kept
-// dimensions take the result's layout. Other reduces (several inputs, other reducers) are
+// dimensions take the result's layout, except that one the result leaves whole keeps its
+// split, so that only the reduced result is gathered. Other reduces (several inputs, other reducers) are
 // left to the rule path, which makes the reduced dimensions whole.
 #include <optional>
 
@@ -131,28 +132,39 @@ mlir::FailureOr<bool> partitionReduce(mlir::Operation* op, PartitionState& state
   if (!source.mesh) return false;
 
   // The operand's target: kept dims as the result's, reduced dims keep their current
-  // axes where those do not clash with the result's.
+  // axes where those do not clash with the result's. A kept dim the result does not split
+  // keeps its current axes too (where free): the reduction runs on the shards and only its
+  // smaller result is gathered, rather than the operand.
   llvm::ArrayRef<int64_t> reduced = reduce.getDimensions();
   Layout target = Layout::replicated(source.mesh, source.meshName, inputType.getRank());
   AxisList used;
   for (const AxisList& axes : result.dims) used.append(axes.begin(), axes.end());
-  AxisList reducedAxes;
-  llvm::SmallVector<int64_t> splitReduced;
+  bool keptSplit = false;
   for (int64_t d = 0, r = 0; d < inputType.getRank(); ++d) {
-    if (llvm::is_contained(reduced, d)) {
-      const AxisList& axes = current.layout.dims[d];
-      if (axes.empty() || anyOverlap(axes, used)) continue;
+    if (llvm::is_contained(reduced, d)) continue;
+    const AxisList& axes = current.layout.mesh ? current.layout.dims[d] : AxisList();
+    if (result.mesh && result.dims[r].empty() && !axes.empty() && !anyOverlap(axes, used)) {
       target.dims[d] = axes;
       used.append(axes.begin(), axes.end());
-      reducedAxes.append(axes.begin(), axes.end());
-      splitReduced.push_back(d);
+      keptSplit = true;
     } else {
       target.dims[d] = result.mesh ? result.dims[r] : AxisList();
-      ++r;
     }
+    ++r;
   }
-  // Without a split reduced dimension the rule path does the same with less.
-  if (reducedAxes.empty()) return false;
+  AxisList reducedAxes;
+  llvm::SmallVector<int64_t> splitReduced;
+  for (int64_t d = 0; d < inputType.getRank(); ++d) {
+    if (!llvm::is_contained(reduced, d)) continue;
+    const AxisList& axes = current.layout.dims[d];
+    if (axes.empty() || anyOverlap(axes, used)) continue;
+    target.dims[d] = axes;
+    used.append(axes.begin(), axes.end());
+    reducedAxes.append(axes.begin(), axes.end());
+    splitReduced.push_back(d);
+  }
+  // Without a split dimension to keep, the rule path does the same with less.
+  if (reducedAxes.empty() && !keptSplit) return false;
 
   SpmdBuilder& spmd = state.spmd();
   mlir::OpBuilder& builder = spmd.builder();
@@ -189,7 +201,9 @@ mlir::FailureOr<bool> partitionReduce(mlir::Operation* op, PartitionState& state
     return true;
   }
   mlir::Value combined =
-      state.spmd().allReduce(localReduce->getResult(0), source, reducedAxes, loc, *kind);
+      reducedAxes.empty()
+          ? localReduce->getResult(0)
+          : state.spmd().allReduce(localReduce->getResult(0), source, reducedAxes, loc, *kind);
 
   // The op's own init, once: combine it in unless it is the identity.
   if (!isConstant(init, identity)) {

@@ -4,7 +4,7 @@
 JAX is not a dependency of Tessel and CI never runs this script; the generated .hlo files
 are committed. To regenerate (any machine with Python 3.10+):
 
-    python3 -m venv /tmp/jax-venv && /tmp/jax-venv/bin/pip install jax jaxlib
+    python3 -m venv /tmp/jax-venv && /tmp/jax-venv/bin/pip install jax jaxlib optax
     /tmp/jax-venv/bin/python tests/corpus/make_corpus.py [NAME...]
 
 Five programs (an MLP, a transformer block, a conv net, an MoE layer and a training step
@@ -12,8 +12,10 @@ with Adam), and fifteen that exercise partitioning choices (contracting splits t
 reduce-scatter, sequence parallelism, FSDP and ZeRO gradients, loops and conditionals
 with invariant weights, scatter, gather, sort and argmax on split dims, expert
 parallelism), a data-parallel momentum step for weight-update sharding, a parallel
-transformer block, and training steps of the transformer block, the conv net, the
-expert-parallel MoE and the sequence-parallel MLP, are jitted with NamedSharding
+transformer block, training steps of the transformer block, the conv net, the
+expert-parallel MoE and the sequence-parallel MLP, and eleven optimizer steps written with
+optax (opt_*: sgd, momentum, adamw, lamb, adafactor, clipping, biases, accumulation, a
+training loop, a 2-D mesh, uneven weights) are jitted with NamedSharding
 annotations on a mesh of 8 CPU devices ("data"=4 x "model"=2). For each program NAME it
 writes:
 
@@ -480,6 +482,8 @@ OPTIMIZER_PROGRAMS = {
     "opt_adamw": _optimizer_program(
         "opt_adamw", lambda: _optax().adamw(1e-3, weight_decay=0.01)),
     "opt_lamb": _optimizer_program("opt_lamb", lambda: _optax().lamb(1e-3)),
+    "opt_adafactor": _optimizer_program(
+        "opt_adafactor", lambda: _optax().adafactor(1e-3, min_dim_size_to_factor=16)),
     "opt_clip_adam": _optimizer_program(
         "opt_clip_adam",
         lambda: _optax().chain(_optax().clip_by_global_norm(1.0), _optax().adam(1e-3))),

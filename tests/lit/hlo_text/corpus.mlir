@@ -1,6 +1,6 @@
 // Every program of tests/corpus (made by JAX: lowered with Shardy on and off, and XLA's
 // SPMD-partitioned form) imports, exports, and imports again to the same module.
-// RUN: bash %S/check_corpus_roundtrip.sh %S/../../corpus 108 | FileCheck %s --check-prefix=ALL
+// RUN: bash %S/check_corpus_roundtrip.sh %S/../../corpus 111 | FileCheck %s --check-prefix=ALL
 // ALL-DAG: argmax_split.gspmd: ok
 // ALL-DAG: argmax_split.partitioned: ok
 // ALL-DAG: argmax_split: ok
@@ -52,6 +52,9 @@
 // ALL-DAG: opt_accumulate.gspmd: ok
 // ALL-DAG: opt_accumulate.partitioned: ok
 // ALL-DAG: opt_accumulate: ok
+// ALL-DAG: opt_adafactor.gspmd: ok
+// ALL-DAG: opt_adafactor.partitioned: ok
+// ALL-DAG: opt_adafactor: ok
 // ALL-DAG: opt_adamw.gspmd: ok
 // ALL-DAG: opt_adamw.partitioned: ok
 // ALL-DAG: opt_adamw: ok

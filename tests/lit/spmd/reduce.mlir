@@ -49,3 +49,23 @@ func.func @max_with_init(%a: tensor<4x6xi32> {tessel.sharding = #tessel.sharding
   }
   return %0 : tensor<4xi32>
 }
+
+// -----
+
+// A row statistic of a row-split matrix whose result is wanted whole: each device reduces
+// its rows and only the 8 reduced values are gathered, not the 8x64 matrix.
+tessel.mesh @mesh = <["x"=4]>
+// CHECK-LABEL: func.func @kept_dim_stays_split
+// CHECK: %[[R:.*]] = hlo.reduce(%{{.*}}) init(%{{.*}}) dimensions = [1] : (tensor<8x64xf32>, tensor<f32>) -> tensor<8xf32>
+// CHECK: tessel.all_gather %[[R]] over @mesh ["x"] dim = 0 : (tensor<8xf32>) -> tensor<32xf32>
+// CHECK-NOT: tessel.all_gather
+func.func @kept_dim_stays_split(%a: tensor<32x64xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>})
+    -> (tensor<32xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}]>}) {
+  %z = hlo.constant dense<0.0> : tensor<f32>
+  %r = hlo.reduce(%a) init(%z) dimensions = [1] {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{}]>]>} : (tensor<32x64xf32>, tensor<f32>) -> tensor<32xf32> reducer {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %s = hlo.add %p, %q : tensor<f32>
+    hlo.return %s : tensor<f32>
+  }
+  return %r : tensor<32xf32>
+}
