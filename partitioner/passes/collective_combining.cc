@@ -8,7 +8,9 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 
@@ -166,7 +168,42 @@ void rewrite(const Group& group, mlir::Block& block, llvm::ArrayRef<mlir::Operat
 // through other ops of the block, the first op on that path uses A's result (position >=
 // hi) and comes no later than B's operand's definition (position <= lo), so lo >= hi.
 // Only B reading A's result directly is checked apart.
+// Moves what reads the collectives of `block` (their users, transitively, where all are free
+// of side effects) to the end of the block, in their order. A backward pass interleaves each
+// layer's gradient collective with the update that reads it, so no two collectives would
+// have a common place to run; with the updates after the last gradient, every collective's
+// window reaches the end of the block and independent ones combine. Nothing else moves, and
+// dependent collectives stay apart (the later one's operand is among the moved ops).
+void sinkCollectiveUsers(mlir::Block& block, const CollectiveCombiningOptions& options) {
+  if (block.empty() || !block.back().hasTrait<mlir::OpTrait::IsTerminator>()) return;
+  mlir::Operation* terminator = &block.back();
+  llvm::SmallPtrSet<mlir::Operation*, 32> sink;
+  for (mlir::Operation& op : block) {
+    std::optional<Candidate> c = candidateOf(&op);
+    if (!c || c->bytes > options.max_bytes) continue;
+    llvm::SmallPtrSet<mlir::Operation*, 16> slice;
+    llvm::SmallVector<mlir::Operation*> worklist{&op};
+    bool free = true;
+    while (!worklist.empty() && free) {
+      mlir::Operation* current = worklist.pop_back_val();
+      for (mlir::Operation* user : current->getUsers()) {
+        mlir::Operation* inBlock = block.findAncestorOpInBlock(*user);
+        if (!inBlock || inBlock == terminator || !slice.insert(inBlock).second) continue;
+        if (!mlir::isMemoryEffectFree(inBlock)) free = false;
+        worklist.push_back(inBlock);
+      }
+    }
+    if (free) sink.insert(slice.begin(), slice.end());
+  }
+  llvm::SmallVector<mlir::Operation*> moved;
+  for (mlir::Operation& op : block) {
+    if (sink.contains(&op)) moved.push_back(&op);
+  }
+  for (mlir::Operation* op : moved) op->moveBefore(terminator);
+}
+
 int64_t combineBlock(mlir::Block& block, const CollectiveCombiningOptions& options) {
+  sinkCollectiveUsers(block, options);
   llvm::SmallVector<mlir::Operation*> ops;
   llvm::DenseMap<mlir::Operation*, int64_t> position;
   for (mlir::Operation& op : block) {

@@ -104,17 +104,35 @@ func.func @user_between(%x: tensor<4xf32>, %y: tensor<2xf32>) -> (tensor<4xf32>,
 }
 
 // The second's operand is computed (from an argument, not from the first's result) only
-// after a user of the first: no point is after every operand and before every user.
+// after a user of the first: the user, free of side effects, moves to the end of the block
+// (as a backward pass's updates do), and the two combine after the operand.
 // CHECK-LABEL: func.func @user_before_operand
-// CHECK-NOT: hlo.concatenate
-// CHECK: %[[A:.*]] = tessel.all_reduce %{{.*}} over @mesh ["data"] kind = sum : tensor<4xf32>
-// CHECK-NEXT: hlo.exp %[[A]]
-// CHECK-NEXT: %[[T:.*]] = hlo.neg
-// CHECK-NEXT: tessel.all_reduce %[[T]] over @mesh ["data"] kind = sum : tensor<2xf32>
+// CHECK: %[[T:.*]] = hlo.neg
+// CHECK-NEXT: %[[C:.*]] = hlo.concatenate %{{.*}}, %[[T]], dim = 0
+// CHECK-NEXT: %[[R:.*]] = tessel.all_reduce %[[C]] over @mesh ["data"] kind = sum : tensor<6xf32>
+// CHECK: hlo.exp
+// CHECK-NEXT: return
 func.func @user_before_operand(%x: tensor<4xf32>, %y: tensor<2xf32>)
     -> (tensor<4xf32>, tensor<2xf32>) {
   %a = tessel.all_reduce %x over @mesh ["data"] kind = sum : tensor<4xf32>
   %u = hlo.exp %a : tensor<4xf32>
+  %t = hlo.neg %y : tensor<2xf32>
+  %b = tessel.all_reduce %t over @mesh ["data"] kind = sum : tensor<2xf32>
+  return %u, %b : tensor<4xf32>, tensor<2xf32>
+}
+
+// The same with a user that has side effects: it stays, and no point is after every
+// operand and before every user.
+// CHECK-LABEL: func.func @effect_before_operand
+// CHECK-NOT: hlo.concatenate
+// CHECK: %[[A:.*]] = tessel.all_reduce %{{.*}} over @mesh ["data"] kind = sum : tensor<4xf32>
+// CHECK-NEXT: hlo.custom_call @log(%[[A]])
+// CHECK-NEXT: %[[T:.*]] = hlo.neg
+// CHECK-NEXT: tessel.all_reduce %[[T]] over @mesh ["data"] kind = sum : tensor<2xf32>
+func.func @effect_before_operand(%x: tensor<4xf32>, %y: tensor<2xf32>)
+    -> (tensor<4xf32>, tensor<2xf32>) {
+  %a = tessel.all_reduce %x over @mesh ["data"] kind = sum : tensor<4xf32>
+  %u = hlo.custom_call @log(%a) {has_side_effect = true} : (tensor<4xf32>) -> tensor<4xf32>
   %t = hlo.neg %y : tensor<2xf32>
   %b = tessel.all_reduce %t over @mesh ["data"] kind = sum : tensor<2xf32>
   return %u, %b : tensor<4xf32>, tensor<2xf32>

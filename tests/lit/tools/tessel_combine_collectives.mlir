@@ -9,11 +9,10 @@
 // RUN: tessel report %t.mlir --combine_collectives | FileCheck %s --check-prefix=REPORT
 // RUN: sh -c 'tessel run %S/../../../examples/training_step/training_step.mlir --combine_collectives; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=RUN-USAGE
 
-// The loss is all-reduced alone (its result is used before the gradients exist); the two
-// gradients (8x16 and 16x4 elements) are all-reduced as one vector of 192.
-// PARTITION: tessel.all_reduce {{.*}} kind = sum : tensor<f32>
-// PARTITION: hlo.concatenate {{.*}}, dim = 0 : (tensor<64xf32>, tensor<128xf32>) -> tensor<192xf32>
-// PARTITION-NEXT: tessel.all_reduce {{.*}} kind = sum : tensor<192xf32>
+// The loss and the two gradients (8x16 and 16x4 elements) are all-reduced as one vector of
+// 193: what reads the loss moves after the last gradient.
+// PARTITION: hlo.concatenate {{.*}}, dim = 0 : (tensor<1xf32>, tensor<64xf32>, tensor<128xf32>) -> tensor<193xf32>
+// PARTITION-NEXT: tessel.all_reduce {{.*}} kind = sum : tensor<193xf32>
 // PARTITION-NOT: tessel.all_reduce
 
 // One reduce_scatter of both gradients and one all_gather of both new weights.
@@ -25,8 +24,8 @@
 // CHECKED: check: result 0 f32[] matches
 // CHECKED: check: result 4 f32[16,4] matches
 
-// REPORT: all_reduce           data              2
-// REPORT: total                                  2
+// REPORT: all_reduce           data              1
+// REPORT: total                                  1
 
 // RUN-USAGE: --combine_collectives changes how the program is partitioned; it needs --check or --backend=mpi
 // RUN-USAGE: exit=2
