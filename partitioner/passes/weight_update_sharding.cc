@@ -33,7 +33,14 @@ ir::ShardingPerValueAttr perValue(ir::ShardingAttr sharding) {
 }
 
 // Rewrites the shardings of `update` (see the file comment of weight_update_sharding.h).
-void shardUpdate(const WeightUpdate& update, mlir::Block& body) {
+// `chain`: the ops between a partial-sum producer and the gradient that are linear in it
+// (a reshape to the weight's shape, ...), producer first; they stay partial sums too.
+void shardUpdate(const WeightUpdate& update, mlir::Block& body,
+                 llvm::ArrayRef<mlir::Operation*> chain) {
+  for (mlir::Operation* op : chain) {
+    mlir::OpResult result = op->getResult(0);
+    spmd::setShardingOf(result, spmd::withUnreduced(shardingOf(result), update.axes));
+  }
   mlir::MLIRContext* context = body.getParentOp()->getContext();
   ir::ShardingAttr gradientSharding = shardingOf(update.gradients.front());
   // Every value of the update: the gradient's dimensions, with the split axes (all or part
@@ -252,19 +259,33 @@ int64_t shardBlock(mlir::Block& body, const WeightUpdateShardingOptions& options
   }
   llvm::DenseSet<mlir::Value> done;
   int64_t sharded = 0;
-  for (auto& [gradient, axes] : gradients) {
+  for (auto& [producerResult, axes] : gradients) {
+    mlir::Value gradient = producerResult;
     if (done.contains(gradient)) continue;
     if (axes.empty() || llvm::cast<mlir::RankedTensorType>(gradient.getType()).getRank() == 0) {
       continue;
     }
     // Only the gradient of a weight, a block argument of its shape replicated over the axes
     // it is summed over, can update a weight or optimizer state; other partial sums (a
-    // model-parallel forward pass) are none of this pass's business.
-    if (llvm::none_of(body.getArguments(), [&](mlir::BlockArgument arg) {
-          return arg.getType() == gradient.getType() && isReplicatedOver(arg, axes);
-        })) {
-      continue;
+    // model-parallel forward pass) are none of this pass's business. A partial sum of
+    // another shape may reach the weight's through ops linear in it that only it feeds (a
+    // reshape, a transpose, a convert): the last of those is the gradient.
+    auto isWeightShaped = [&](mlir::Value value) {
+      return llvm::any_of(body.getArguments(), [&](mlir::BlockArgument arg) {
+        return arg.getType() == value.getType() && isReplicatedOver(arg, axes);
+      });
+    };
+    llvm::SmallVector<mlir::Operation*> chain;
+    while (!isWeightShaped(gradient) && gradient.hasOneUse()) {
+      mlir::Operation* user = *gradient.getUsers().begin();
+      if (user->getBlock() != &body || user->getNumResults() != 1 ||
+          spmd::linearOperandOf(user) != gradient) {
+        break;
+      }
+      chain.push_back(gradient.getDefiningOp());
+      gradient = user->getResult(0);
     }
+    if (!isWeightShaped(gradient)) continue;
     if (std::optional<std::string> reason = cheaperToGather(gradient, axes)) {
       gradient.getDefiningOp()->emitRemark()
           << "weight-update sharding leaves the update of this gradient alone: " << *reason;
@@ -278,7 +299,7 @@ int64_t shardBlock(mlir::Block& body, const WeightUpdateShardingOptions& options
     }
     const WeightUpdate& update = std::get<WeightUpdate>(found);
     if (options.verbose) gradient.getDefiningOp()->emitRemark() << summary(update);
-    shardUpdate(update, body);
+    shardUpdate(update, body, chain);
     done.insert(update.gradients.begin(), update.gradients.end());
     ++sharded;
   }

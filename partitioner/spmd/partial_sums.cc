@@ -150,4 +150,40 @@ ir::ShardingAttr withUnreduced(ir::ShardingAttr sharding, llvm::ArrayRef<ir::Axi
                                unreduced);
 }
 
+namespace {
+
+bool isScalarLike(mlir::Value value) {
+  if (llvm::cast<mlir::ShapedType>(value.getType()).getRank() == 0) return true;
+  mlir::Operation* def = value.getDefiningOp();
+  if (!def) return false;
+  if (llvm::isa<hlo::ConstantOp>(def)) return true;
+  auto broadcast = llvm::dyn_cast<hlo::BroadcastInDimOp>(def);
+  return broadcast &&
+         llvm::cast<mlir::ShapedType>(broadcast->getOperand(0).getType()).getRank() == 0;
+}
+
+bool isFloat(mlir::Value value) {
+  return llvm::isa<mlir::FloatType>(llvm::cast<mlir::ShapedType>(value.getType()).getElementType());
+}
+
+}  // namespace
+
+mlir::Value linearOperandOf(mlir::Operation* op) {
+  if (llvm::isa<hlo::TransposeOp, hlo::ReshapeOp, hlo::BroadcastInDimOp, hlo::NegOp>(op)) {
+    return op->getOperand(0);
+  }
+  if (llvm::isa<hlo::ConvertOp>(op)) {
+    return isFloat(op->getOperand(0)) && isFloat(op->getResult(0)) ? op->getOperand(0)
+                                                                    : mlir::Value();
+  }
+  if (llvm::isa<hlo::DivOp>(op)) {
+    return isScalarLike(op->getOperand(1)) ? op->getOperand(0) : mlir::Value();
+  }
+  if (llvm::isa<hlo::MulOp>(op)) {
+    if (isScalarLike(op->getOperand(1))) return op->getOperand(0);
+    if (isScalarLike(op->getOperand(0))) return op->getOperand(1);
+  }
+  return {};
+}
+
 }  // namespace tessel::spmd

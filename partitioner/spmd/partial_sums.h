@@ -50,6 +50,12 @@ bool isZeroInitSum(hlo::ReduceOp reduce);
 // init is zero, where the result's dimensions do not use them. Empty otherwise.
 AxisList partialSumAxes(hlo::ReduceOp reduce);
 
+// The operand of `op` through which a partial sum passes linearly to its result, so that a
+// partial sum in makes a partial sum out: transpose, reshape, broadcast_in_dim and neg, a
+// convert between floats, a mul by (or div by) a scalar, a constant or a broadcast of a
+// scalar. Null for any other op.
+mlir::Value linearOperandOf(mlir::Operation* op);
+
 }  // namespace tessel::spmd
 
 #endif  // TESSEL_PARTITIONER_SPMD_PARTIAL_SUMS_H_

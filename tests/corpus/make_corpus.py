@@ -13,9 +13,9 @@ reduce-scatter, sequence parallelism, FSDP and ZeRO gradients, loops and conditi
 with invariant weights, scatter, gather, sort and argmax on split dims, expert
 parallelism), a data-parallel momentum step for weight-update sharding, a parallel
 transformer block, training steps of the transformer block, the conv net, the
-expert-parallel MoE and the sequence-parallel MLP, and eleven optimizer steps written with
-optax (opt_*: sgd, momentum, adamw, lamb, adafactor, clipping, biases, accumulation, a
-training loop, a 2-D mesh, uneven weights) are jitted with NamedSharding
+expert-parallel MoE and the sequence-parallel MLP, and twelve optimizer steps written with
+optax (opt_*: sgd, momentum, adamw, lamb, lars, adafactor, clipping, biases, accumulation,
+a training loop, a 2-D mesh, uneven weights) are jitted with NamedSharding
 annotations on a mesh of 8 CPU devices ("data"=4 x "model"=2). For each program NAME it
 writes:
 
@@ -482,6 +482,7 @@ OPTIMIZER_PROGRAMS = {
     "opt_adamw": _optimizer_program(
         "opt_adamw", lambda: _optax().adamw(1e-3, weight_decay=0.01)),
     "opt_lamb": _optimizer_program("opt_lamb", lambda: _optax().lamb(1e-3)),
+    "opt_lars": _optimizer_program("opt_lars", lambda: _optax().lars(0.1)),
     "opt_adafactor": _optimizer_program(
         "opt_adafactor", lambda: _optax().adafactor(1e-3, min_dim_size_to_factor=16)),
     "opt_clip_adam": _optimizer_program(

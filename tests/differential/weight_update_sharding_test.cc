@@ -364,6 +364,25 @@ func.func @main(%x: tensor<12x6x6x3xf32> NHWC, %dy: tensor<12x6x6x4xf32> NHWC,
   return %y, %nk, %nm : tensor<12x6x6x4xf32>, tensor<3x3x3x4xf32>, tensor<3x3x3x4xf32>
 })";
 
+// A rank-3 weight used as a matrix: the gradient's dot yields [12, 10] and a reshape gives
+// the weight's [3, 4, 10].
+constexpr char kReshapedGradientStep[] = R"(tessel.mesh @mesh = <MESH>
+func.func @main(%x: tensor<16x12xf32> BATCH, %dy: tensor<16x10xf32> BATCH,
+                %w: tensor<3x4x10xf32>, %m: tensor<3x4x10xf32>)
+    -> (tensor<16x10xf32>, tensor<3x4x10xf32>, tensor<3x4x10xf32>) {
+  %wm = hlo.reshape %w : (tensor<3x4x10xf32>) -> tensor<12x10xf32>
+  %y = hlo.dot_general %x, %wm, lhs_contract = [1], rhs_contract = [0] : (tensor<16x12xf32>, tensor<12x10xf32>) -> tensor<16x10xf32>
+  %e = hlo.mul %y, %dy : tensor<16x10xf32>
+  %gm = hlo.dot_general %x, %e, lhs_contract = [0], rhs_contract = [0] : (tensor<16x12xf32>, tensor<16x10xf32>) -> tensor<12x10xf32>
+  %g = hlo.reshape %gm : (tensor<12x10xf32>) -> tensor<3x4x10xf32>
+  %mu = hlo.constant dense<0.9> : tensor<f32>
+  %mus = hlo.broadcast_in_dim %mu, dims = [] : (tensor<f32>) -> tensor<3x4x10xf32>
+  %mm = hlo.mul %m, %mus : tensor<3x4x10xf32>
+  %nm = hlo.add %mm, %g : tensor<3x4x10xf32>
+  %nw = hlo.sub %w, %nm : tensor<3x4x10xf32>
+  return %y, %nw, %nm : tensor<16x10xf32>, tensor<3x4x10xf32>, tensor<3x4x10xf32>
+})";
+
 std::string MeshName(const testing::TestMesh& mesh) {
   return absl::StrCat(mesh.devices, "dev", mesh.axes.size(), "d");
 }
@@ -506,6 +525,19 @@ TEST_P(WeightUpdateShardingTest, ConvolutionKernelGradient) {
       {RandomTensor(ElementType::kF32, {12, 6, 6, 3}, 81),
        RandomTensor(ElementType::kF32, {12, 6, 6, 4}, 82),
        RandomTensor(ElementType::kF32, {3, 3, 3, 4}, 83), RandomTensor(ElementType::kF32, {3, 3, 3, 4}, 84)},
+      options);
+}
+
+TEST_P(WeightUpdateShardingTest, GradientReshapedToTheWeight) {
+  testing::HarnessOptions options;
+  options.shard_weight_update = true;
+  options.expect_in_program = {"tessel.reduce_scatter", "tessel.all_gather"};
+  options.expect_not_in_program = {"kind = sum : tensor<12x10xf32>",
+                                   "kind = sum : tensor<3x4x10xf32>"};
+  testing::ExpectPartitionedRunMatches(
+      Instantiate(kReshapedGradientStep, GetParam()),
+      {RandomTensor(ElementType::kF32, {16, 12}, 91), RandomTensor(ElementType::kF32, {16, 10}, 92),
+       RandomTensor(ElementType::kF32, {3, 4, 10}, 93), RandomTensor(ElementType::kF32, {3, 4, 10}, 94)},
       options);
 }
 

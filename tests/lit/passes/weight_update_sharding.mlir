@@ -555,3 +555,75 @@ func.func @too_much_padding(
   %nw = hlo.sub %w, %nm : tensor<3x5xf32>
   return %y, %nw, %nm : tensor<16x5xf32>, tensor<3x5xf32>, tensor<3x5xf32>
 }
+
+// -----
+
+// A weight of rank 3 used as a matrix (its two leading dimensions flattened, as a
+// DenseGeneral layer does): the gradient's dot yields [4, 6] and a reshape gives the
+// weight's [2, 2, 6]. The dot and the reshape stay partial sums; the reshape's result is
+// the gradient, reduce-scattered onto the update's split.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @reshaped_gradient
+// CHECK: hlo.dot_general {{.*}}unreduced={"data"}
+// CHECK: %[[G:.*]] = hlo.reshape {{.*}}unreduced={"data"}
+// CHECK: tessel.reshard %[[G]] <@mesh, [{"data"}, {}, {}]>
+// SPMD-LABEL: func.func @reshaped_gradient
+// SPMD-NOT: tessel.all_reduce
+// SPMD: tessel.reduce_scatter %{{.*}} over @mesh ["data"] dim = 0 kind = sum : (tensor<2x2x6xf32>) -> tensor<1x2x6xf32>
+// SPMD: tessel.all_gather %{{.*}} over @mesh ["data"] dim = 0 : (tensor<1x2x6xf32>) -> tensor<2x2x6xf32>
+func.func @reshaped_gradient(
+    %x: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %dy: tensor<8x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %w: tensor<2x2x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}, {}]>},
+    %m: tensor<2x2x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}, {}]>})
+    -> (tensor<8x6xf32>, tensor<2x2x6xf32>, tensor<2x2x6xf32>) {
+  %wm = hlo.reshape %w : (tensor<2x2x6xf32>) -> tensor<4x6xf32>
+  %y = hlo.dot_general %x, %wm, lhs_contract = [1], rhs_contract = [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  %e = hlo.mul %y, %dy : tensor<8x6xf32>
+  %gm = hlo.dot_general %x, %e, lhs_contract = [0], rhs_contract = [0] : (tensor<8x4xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  %g = hlo.reshape %gm : (tensor<4x6xf32>) -> tensor<2x2x6xf32>
+  %nm = hlo.add %m, %g : tensor<2x2x6xf32>
+  %nw = hlo.sub %w, %nm : tensor<2x2x6xf32>
+  return %y, %nw, %nm : tensor<8x6xf32>, tensor<2x2x6xf32>, tensor<2x2x6xf32>
+}
+
+// -----
+
+// A training loop of three momentum steps: the while body is analysed like a function; the
+// momentum carry stays split between trips, and so do the function's momentum argument and
+// result, which the loop takes and returns directly.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @training_loop
+// CHECK-SAME: %{{[^:]*}}: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>})
+// CHECK-SAME: -> (tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>}, tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>})
+// CHECK: hlo.while{{.*}}<@mesh, [{"data"}, {}]>]>}
+// SPMD-LABEL: func.func @training_loop
+// SPMD: hlo.while
+// SPMD: } do {
+// SPMD-NOT: tessel.all_reduce
+// SPMD: tessel.reduce_scatter %{{.*}} over @mesh ["data"] dim = 0 kind = sum : (tensor<4x6xf32>) -> tensor<2x6xf32>
+// SPMD: tessel.all_gather %{{.*}} over @mesh ["data"] dim = 0 : (tensor<2x6xf32>) -> tensor<4x6xf32>
+// SPMD: hlo.return
+func.func @training_loop(
+    %x: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %w0: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>},
+    %m0: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>})
+    -> (tensor<4x6xf32>, tensor<4x6xf32>) {
+  %zero = hlo.constant dense<0> : tensor<i32>
+  %r:4 = hlo.while(%i = %zero, %xs = %x, %w = %w0, %m = %m0) : tensor<i32>, tensor<8x4xf32>, tensor<4x6xf32>, tensor<4x6xf32>
+  cond {
+    %n = hlo.constant dense<3> : tensor<i32>
+    %p = hlo.compare LT, %i, %n : tensor<i32>
+    hlo.return %p : tensor<i1>
+  } do {
+    %one = hlo.constant dense<1> : tensor<i32>
+    %i1 = hlo.add %i, %one : tensor<i32>
+    %y = hlo.dot_general %xs, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+    %t = hlo.tanh %y : tensor<8x6xf32>
+    %g = hlo.dot_general %xs, %t, lhs_contract = [0], rhs_contract = [0] : (tensor<8x4xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+    %nm = hlo.add %m, %g : tensor<4x6xf32>
+    %nw = hlo.sub %w, %nm : tensor<4x6xf32>
+    hlo.return %i1, %xs, %nw, %nm : tensor<i32>, tensor<8x4xf32>, tensor<4x6xf32>, tensor<4x6xf32>
+  }
+  return %r#2, %r#3 : tensor<4x6xf32>, tensor<4x6xf32>
+}
