@@ -78,8 +78,8 @@ def main():
     programs = sorted(name[:-4] for name in os.listdir(corpus)
                       if name.startswith("opt_") and name.endswith(".hlo")
                       and not name.endswith((".gspmd.hlo", ".partitioned.hlo")))
-    if len(programs) < 11:
-        print(f"expected at least 11 optimizer programs in {corpus}, found {programs}")
+    if len(programs) < 12:
+        print(f"expected at least 12 optimizer programs in {corpus}, found {programs}")
         return 1
     failures = []
     for name in programs:

@@ -1,6 +1,6 @@
 // Every program of tests/corpus (made by JAX: lowered with Shardy on and off, and XLA's
 // SPMD-partitioned form) imports, exports, and imports again to the same module.
-// RUN: bash %S/check_corpus_roundtrip.sh %S/../../corpus 111 | FileCheck %s --check-prefix=ALL
+// RUN: bash %S/check_corpus_roundtrip.sh %S/../../corpus 114 | FileCheck %s --check-prefix=ALL
 // ALL-DAG: argmax_split.gspmd: ok
 // ALL-DAG: argmax_split.partitioned: ok
 // ALL-DAG: argmax_split: ok
@@ -67,6 +67,9 @@
 // ALL-DAG: opt_lamb.gspmd: ok
 // ALL-DAG: opt_lamb.partitioned: ok
 // ALL-DAG: opt_lamb: ok
+// ALL-DAG: opt_lars.gspmd: ok
+// ALL-DAG: opt_lars.partitioned: ok
+// ALL-DAG: opt_lars: ok
 // ALL-DAG: opt_momentum.gspmd: ok
 // ALL-DAG: opt_momentum.partitioned: ok
 // ALL-DAG: opt_momentum: ok

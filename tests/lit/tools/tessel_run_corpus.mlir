@@ -111,6 +111,7 @@
 // Optimizer steps made with optax (weight-update sharding on every standard mesh is
 // tests/weight_update/optimizer_corpus_test): the Shardy-off lowerings, plain.
 // RUN: tessel run %S/../../corpus/opt_adafactor.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
+// RUN: tessel run %S/../../corpus/opt_lars.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
 // RUN: tessel run %S/../../corpus/opt_2d_mesh.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
 // RUN: tessel run %S/../../corpus/opt_accumulate.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
 // RUN: tessel run %S/../../corpus/opt_adamw.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
