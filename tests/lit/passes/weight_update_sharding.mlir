@@ -627,3 +627,42 @@ func.func @training_loop(
   }
   return %r#2, %r#3 : tensor<4x6xf32>, tensor<4x6xf32>
 }
+
+// -----
+
+// Adafactor-style factored second moment: a row statistic of the squared gradient (a
+// reduce over the columns, kept whole as small optimizer state) comes back into the update
+// as a broadcast. The update runs on the gradient's rows split over "data"; the statistic
+// is reduced on the shards and only its 2 values per device are gathered.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @factored_second_moment
+// CHECK: tessel.reshard
+// CHECK: hlo.broadcast_in_dim {{.*}} {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"data"}, {}]>]>}
+// SPMD-LABEL: func.func @factored_second_moment
+// SPMD: tessel.reduce_scatter %{{.*}} over @mesh ["data"] dim = 0 kind = sum : (tensor<4x6xf32>) -> tensor<2x6xf32>
+// SPMD: tessel.all_gather %{{.*}} over @mesh ["data"] dim = 0 : (tensor<2xf32>) -> tensor<4xf32>
+// SPMD-NOT: tessel.all_gather %{{.*}} : (tensor<2x6xf32>) -> tensor<4x6xf32>
+// SPMD: tessel.all_gather %{{.*}} over @mesh ["data"] dim = 0 : (tensor<2x6xf32>) -> tensor<4x6xf32>
+func.func @factored_second_moment(
+    %x: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %dy: tensor<8x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %w: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}]>},
+    %r: tensor<4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}]>})
+    -> (tensor<8x6xf32>, tensor<4x6xf32>, tensor<4xf32>) {
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<8x4xf32>, tensor<4x6xf32>) -> tensor<8x6xf32>
+  %e = hlo.mul %y, %dy : tensor<8x6xf32>
+  %g = hlo.dot_general %x, %e, lhs_contract = [0], rhs_contract = [0] : (tensor<8x4xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  %gg = hlo.mul %g, %g : tensor<4x6xf32>
+  %zero = hlo.constant dense<0.0> : tensor<f32>
+  %rows = hlo.reduce(%gg) init(%zero) dimensions = [1] : (tensor<4x6xf32>, tensor<f32>) -> tensor<4xf32> reducer {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %a = hlo.add %p, %q : tensor<f32>
+    hlo.return %a : tensor<f32>
+  }
+  %nr = hlo.add %r, %rows : tensor<4xf32>
+  %nrb = hlo.broadcast_in_dim %nr, dims = [0] : (tensor<4xf32>) -> tensor<4x6xf32>
+  %den = hlo.sqrt %nrb : tensor<4x6xf32>
+  %step = hlo.div %g, %den : tensor<4x6xf32>
+  %nw = hlo.sub %w, %step : tensor<4x6xf32>
+  return %y, %nw, %nr : tensor<8x6xf32>, tensor<4x6xf32>, tensor<4xf32>
+}
