@@ -1,7 +1,9 @@
 // Folding sums of reductions into reductions of sums (see collective_reassociation.h).
 #include "partitioner/spmd/collective_reassociation.h"
 
+#include <algorithm>
 #include <deque>
+#include <optional>
 
 #include "llvm/ADT/DenseSet.h"
 #include "mlir/IR/Builders.h"
@@ -30,6 +32,108 @@ bool sameReduction(mlir::Operation* a, mlir::Operation* b) {
   if (a->getName() != b->getName() || a->getBlock() != b->getBlock()) return false;
   if (a->getOperand(0).getType() != b->getOperand(0).getType()) return false;
   return a->getAttrDictionary() == b->getAttrDictionary();
+}
+
+// Whether `value` is the same on every device: a constant, or a broadcast of one.
+bool isUniformConstant(mlir::Value value) {
+  mlir::Operation* def = value.getDefiningOp();
+  if (auto broadcast = llvm::dyn_cast_or_null<hlo::BroadcastInDimOp>(def)) {
+    def = broadcast->getOperand(0).getDefiningOp();
+  }
+  return llvm::isa_and_nonnull<hlo::ConstantOp>(def);
+}
+
+// The operand of `op` that a sum all_reduce can move before exactly: `op` applies one linear
+// map to it the same way on every device (neg, transpose, reshape, broadcast_in_dim, mul or
+// div by a constant). Null otherwise.
+mlir::Value linearOperand(mlir::Operation* op) {
+  if (llvm::isa<hlo::NegOp, hlo::TransposeOp, hlo::ReshapeOp, hlo::BroadcastInDimOp>(op)) {
+    return op->getOperand(0);
+  }
+  if (llvm::isa<hlo::MulOp>(op)) {
+    if (isUniformConstant(op->getOperand(1))) return op->getOperand(0);
+    if (isUniformConstant(op->getOperand(0))) return op->getOperand(1);
+  }
+  if (llvm::isa<hlo::DivOp>(op) && isUniformConstant(op->getOperand(1))) return op->getOperand(0);
+  return {};
+}
+
+// A sum all_reduce that reaches `value` through linear ops (linearOperand), each read only
+// on that path, and the ops from the all_reduce's user to `value`'s definition.
+struct Peeled {
+  mlir::Operation* reduction = nullptr;
+  llvm::SmallVector<mlir::Operation*, 4> chain;  // nearest the reduction first
+};
+
+std::optional<Peeled> peelLinearOps(mlir::Value value) {
+  Peeled peeled;
+  mlir::Value current = value;
+  while (true) {
+    mlir::Operation* def = current.getDefiningOp();
+    if (!def || !def->hasOneUse()) return std::nullopt;
+    if (auto allReduce = llvm::dyn_cast<ir::AllReduceOp>(def)) {
+      if (allReduce.getKind() != ir::ReductionKind::Sum || peeled.chain.empty()) {
+        return std::nullopt;
+      }
+      peeled.reduction = def;
+      std::reverse(peeled.chain.begin(), peeled.chain.end());
+      return peeled;
+    }
+    mlir::Value input = linearOperand(def);
+    if (!input) return std::nullopt;
+    peeled.chain.push_back(def);
+    current = input;
+  }
+}
+
+// Moves the all_reduce of `peeled` after its chain: the chain's ops apply to the
+// all_reduce's operand, and one all_reduce of the result replaces the chain's last value.
+void sinkReduction(const Peeled& peeled) {
+  mlir::Operation* reduction = peeled.reduction;
+  mlir::Value local = reduction->getOperand(0);
+  mlir::Value reduced = reduction->getResult(0);
+  for (mlir::Operation* op : peeled.chain) {
+    mlir::OpBuilder builder(op);
+    mlir::Operation* moved = builder.clone(*op);
+    for (mlir::OpOperand& operand : moved->getOpOperands()) {
+      if (operand.get() == reduced) operand.set(local);
+    }
+    local = moved->getResult(0);
+    reduced = op->getResult(0);
+  }
+  mlir::Operation* last = peeled.chain.back();
+  mlir::OpBuilder builder(last);
+  mlir::Operation* sunk = builder.clone(*reduction);
+  sunk->setOperand(0, local);
+  sunk->getResult(0).setType(local.getType());
+  last->getResult(0).replaceAllUsesWith(sunk->getResult(0));
+  for (mlir::Operation* op : llvm::reverse(peeled.chain)) op->erase();
+  reduction->erase();
+}
+
+// An add or sub whose operands are both sum all_reduces of matching mesh and axes seen
+// through linear ops (a scaled partial sum added to another): the all_reduces move after
+// those ops, so that the add then reads two reductions it can fold into one. True when it
+// moved any.
+bool sinkThroughLinearOps(mlir::Operation* op) {
+  if (!llvm::isa<hlo::AddOp, hlo::SubOp>(op)) return false;
+  std::optional<Peeled> sides[2];
+  mlir::Operation* reductions[2];
+  for (unsigned i = 0; i < 2; ++i) {
+    sides[i] = peelLinearOps(op->getOperand(i));
+    reductions[i] = sides[i] ? sides[i]->reduction : soleSumReduction(op->getOperand(i));
+    if (!reductions[i] || !llvm::isa<ir::AllReduceOp>(reductions[i])) return false;
+  }
+  if (!sides[0] && !sides[1]) return false;
+  if (reductions[0] == reductions[1] || reductions[0]->getBlock() != op->getBlock() ||
+      reductions[1]->getBlock() != op->getBlock() ||
+      reductions[0]->getAttrDictionary() != reductions[1]->getAttrDictionary()) {
+    return false;
+  }
+  for (const std::optional<Peeled>& side : sides) {
+    if (side) sinkReduction(*side);
+  }
+  return true;
 }
 
 // What a rewrite erased and which new add or sub it made (to look at again).
@@ -113,6 +217,8 @@ int64_t reassociateReductions(mlir::func::FuncOp func) {
     worklist.pop_front();
     if (erased.contains(op)) continue;
     Rewrite rewrite;
+    // A scaled partial sum first: its all_reduce moves after the scaling.
+    sinkThroughLinearOps(op);
     if (!reassociate(op, rewrite) && !reassociateThroughAdd(op, rewrite)) continue;
     ++removed;
     erased.insert(rewrite.erased.begin(), rewrite.erased.end());

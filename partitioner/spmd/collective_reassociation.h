@@ -10,7 +10,10 @@
 //
 // Only sums and differences of reductions with kind sum, each of which the add alone reads,
 // in the same block, are rewritten; chains fold pairwise to one, and `(v + reduce(a)) +
-// reduce(b)` becomes `v + reduce(a + b)` (a residual added first).
+// reduce(b)` becomes `v + reduce(a + b)` (a residual added first). A sum all_reduce seen
+// through ops linear in it (neg, transpose, reshape, broadcast_in_dim, a mul or div by a
+// constant: `0.5 * all_reduce(a) + all_reduce(b)`) first moves after them, so the partial
+// sum stays partial through the scaling.
 #ifndef TESSEL_PARTITIONER_SPMD_COLLECTIVE_REASSOCIATION_H_
 #define TESSEL_PARTITIONER_SPMD_COLLECTIVE_REASSOCIATION_H_
 

@@ -1,6 +1,7 @@
 // Sums of reductions folded into reductions of sums (spmd/collective_reassociation.h), end
 // to end on every standard mesh, uneven splits included: a parallel transformer block (two
-// row-parallel outputs added) holds one all_reduce; a difference of two, a chain of three,
+// row-parallel outputs added) holds one all_reduce, also when one is scaled and transposed
+// on the way; a difference of two, a chain of three,
 // two reduce_scatters onto the same rows fold alike; a reduction something else reads too
 // stays. Each run must equal the single-device program.
 #include <string>
@@ -74,6 +75,28 @@ func.func @main(%x: tensor<6x16xf32>, %w1: tensor<16x20xf32> COLS, %w2: tensor<2
   %m = hlo.dot_general %g, %v2, lhs_contract = [1], rhs_contract = [0] : (tensor<6x20xf32>, tensor<20x16xf32>) -> tensor<6x16xf32>
   %xa = hlo.add %x, %a : tensor<6x16xf32>
   %r = hlo.add %xa, %m : tensor<6x16xf32>
+  return %r : tensor<6x16xf32>
+})",
+        {{6, 16}, {16, 20}, {20, 16}, {16, 20}, {20, 16}}, {{"tessel.all_reduce", 1}});
+}
+
+// A branch scaled by a constant, negated and transposed there and back before the add: its
+// all_reduce moves after those ops and folds with the other branch's.
+TEST_P(ReassociationTest, ScaledBranchStillOneAllReduce) {
+  Check(R"(tessel.mesh @mesh = <MESH>
+func.func @main(%x: tensor<6x16xf32>, %w1: tensor<16x20xf32> COLS, %w2: tensor<20x16xf32> ROWS,
+                %v1: tensor<16x20xf32> COLS, %v2: tensor<20x16xf32> ROWS) -> tensor<6x16xf32> {
+  %h = hlo.dot_general %x, %w1, lhs_contract = [1], rhs_contract = [0] : (tensor<6x16xf32>, tensor<16x20xf32>) -> tensor<6x20xf32>
+  %a = hlo.dot_general %h, %w2, lhs_contract = [1], rhs_contract = [0] : (tensor<6x20xf32>, tensor<20x16xf32>) -> tensor<6x16xf32>
+  %c = hlo.constant dense<0.25> : tensor<f32>
+  %cs = hlo.broadcast_in_dim %c, dims = [] : (tensor<f32>) -> tensor<6x16xf32>
+  %as = hlo.mul %cs, %a : tensor<6x16xf32>
+  %an = hlo.neg %as : tensor<6x16xf32>
+  %at = hlo.transpose %an, permutation = [1, 0] : (tensor<6x16xf32>) -> tensor<16x6xf32>
+  %att = hlo.transpose %at, permutation = [1, 0] : (tensor<16x6xf32>) -> tensor<6x16xf32>
+  %g = hlo.dot_general %x, %v1, lhs_contract = [1], rhs_contract = [0] : (tensor<6x16xf32>, tensor<16x20xf32>) -> tensor<6x20xf32>
+  %m = hlo.dot_general %g, %v2, lhs_contract = [1], rhs_contract = [0] : (tensor<6x20xf32>, tensor<20x16xf32>) -> tensor<6x16xf32>
+  %r = hlo.add %att, %m : tensor<6x16xf32>
   return %r : tensor<6x16xf32>
 })",
         {{6, 16}, {16, 20}, {20, 16}, {16, 20}, {20, 16}}, {{"tessel.all_reduce", 1}});
