@@ -1,6 +1,7 @@
 // The differential fuzz test: seeded random programs (random_program.h) over random meshes
-// and shardings are partitioned and run on every device, and must equal the single-device
-// run. Each case is named by its seed; a failure prints the program, so
+// and shardings are partitioned (with weight-update sharding, collective combining and
+// hierarchical all-reduce on for some seeds) and run on every device, and must equal the
+// single-device run. Each case is named by its seed; a failure prints the program, so
 // `--gtest_filter=*seed_123` (or `--random_first_seed=123 --random_cases=1`) reproduces it.
 //
 //   random_partition_test                       # 300 seeds: the test suite's share
@@ -24,7 +25,14 @@ class RandomPartitionTest : public ::testing::Test {
   explicit RandomPartitionTest(uint64_t seed) : seed_(seed) {}
   void TestBody() override {
     testing::RandomProgram program = testing::GenerateRandomProgram(seed_);
-    testing::ExpectPartitionedRunMatches(program.module, program.inputs);
+    // The passes around partitioning must keep every program's results too: each seed
+    // turns some of them on (weight-update sharding a third of the time, collective
+    // combining every other seed, all_reduces split by axis every fifth).
+    testing::HarnessOptions options;
+    options.shard_weight_update = seed_ % 3 == 1;
+    options.combine_collectives = seed_ % 2 == 0;
+    options.hierarchical_all_reduce = seed_ % 5 == 0;
+    testing::ExpectPartitionedRunMatches(program.module, program.inputs, options);
   }
 
  private:
