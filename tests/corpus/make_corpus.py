@@ -8,10 +8,11 @@ are committed. To regenerate (any machine with Python 3.10+):
     /tmp/jax-venv/bin/python tests/corpus/make_corpus.py [NAME...]
 
 Five programs (an MLP, a transformer block, a conv net, an MoE layer and a training step
-with Adam), and fifteen that exercise partitioning choices (contracting splits that
+with Adam), and sixteen that exercise partitioning choices (contracting splits that
 reduce-scatter, sequence parallelism, FSDP and ZeRO gradients, loops and conditionals
 with invariant weights, scatter, gather, sort and argmax on split dims, expert
-parallelism), a data-parallel momentum step for weight-update sharding, a parallel
+parallelism, GShard's grouped dispatch), a data-parallel momentum step for
+weight-update sharding, a parallel
 transformer block, training steps of the transformer block, the conv net, the
 expert-parallel MoE and the sequence-parallel MLP, and twelve optimizer steps written with
 optax (opt_*: sgd, momentum, adamw, lamb, lars, adafactor, clipping, biases, accumulation,
@@ -299,6 +300,32 @@ MOE_EP_ARGS = (spec((64, 16), P("data", None)), spec((16, 4), P()),
                spec((4, 16, 32), P("model", None, None)), spec((4, 32, 16), P("model", None, None)))
 
 
+def moe_gshard(x, router, w_in, w_out):
+    # GShard's grouped dispatch: tokens in groups (one per device along "data"), top-1
+    # routing with a per-group capacity, and experts split over "data" too. Dispatch is local
+    # to each group; moving the expert inputs from group-split to expert-split (and back
+    # after the experts) is an all-to-all, and the expert weights never move.
+    experts, capacity = router.shape[1], 4
+    gates = jax.nn.softmax(jnp.einsum("gsd,de->gse", x, router), axis=-1)
+    expert = jnp.argmax(gates, axis=-1)
+    onehot = jax.nn.one_hot(expert, experts, dtype=jnp.int32)
+    position = jnp.cumsum(onehot, axis=1) * onehot - 1
+    keep = (position < capacity) & (onehot > 0)
+    dispatch = jax.nn.one_hot(position, capacity, dtype=x.dtype) * keep[..., None]
+    combine = dispatch * jnp.max(gates, axis=-1)[..., None, None]
+    expert_in = jnp.einsum("gsec,gsd->egcd", dispatch, x)
+    expert_in = constrain(expert_in, P("data", None, None, None))
+    h = jax.nn.relu(jnp.einsum("egcd,edh->egch", expert_in, w_in))
+    expert_out = jnp.einsum("egch,ehd->egcd", h, w_out)
+    expert_out = constrain(expert_out, P(None, "data", None, None))
+    return jnp.einsum("gsec,egcd->gsd", combine, expert_out)
+
+
+MOE_GSHARD_ARGS = (spec((4, 16, 16), P("data", None, None)), spec((16, 4), P()),
+                   spec((4, 16, 32), P("data", None, None)),
+                   spec((4, 32, 16), P("data", None, None)))
+
+
 def argmax_split(x):
     # An argmax and a max along the split dim.
     return jnp.argmax(x, axis=1), jnp.max(x, axis=1)
@@ -519,6 +546,7 @@ PROGRAMS = {
     "segment_sum": (segment_sum, SEGMENT_SUM_ARGS),
     "embedding_lookup": (embedding_lookup, EMBEDDING_ARGS),
     "moe_expert_parallel": (moe_expert_parallel, MOE_EP_ARGS),
+    "moe_gshard": (moe_gshard, MOE_GSHARD_ARGS),
     "argmax_split": (argmax_split, ARGMAX_ARGS),
     "sort_split": (sort_split, SORT_ARGS),
     "cond_branches": (cond_branches, COND_ARGS),

@@ -1,6 +1,6 @@
 // Every program of tests/corpus (made by JAX: lowered with Shardy on and off, and XLA's
 // SPMD-partitioned form) imports, exports, and imports again to the same module.
-// RUN: bash %S/check_corpus_roundtrip.sh %S/../../corpus 114 | FileCheck %s --check-prefix=ALL
+// RUN: bash %S/check_corpus_roundtrip.sh %S/../../corpus 117 | FileCheck %s --check-prefix=ALL
 // ALL-DAG: argmax_split.gspmd: ok
 // ALL-DAG: argmax_split.partitioned: ok
 // ALL-DAG: argmax_split: ok
@@ -40,6 +40,9 @@
 // ALL-DAG: moe_expert_parallel.gspmd: ok
 // ALL-DAG: moe_expert_parallel.partitioned: ok
 // ALL-DAG: moe_expert_parallel: ok
+// ALL-DAG: moe_gshard.gspmd: ok
+// ALL-DAG: moe_gshard.partitioned: ok
+// ALL-DAG: moe_gshard: ok
 // ALL-DAG: moe_layer.gspmd: ok
 // ALL-DAG: moe_layer.partitioned: ok
 // ALL-DAG: moe_layer: ok

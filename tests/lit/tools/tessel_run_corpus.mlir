@@ -122,3 +122,14 @@
 // RUN: tessel run %S/../../corpus/opt_sgd.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
 // RUN: tessel run %S/../../corpus/opt_train_loop.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
 // RUN: tessel run %S/../../corpus/opt_uneven.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
+
+// GShard's grouped MoE dispatch with the experts split over "data" like the groups: the
+// expert inputs move from group-split to expert-split by one all_to_all and back by
+// another; the expert weights never move (XLA's partitioner all-gathers both).
+// RUN: tessel run %S/../../corpus/moe_gshard.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
+// RUN: tessel run %S/../../corpus/moe_gshard.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=TRAINING
+// RUN: tessel partition %S/../../corpus/moe_gshard.hlo 2>/dev/null | FileCheck %s --check-prefix=GSHARD
+// GSHARD-NOT: tessel.all_gather
+// GSHARD-COUNT-2: tessel.all_to_all
+// GSHARD-NOT: tessel.all_gather
+// GSHARD-NOT: tessel.all_reduce
