@@ -73,7 +73,10 @@ absl::StatusOr<std::vector<Tensor>> Interpreter::RunFunction(mlir::func::FuncOp 
                                                   absl::StrCat("argument ", i)));
     argPointers.push_back(&args[i]);
   }
-  return RunRegion(function.getBody(), argPointers);
+  activeFunctions_.push_back(function);
+  absl::StatusOr<std::vector<Tensor>> results = RunRegion(function.getBody(), argPointers);
+  activeFunctions_.pop_back();
+  return results;
 }
 
 absl::StatusOr<std::vector<Tensor>> Interpreter::RunRegion(
@@ -139,10 +142,16 @@ absl::Status Interpreter::RunOp(mlir::Operation& op) {
     if (!callee || callee.isDeclaration()) {
       return OpError(&op, absl::StrCat("callee @", call.getCallee().str(), " has no body"));
     }
+    if (llvm::is_contained(activeFunctions_, callee.getOperation())) {
+      return OpError(&op, absl::StrCat("calls @", call.getCallee().str(),
+                                       ", which is running already: recursion is not supported"));
+    }
     // The callee sees only its arguments, not the caller's values.
     std::deque<Scope> callerScopes = std::move(scopes_);
     scopes_.clear();
+    activeFunctions_.push_back(callee);
     absl::StatusOr<std::vector<Tensor>> callResults = RunRegion(callee.getBody(), operands);
+    activeFunctions_.pop_back();
     scopes_ = std::move(callerScopes);
     if (!callResults.ok()) return callResults.status();
     results = *std::move(callResults);

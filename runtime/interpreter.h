@@ -22,6 +22,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Region.h"
@@ -81,6 +82,9 @@ class Interpreter {
   // A deque, so that pushing a region's scope never moves the values of the enclosing
   // scopes: kernels hold pointers to their operands while they run regions.
   std::deque<Scope> scopes_;
+  // The functions being run, outermost first: a call to one of them would recurse without
+  // end (programs have no recursion), so it is an error instead of a stack overflow.
+  llvm::SmallVector<mlir::Operation*, 8> activeFunctions_;
 };
 
 // An error status for `op`: "<op name> at <location>: <message>", with the code of

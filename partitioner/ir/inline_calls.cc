@@ -1,6 +1,9 @@
 // Inlining calls (inline_calls.h).
 #include "partitioner/ir/inline_calls.h"
 
+#include <string>
+
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -37,10 +40,62 @@ void ensureFuncInliner(mlir::MLIRContext* context) {
   }
 }
 
+// Fails, with an error on a call of the cycle naming its functions, when a function with a
+// body reaches itself through calls: inlining would never end.
+mlir::LogicalResult rejectRecursion(mlir::ModuleOp module, mlir::SymbolTable& symbols) {
+  enum class State { kUnseen, kOnPath, kDone };
+  llvm::DenseMap<mlir::Operation*, State> state;
+  // Depth-first over calls, with an explicit stack so that long call chains cannot
+  // overflow the native one: each frame is a function and the calls left to follow.
+  struct Frame {
+    mlir::func::FuncOp func;
+    llvm::SmallVector<mlir::func::CallOp> calls;
+    size_t next = 0;
+  };
+  auto callsOf = [&](mlir::func::FuncOp func) {
+    llvm::SmallVector<mlir::func::CallOp> calls;
+    func.walk([&](mlir::func::CallOp call) { calls.push_back(call); });
+    return calls;
+  };
+  for (auto root : module.getOps<mlir::func::FuncOp>()) {
+    if (root.isDeclaration() || state[root] != State::kUnseen) continue;
+    llvm::SmallVector<Frame> stack;
+    stack.push_back({root, callsOf(root)});
+    state[root] = State::kOnPath;
+    while (!stack.empty()) {
+      Frame& frame = stack.back();
+      if (frame.next == frame.calls.size()) {
+        state[frame.func] = State::kDone;
+        stack.pop_back();
+        continue;
+      }
+      mlir::func::CallOp call = frame.calls[frame.next++];
+      auto callee = symbols.lookup<mlir::func::FuncOp>(call.getCallee());
+      if (!callee || callee.isDeclaration()) continue;
+      State& seen = state[callee];
+      if (seen == State::kOnPath) {
+        std::string cycle;
+        bool inCycle = false;
+        for (Frame& on : stack) {
+          inCycle |= on.func == callee;
+          if (inCycle) cycle += "@" + on.func.getSymName().str() + " -> ";
+        }
+        return call.emitError() << "recursive call (" << cycle << "@" << callee.getSymName()
+                                << "): a recursive function cannot be inlined for partitioning";
+      }
+      if (seen == State::kDone) continue;
+      seen = State::kOnPath;
+      stack.push_back({callee, callsOf(callee)});
+    }
+  }
+  return mlir::success();
+}
+
 }  // namespace
 
 mlir::LogicalResult inlineCalls(mlir::ModuleOp module) {
   mlir::SymbolTable symbols(module);
+  if (mlir::failed(rejectRecursion(module, symbols))) return mlir::failure();
   bool anyCall = false;
   // Rounds until no inlinable call is left: a round inlines the calls it sees, and the
   // clones may contain calls of their own.
@@ -50,10 +105,7 @@ mlir::LogicalResult inlineCalls(mlir::ModuleOp module) {
     module.walk([&](mlir::func::CallOp call) { calls.push_back(call); });
     for (mlir::func::CallOp call : calls) {
       auto callee = symbols.lookup<mlir::func::FuncOp>(call.getCallee());
-      if (!callee || callee.isDeclaration() ||
-          callee == call->getParentOfType<mlir::func::FuncOp>()) {
-        continue;
-      }
+      if (!callee || callee.isDeclaration()) continue;
       anyCall = true;
       if (callee.getBody().hasOneBlock() &&
           llvm::isa<mlir::func::ReturnOp>(callee.getBody().front().getTerminator())) {

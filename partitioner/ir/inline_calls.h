@@ -12,11 +12,11 @@
 
 namespace tessel::ir {
 
-// Inlines every func.call to a function with a body (recursive calls excepted: they are
-// left in place), callees' own calls included, and erases private functions no call uses
-// any more. A callee of one block is cloned in front of its call, which costs the callee's
-// size and not the caller's; others go through MLIR's inliner. Fails, with an error on the
-// call, only where MLIR's inliner cannot inline.
+// Inlines every func.call to a function with a body, callees' own calls included, and erases
+// private functions no call uses any more. A callee of one block is cloned in front of its
+// call, which costs the callee's size and not the caller's; others go through MLIR's
+// inliner. Fails, with an error on a call, where a function reaches itself through calls
+// (recursion: inlining would never end) or MLIR's inliner cannot inline.
 mlir::LogicalResult inlineCalls(mlir::ModuleOp module);
 
 }  // namespace tessel::ir

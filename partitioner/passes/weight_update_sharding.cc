@@ -10,6 +10,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
 #include "partitioner/ir/inline_calls.h"
 #include "partitioner/ir/tessel/sharding_verification.h"
 #include "partitioner/passes/weight_update_analysis.h"
@@ -323,8 +324,14 @@ int64_t shardFunction(mlir::func::FuncOp func, const WeightUpdateShardingOptions
 
 int64_t shardWeightUpdates(mlir::ModuleOp module, const WeightUpdateShardingOptions& options) {
   rules::ensureShardingRuleModels(module.getContext());
-  // Optimizers call helpers (optax's norms); the update is found in one function body.
-  if (mlir::failed(ir::inlineCalls(module))) return 0;
+  // Optimizers call helpers (optax's norms); the update is found in one function body. A
+  // module that cannot be inlined (recursion) is left alone here: the partitioner inlines
+  // first too and reports it, once.
+  {
+    mlir::ScopedDiagnosticHandler quiet(module.getContext(),
+                                        [](mlir::Diagnostic&) { return mlir::success(); });
+    if (mlir::failed(ir::inlineCalls(module))) return 0;
+  }
   int64_t sharded = 0;
   for (auto func : module.getOps<mlir::func::FuncOp>()) {
     if (func.isDeclaration() || !func.getBody().hasOneBlock()) continue;
