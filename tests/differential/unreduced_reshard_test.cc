@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/str_replace.h"
 
 #include "gtest/gtest.h"
@@ -33,18 +34,28 @@ func.func @main(%a: tensor<ROWSx6xi32> {tessel.sharding = #tessel.sharding<@mesh
 }
 )";
 
+// `text` parsed, propagated and partitioned.
+absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> Partitioned(const std::string& text,
+                                                              mlir::MLIRContext& context) {
+  auto module = ParseModule(text, "unreduced.mlir", context);
+  if (!module.ok()) return module.status();
+  if (mlir::failed(propagation::propagateShardings(**module, propagation::PropagationOptions(),
+                                                   nullptr)) ||
+      mlir::failed(spmd::partitionModule(**module))) {
+    return absl::InternalError("propagation or partitioning failed");
+  }
+  return module;
+}
+
 class UnreducedReshardTest : public ::testing::TestWithParam<int> {};
 
 TEST_P(UnreducedReshardTest, PartialSumsSplitByAReduceScatterEqualTheHostSum) {
   const int rows = GetParam();
   const int piece = (rows + 3) / 4;
   mlir::MLIRContext context;
-  auto module = ParseModule(absl::StrReplaceAll(kProgram, {{"ROWS", std::to_string(rows)}}),
-                            "unreduced.mlir", context);
+  auto module = Partitioned(absl::StrReplaceAll(kProgram, {{"ROWS", std::to_string(rows)}}),
+                            context);
   ASSERT_TRUE(module.ok()) << module.status();
-  ASSERT_TRUE(mlir::succeeded(
-      propagation::propagateShardings(**module, propagation::PropagationOptions(), nullptr)));
-  ASSERT_TRUE(mlir::succeeded(spmd::partitionModule(**module)));
   auto function = (*module)->lookupSymbol<mlir::func::FuncOp>("main");
   bool has_reduce_scatter = false, has_all_reduce = false;
   function.walk([&](ir::ReduceScatterOp) { has_reduce_scatter = true; });
@@ -105,12 +116,9 @@ TEST_P(PartialScatterTest, ScattersOverPartOfTheAxesAndAllReducesTheRest) {
   const PartialScatterCase& param = GetParam();
   const int rows = 16, piece = rows / param.pieces;
   mlir::MLIRContext context;
-  auto module = ParseModule(absl::StrReplaceAll(kBothAxesProgram, {{"TARGET", param.target}}),
-                            "partial_scatter.mlir", context);
+  auto module =
+      Partitioned(absl::StrReplaceAll(kBothAxesProgram, {{"TARGET", param.target}}), context);
   ASSERT_TRUE(module.ok()) << module.status();
-  ASSERT_TRUE(mlir::succeeded(
-      propagation::propagateShardings(**module, propagation::PropagationOptions(), nullptr)));
-  ASSERT_TRUE(mlir::succeeded(spmd::partitionModule(**module)));
   auto function = (*module)->lookupSymbol<mlir::func::FuncOp>("main");
   int reduce_scatters = 0;
   function.walk([&](ir::ReduceScatterOp) { ++reduce_scatters; });
