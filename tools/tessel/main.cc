@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "partitioner/api/version.h"
 #include "tools/tessel/subcommand.h"
 #include "tools/tessel/subcommands.h"
 
@@ -30,7 +31,8 @@ void PrintUsage(const std::vector<Subcommand>& subcommands, std::ostream& out) {
     size_t padding = subcommand.name.size() < 10 ? 10 - subcommand.name.size() : 1;
     out << "  " << subcommand.name << std::string(padding, ' ') << subcommand.summary << "\n";
   }
-  out << "\n'tessel <command> --help' lists a command's flags.\n"
+  out << "\n'tessel <command> --help' lists a command's flags; 'tessel --version' prints the "
+         "version.\n"
          "Exit status: 0 success, 1 bad input (with a message), 2 bad command line.\n";
 }
 
@@ -42,6 +44,10 @@ int Main(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   const std::string& name = args[0];
+  if ((name == "--version" || name == "version") && args.size() == 1) {
+    std::cout << "tessel " << kVersion << "\n";
+    return kExitOk;
+  }
   if (name == "--help" || name == "-h" || name == "help") {
     // `tessel help run` is `tessel run --help`.
     if (name == "help" && args.size() == 2) {

@@ -5,6 +5,12 @@
 // RUN: tessel help run | FileCheck %s --check-prefix=RUNHELP
 // RUN: tessel verify --help | FileCheck %s --check-prefix=VERIFY
 // RUN: sh -c 'tessel --help >/dev/null; echo exit=$?; tessel run -h >/dev/null; echo exit=$?' | FileCheck %s --check-prefix=HELP-EXIT
+// RUN: sh -c 'tessel --version; echo exit=$?; tessel version; echo exit=$?' | FileCheck %s --check-prefix=VERSION
+
+// VERSION:      tessel {{[0-9]+\.[0-9]+\.[0-9]+$}}
+// VERSION-NEXT: exit=0
+// VERSION-NEXT: tessel {{[0-9]+\.[0-9]+\.[0-9]+$}}
+// VERSION-NEXT: exit=0
 
 // TOP:      usage: tessel <command> [flags] FILE
 // TOP-EMPTY:
