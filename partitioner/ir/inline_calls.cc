@@ -1,9 +1,11 @@
 // Inlining calls (inline_calls.h).
 #include "partitioner/ir/inline_calls.h"
 
+#include <optional>
 #include <string>
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -40,9 +42,11 @@ void ensureFuncInliner(mlir::MLIRContext* context) {
   }
 }
 
-// Fails, with an error on a call of the cycle naming its functions, when a function with a
-// body reaches itself through calls: inlining would never end.
-mlir::LogicalResult rejectRecursion(mlir::ModuleOp module, mlir::SymbolTable& symbols) {
+// The functions with bodies, each after every function it calls (callees first), in
+// `order`. Fails, with an error on a call of the cycle naming its functions, when a
+// function reaches itself through calls: inlining would never end.
+mlir::LogicalResult orderCallees(mlir::ModuleOp module, mlir::SymbolTable& symbols,
+                                 llvm::SmallVectorImpl<mlir::func::FuncOp>& order) {
   enum class State { kUnseen, kOnPath, kDone };
   llvm::DenseMap<mlir::Operation*, State> state;
   // Depth-first over calls, with an explicit stack so that long call chains cannot
@@ -66,6 +70,7 @@ mlir::LogicalResult rejectRecursion(mlir::ModuleOp module, mlir::SymbolTable& sy
       Frame& frame = stack.back();
       if (frame.next == frame.calls.size()) {
         state[frame.func] = State::kDone;
+        order.push_back(frame.func);
         stack.pop_back();
         continue;
       }
@@ -95,14 +100,14 @@ mlir::LogicalResult rejectRecursion(mlir::ModuleOp module, mlir::SymbolTable& sy
 
 mlir::LogicalResult inlineCalls(mlir::ModuleOp module) {
   mlir::SymbolTable symbols(module);
-  if (mlir::failed(rejectRecursion(module, symbols))) return mlir::failure();
+  llvm::SmallVector<mlir::func::FuncOp> order;
+  if (mlir::failed(orderCallees(module, symbols, order))) return mlir::failure();
   bool anyCall = false;
-  // Rounds until no inlinable call is left: a round inlines the calls it sees, and the
-  // clones may contain calls of their own.
-  for (bool changed = true; changed;) {
-    changed = false;
+  // Callees first: when a call is inlined its callee holds no call any more, so one pass
+  // does it all, in time proportional to what is cloned (a chain of calls is linear).
+  for (mlir::func::FuncOp func : order) {
     llvm::SmallVector<mlir::func::CallOp> calls;
-    module.walk([&](mlir::func::CallOp call) { calls.push_back(call); });
+    func.walk([&](mlir::func::CallOp call) { calls.push_back(call); });
     for (mlir::func::CallOp call : calls) {
       auto callee = symbols.lookup<mlir::func::FuncOp>(call.getCallee());
       if (!callee || callee.isDeclaration()) continue;
@@ -119,12 +124,21 @@ mlir::LogicalResult inlineCalls(mlir::ModuleOp module) {
         }
       }
       call.erase();
-      changed = true;
     }
   }
   if (!anyCall) return mlir::success();
+  // Private functions nothing names any more go; one walk finds every name still used
+  // (asking for each function would walk the module once per function).
+  llvm::DenseSet<mlir::StringAttr> used;
+  if (std::optional<mlir::SymbolTable::UseRange> uses = mlir::SymbolTable::getSymbolUses(module)) {
+    for (const mlir::SymbolTable::SymbolUse& use : *uses) {
+      used.insert(use.getSymbolRef().getRootReference());
+    }
+  } else {
+    return mlir::success();  // a use that cannot be read: keep every function
+  }
   for (auto func : llvm::to_vector(module.getOps<mlir::func::FuncOp>())) {
-    if (func.isPrivate() && mlir::SymbolTable::symbolKnownUseEmpty(func, module)) func.erase();
+    if (func.isPrivate() && !used.contains(func.getSymNameAttr())) func.erase();
   }
   return mlir::success();
 }
