@@ -242,7 +242,7 @@ WeightUpdateOrReason analyzeWeightUpdate(mlir::Value gradient, const AxisList& a
       for (ir::DimShardingAttr dim : sharding.getDimShardings()) {
         weightAxes.append(dim.getAxes().begin(), dim.getAxes().end());
       }
-      if (axesOverlap(weightAxes, axes)) {
+      if (anyOverlap(weightAxes, axes)) {
         return "weight " + name + " is split over the axes the gradient is summed over";
       }
     }

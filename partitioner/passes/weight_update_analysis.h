@@ -23,7 +23,7 @@
 namespace tessel::passes {
 
 using spmd::AxisList;
-using spmd::axesOverlap;
+using spmd::anyOverlap;
 using spmd::isZeroInitSum;
 using spmd::partialSumAxes;
 using spmd::shardingOf;

@@ -204,7 +204,7 @@ bool isReplicatedOver(mlir::Value value, llvm::ArrayRef<ir::AxisRefAttr> axes) {
   for (ir::DimShardingAttr dim : sharding.getDimShardings()) {
     used.append(dim.getAxes().begin(), dim.getAxes().end());
   }
-  return !axesOverlap(used, axes);
+  return !anyOverlap(used, axes);
 }
 
 // Why a dot or convolution gradient summed over `axes` is better computed whole: its
@@ -220,7 +220,7 @@ std::optional<std::string> cheaperToGather(mlir::Value gradient, const AxisList&
     ir::ShardingAttr sharding = shardingOf(operand);
     if (!sharding) continue;
     for (ir::DimShardingAttr dim : sharding.getDimShardings()) {
-      if (axesOverlap(dim.getAxes(), axes)) {
+      if (anyOverlap(dim.getAxes(), axes)) {
         gathered += static_cast<double>(cost_model::TensorBytes(operand.getType()));
         break;
       }

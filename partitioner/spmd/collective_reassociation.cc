@@ -9,6 +9,7 @@
 #include "mlir/IR/Builders.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
+#include "partitioner/spmd/partial_sums.h"
 
 namespace tessel::spmd {
 namespace {
@@ -43,19 +44,16 @@ bool isUniformConstant(mlir::Value value) {
   return llvm::isa_and_nonnull<hlo::ConstantOp>(def);
 }
 
-// The operand of `op` that a sum all_reduce can move before exactly: `op` applies one linear
-// map to it the same way on every device (neg, transpose, reshape, broadcast_in_dim, mul or
-// div by a constant). Null otherwise.
+// The operand of `op` that a sum all_reduce can move before exactly: one that partial sums
+// pass through linearly (linearOperandOf), where `op` applies the same map on every device
+// (a scale must be a constant, not a scalar that may differ between devices) and keeps the
+// precision (no convert: summing in another precision changes the result). Null otherwise.
 mlir::Value linearOperand(mlir::Operation* op) {
-  if (llvm::isa<hlo::NegOp, hlo::TransposeOp, hlo::ReshapeOp, hlo::BroadcastInDimOp>(op)) {
-    return op->getOperand(0);
-  }
-  if (llvm::isa<hlo::MulOp>(op)) {
-    if (isUniformConstant(op->getOperand(1))) return op->getOperand(0);
-    if (isUniformConstant(op->getOperand(0))) return op->getOperand(1);
-  }
-  if (llvm::isa<hlo::DivOp>(op) && isUniformConstant(op->getOperand(1))) return op->getOperand(0);
-  return {};
+  if (llvm::isa<hlo::ConvertOp>(op)) return {};
+  mlir::Value input = linearOperandOf(op);
+  if (!input || !llvm::isa<hlo::MulOp, hlo::DivOp>(op)) return input;
+  mlir::Value scale = op->getOperand(0) == input ? op->getOperand(1) : op->getOperand(0);
+  return isUniformConstant(scale) ? input : mlir::Value();
 }
 
 // A sum all_reduce that reaches `value` through linear ops (linearOperand), each read only

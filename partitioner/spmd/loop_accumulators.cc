@@ -15,7 +15,7 @@ bool canBeUnreducedOver(mlir::Value value, llvm::ArrayRef<ir::AxisRefAttr> axes)
   ir::ShardingAttr sharding = shardingOf(value);
   if (!sharding || !sharding.getUnreducedAxes().empty()) return false;
   for (ir::DimShardingAttr dim : sharding.getDimShardings()) {
-    if (axesOverlap(dim.getAxes(), axes)) return false;
+    if (anyOverlap(dim.getAxes(), axes)) return false;
   }
   return true;
 }

@@ -9,12 +9,6 @@
 
 namespace tessel::spmd {
 
-bool axesOverlap(llvm::ArrayRef<ir::AxisRefAttr> a, llvm::ArrayRef<ir::AxisRefAttr> b) {
-  return llvm::any_of(a, [&](ir::AxisRefAttr x) {
-    return llvm::any_of(b, [&](ir::AxisRefAttr y) { return x.overlaps(y); });
-  });
-}
-
 ir::ShardingAttr shardingOf(mlir::Value value) {
   if (auto arg = llvm::dyn_cast<mlir::BlockArgument>(value)) {
     mlir::Operation* parent = arg.getOwner()->getParentOp();
@@ -66,7 +60,7 @@ AxisList contractionPartialSumAxes(mlir::Operation* dot) {
         continue;
       }
       llvm::ArrayRef<ir::AxisRefAttr> axes = sharding.getDimShardings()[dim].getAxes();
-      if (axes.empty() || axesOverlap(axes, used)) continue;
+      if (axes.empty() || anyOverlap(axes, used)) continue;
       claimed.insert(factor);
       used.append(axes.begin(), axes.end());
       partial.append(axes.begin(), axes.end());
@@ -111,7 +105,7 @@ AxisList partialSumAxes(hlo::ReduceOp reduce) {
   AxisList partial;
   for (int64_t d : reduce.getDimensions()) {
     llvm::ArrayRef<ir::AxisRefAttr> axes = in.getDimShardings()[d].getAxes();
-    if (axes.empty() || axesOverlap(axes, used) || axesOverlap(axes, partial)) continue;
+    if (axes.empty() || anyOverlap(axes, used) || anyOverlap(axes, partial)) continue;
     partial.append(axes.begin(), axes.end());
   }
   return partial;
@@ -119,22 +113,9 @@ AxisList partialSumAxes(hlo::ReduceOp reduce) {
 
 void setShardingOf(mlir::OpResult result, ir::ShardingAttr sharding) {
   mlir::Operation* op = result.getOwner();
-  llvm::SmallVector<ir::ShardingAttr> shardings;
-  if (auto existing = op->getAttrOfType<ir::ShardingPerValueAttr>(
-          ir::TesselDialect::kShardingAttrName)) {
-    shardings.assign(existing.getShardings().begin(), existing.getShardings().end());
-  }
-  if (shardings.size() != op->getNumResults()) {
-    // Results without a sharding yet are replicated on the new one's mesh.
-    shardings.clear();
-    for (mlir::OpResult other : op->getResults()) {
-      auto type = llvm::cast<mlir::ShapedType>(other.getType());
-      llvm::SmallVector<ir::DimShardingAttr> dims(
-          type.getRank(), ir::DimShardingAttr::get(op->getContext(), {}, /*is_closed=*/true,
-                                                   /*priority=*/std::nullopt));
-      shardings.push_back(ir::ShardingAttr::get(op->getContext(), sharding.getMeshName(), dims));
-    }
-  }
+  auto existing =
+      op->getAttrOfType<ir::ShardingPerValueAttr>(ir::TesselDialect::kShardingAttrName);
+  llvm::SmallVector<ir::ShardingAttr> shardings(existing.getShardings());
   shardings[result.getResultNumber()] = sharding;
   op->setAttr(ir::TesselDialect::kShardingAttrName,
               ir::ShardingPerValueAttr::get(op->getContext(), shardings));

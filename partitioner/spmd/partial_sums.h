@@ -17,15 +17,13 @@
 
 namespace tessel::spmd {
 
-// Whether an axis of `a` overlaps one of `b` (sub-axes overlap where their ranges do).
-bool axesOverlap(llvm::ArrayRef<ir::AxisRefAttr> a, llvm::ArrayRef<ir::AxisRefAttr> b);
-
 // The sharding of `value` as propagation left it: a function argument's attribute, a loop
 // body argument's while result, or the entry of its op's `tessel.sharding`; null when it
 // has none.
 ir::ShardingAttr shardingOf(mlir::Value value);
 
-// Sets the sharding of one result of an op, keeping the others'.
+// Sets the sharding of one result of an op, keeping the others'. REQUIRES: the op has a
+// sharding for every result (shardingOf(result) is not null), as propagation leaves it.
 void setShardingOf(mlir::OpResult result, ir::ShardingAttr sharding);
 
 // `sharding` with `axes` added to its unreduced axes.

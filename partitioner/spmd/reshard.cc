@@ -51,7 +51,6 @@ SpmdBuilder::TrialScope::TrialScope(SpmdBuilder& spmd)
     : spmd_(spmd),
       guard_(spmd.builder_),
       tables_(spmd.tables_),
-      hadPartitionId_(static_cast<bool>(spmd.partitionId_)),
       scratch_(std::make_unique<mlir::Block>()) {
   spmd.builder_.setInsertionPointToEnd(scratch_.get());
   ++spmd.pricing_;
@@ -63,14 +62,8 @@ SpmdBuilder::TrialScope::~TrialScope() {
   // Dropping the block's references first lets its ops go in any order.
   scratch_->dropAllReferences();
   scratch_.reset();
-  // A partition id made for the trial alone (at the function's entry) goes with it.
-  if (!hadPartitionId_ && spmd_.partitionId_ && spmd_.partitionId_.use_empty()) {
-    mlir::Operation* convert = spmd_.partitionId_.getDefiningOp();
-    mlir::Operation* id = convert->getOperand(0).getDefiningOp();
-    convert->erase();
-    if (id->use_empty()) id->erase();
-    spmd_.partitionId_ = nullptr;
-  }
+  // No partition id was made for the trial: its offsets are placeholders (lookupPerDevice),
+  // the only code that reads one.
 }
 
 mlir::Value SpmdBuilder::constantI32(int64_t value, mlir::Location loc) {

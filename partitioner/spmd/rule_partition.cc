@@ -164,8 +164,8 @@ FactorAxes claimFactors(mlir::Operation* op, const rules::OpShardingRule& rule,
 // The operands that carry the unreduced axes `unreduced` of `op`'s result through to it
 // when the op is linear in them: a sum or difference of partial sums is the partial sum
 // of the sums (add, sub: every operand), and a linear map of a partial sum is a partial sum
-// (neg, convert between floats, transpose, broadcast_in_dim: the operand; mul, div and
-// dot_general: the one operand that is a partial sum, the others whole). Empty where the op
+// (neg, convert between floats, transpose, broadcast_in_dim: the operand; mul and div: the
+// one operand that is a partial sum, the other whole). Empty where the op
 // is none of these, no such operand is unreduced over exactly those axes now (nothing
 // would be saved), or the factors split the op over them.
 llvm::SmallVector<bool> linearOperands(mlir::Operation* op, PartitionState& state,
@@ -191,7 +191,7 @@ llvm::SmallVector<bool> linearOperands(mlir::Operation* op, PartitionState& stat
                 llvm::isa<mlir::FloatType>(elementType(op->getResult(0).getType()));
   } else if (llvm::isa<hlo::DivOp>(op)) {
     linear[0] = isPartial(0) && !isPartial(1);
-  } else if (llvm::isa<hlo::MulOp, hlo::DotGeneralOp>(op)) {
+  } else if (llvm::isa<hlo::MulOp>(op)) {
     if (isPartial(0) != isPartial(1)) linear[isPartial(0) ? 0 : 1] = true;
   }
   bool anyPartial = false;

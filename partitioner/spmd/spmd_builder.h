@@ -50,7 +50,8 @@ class SpmdBuilder {
   };
 
   // While alive, emits at the end of a scratch block that is thrown away with the scope,
-  // and leaves the offset tables and the partition id as they were: how a handler prices
+  // and leaves the offset tables as they were (offsets are placeholders meanwhile, so no
+  // partition id is made): how a handler prices
   // one way of partitioning an op (it emits it, measures the block, and forgets it) before
   // it emits the way it chose. Values built meanwhile must not be used after the scope.
   class TrialScope {
@@ -66,7 +67,6 @@ class SpmdBuilder {
     SpmdBuilder& spmd_;
     mlir::OpBuilder::InsertionGuard guard_;
     std::map<std::vector<int64_t>, mlir::Value> tables_;
-    bool hadPartitionId_;
     std::unique_ptr<mlir::Block> scratch_;
   };
 

@@ -107,3 +107,41 @@ func.func @sum_read_in_loop(%x: tensor<8x6xf32> {tessel.sharding = #tessel.shard
   }
   return %r#2 : tensor<6x6xf32>
 }
+
+// -----
+
+// The added value reaches the add through a negation, a division by a broadcast scalar and
+// a convert to f64: each keeps the partial sum partial, so the body holds no collective and
+// one all_reduce follows the loop.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @accumulate_through_neg_div_convert
+// CHECK: } do {
+// CHECK-NOT: tessel.all_reduce
+// CHECK: hlo.return
+// CHECK: tessel.all_reduce %{{.*}} over @mesh ["data"] kind = sum : tensor<6x5xf64>
+func.func @accumulate_through_neg_div_convert(
+    %x: tensor<8x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %dy: tensor<8x5xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>})
+    -> tensor<6x5xf64> {
+  %zero = hlo.constant dense<0> : tensor<i32>
+  %acc0 = hlo.constant dense<0.0> : tensor<6x5xf64>
+  %r:4 = hlo.while(%i = %zero, %h = %x, %d = %dy, %acc = %acc0) : tensor<i32>, tensor<8x6xf32>, tensor<8x5xf32>, tensor<6x5xf64>
+  cond {
+    %n = hlo.constant dense<4> : tensor<i32>
+    %p = hlo.compare LT, %i, %n : tensor<i32>
+    hlo.return %p : tensor<i1>
+  } do {
+    %one = hlo.constant dense<1> : tensor<i32>
+    %i1 = hlo.add %i, %one : tensor<i32>
+    %g = hlo.dot_general %h, %d, lhs_contract = [0], rhs_contract = [0] : (tensor<8x6xf32>, tensor<8x5xf32>) -> tensor<6x5xf32>
+    %ng = hlo.neg %g : tensor<6x5xf32>
+    %four = hlo.constant dense<4.0> : tensor<f32>
+    %fours = hlo.broadcast_in_dim %four, dims = [] : (tensor<f32>) -> tensor<6x5xf32>
+    %q = hlo.div %ng, %fours : tensor<6x5xf32>
+    %w = hlo.convert %q : (tensor<6x5xf32>) -> tensor<6x5xf64>
+    %a = hlo.add %acc, %w : tensor<6x5xf64>
+    %h1 = hlo.tanh %h : tensor<8x6xf32>
+    hlo.return %i1, %h1, %d, %a : tensor<i32>, tensor<8x6xf32>, tensor<8x5xf32>, tensor<6x5xf64>
+  }
+  return %r#3 : tensor<6x5xf64>
+}
