@@ -346,11 +346,20 @@ mlir::FailureOr<mlir::Value> SpmdBuilder::reshard(mlir::Value value, const Layou
   }
   if (!added.empty()) value = keepOnFirst(value, current, added, loc);
   current.unreduced = target.unreduced;
-  value = moveSplits(value, current, target, globalShape, loc);
-  value = permuteShards(value, current, target, loc);
-  value = slicePieces(value, current, target, globalShape, loc);
-  value = exchangePieces(value, current, target, globalShape, loc);
-  return gatherAndSlice(value, current, target, globalShape, loc);
+  if (std::optional<mlir::Value> exchanged =
+          exchangeBeforeMoves(value, current, target, globalShape, loc)) {
+    return *exchanged;
+  }
+  return movePieces(value, current, target, globalShape, loc);
+}
+
+mlir::Value SpmdBuilder::movePieces(mlir::Value value, Layout& current, const Layout& to,
+                                    llvm::ArrayRef<int64_t> globalShape, mlir::Location loc) {
+  value = moveSplits(value, current, to, globalShape, loc);
+  value = permuteShards(value, current, to, loc);
+  value = slicePieces(value, current, to, globalShape, loc);
+  value = exchangePieces(value, current, to, globalShape, loc);
+  return gatherAndSlice(value, current, to, globalShape, loc);
 }
 
 mlir::Value SpmdBuilder::maskPadding(mlir::Value value, const Layout& layout,

@@ -9,8 +9,11 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/tessel/collective_groups.h"
+#include "cost_model/hardware_spec.h"
+#include "partitioner/spmd/piece_exchange.h"
 #include "partitioner/spmd/plan_cost.h"
 #include "partitioner/spmd/spmd_builder.h"
+#include "partitioner/spmd/strategy_cost.h"
 
 namespace tessel::spmd {
 namespace {
@@ -33,6 +36,7 @@ mlir::Value permuteFrom(mlir::OpBuilder& builder, mlir::Value value,
                         llvm::ArrayRef<int64_t> sourceOf, mlir::Location loc) {
   llvm::SmallVector<int64_t> pairs;
   for (auto [target, source] : llvm::enumerate(sourceOf)) {
+    if (source < 0) continue;  // receives nothing: zeros
     pairs.push_back(source);
     pairs.push_back(static_cast<int64_t>(target));
   }
@@ -342,166 +346,173 @@ mlir::Value SpmdBuilder::slicePieces(mlir::Value value, Layout& current, const L
   return value;
 }
 
-constexpr int64_t kMaxExchangeDevices = 256;
-constexpr int64_t kMaxExchangeRounds = 16;
+namespace {
 
-// When every dimension splits evenly both ways and, per dimension, one layout's shard count
-// divides the other's, the tensor cuts into pieces of the finer split on every dimension;
-// a new shard is k such pieces, each held whole by some devices. In round r every device
-// receives the r-th piece of its new shard (in row-major order over its pieces) from a
-// holder that sends nothing else that round, by one slice at per-device offsets and one
-// collective_permute (a device holding its piece keeps it), and writes it at the same place
-// of its new shard. k rounds of one piece reach the bound of docs/partitioning.md where
-// gathering the moved axes would send more (a split moving between axes of different sizes
-// on one dimension). Declines where some round finds no free holder.
+// Whether more than one mesh axis sits elsewhere (another dimension or position) in `to`
+// than in `current`: the reshards the per-axis moves above may not do in the fewest bytes.
+bool severalAxesMove(const Layout& current, const Layout& to) {
+  int64_t moved = 0;
+  for (ir::MeshAxisAttr meshAxis : current.mesh.getAxes()) {
+    auto where = [&](const Layout& layout) {
+      for (int64_t d = 0; d < layout.rank(); ++d) {
+        for (auto [at, axis] : llvm::enumerate(layout.dims[d])) {
+          if (axis.getName() == meshAxis.getName()) return std::make_pair(d, int64_t(at));
+        }
+      }
+      return std::make_pair(int64_t{-1}, int64_t{-1});
+    };
+    moved += where(current) != where(to);
+  }
+  return moved > 1;
+}
+
+}  // namespace
+
+const PieceExchange* SpmdBuilder::pieceExchangeFor(const Layout& current, const Layout& to,
+                                                   llvm::ArrayRef<int64_t> globalShape) {
+  // Planning walks every device and piece; a function reshards the same pair often (and
+  // strategy trials price it again), so plans are kept per pair and shape.
+  std::vector<const void*> key = {current.meshName.getAsOpaquePointer()};
+  for (const Layout* layout : {&current, &to}) {
+    for (const AxisList& axes : layout->dims) {
+      key.push_back(nullptr);
+      for (ir::AxisRefAttr axis : axes) key.push_back(axis.getAsOpaquePointer());
+    }
+    key.push_back(nullptr);
+    for (ir::AxisRefAttr axis : layout->unreduced) key.push_back(axis.getAsOpaquePointer());
+  }
+  for (int64_t length : globalShape) key.push_back(reinterpret_cast<const void*>(length));
+  auto [entry, added] = exchangePlans_.try_emplace(std::move(key));
+  if (added) entry->second = planPieceExchange(current, to, globalShape);
+  return entry->second ? &*entry->second : nullptr;
+}
+
+namespace {
+
+// The bytes one device sends in `plan`: a piece per round.
+int64_t exchangeBytes(const PieceExchange& plan, mlir::Value value, int64_t devices) {
+  auto type = llvm::cast<mlir::RankedTensorType>(value.getType());
+  int64_t pieceBytes = tensorBytes(type);
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    pieceBytes = pieceBytes / type.getDimSize(d) * plan.piece[d];
+  }
+  return planBytes(std::vector<PlanStep>(plan.remote.size(),
+                                         {PlanStepKind::kCollectivePermute, devices, pieceBytes}));
+}
+
+}  // namespace
+
+// Rounds of the plan of piece_exchange.h, where they send fewer bytes than gathering the
+// axes that change (a split moving between axes of different sizes, several axes moving at
+// once). The new shard is assembled in a buffer one piece longer along dimension 0: a
+// device with nothing to receive (or copy) in a round writes what it got there, and the
+// extra piece is sliced off at the end.
 mlir::Value SpmdBuilder::exchangePieces(mlir::Value value, Layout& current, const Layout& to,
                                         llvm::ArrayRef<int64_t> globalShape,
                                         mlir::Location loc) {
-  const int64_t rank = current.rank();
-  if (!current.mesh || !to.mesh || current == to || !current.unreduced.empty()) return value;
-  llvm::SmallVector<int64_t> piece(rank), grid(rank);  // piece length, pieces per new shard
-  bool coarser = false;
-  for (int64_t d = 0; d < rank; ++d) {
-    const int64_t nA = current.numShards(d), nB = to.numShards(d);
-    if (globalShape[d] % nA != 0 || globalShape[d] % nB != 0) return value;
-    if (nA % nB != 0 && nB % nA != 0) return value;
-    piece[d] = globalShape[d] / std::max(nA, nB);
-    grid[d] = nA > nB ? nA / nB : 1;
-    coarser |= nA > nB;
-  }
-  if (!coarser) return value;  // slicePieces' case, or the gather plan's
-  ir::MeshAttr mesh = current.mesh;
-  const int64_t devices = mesh.getTotalSize();
-  int64_t rounds = 1;
-  for (int64_t k : grid) rounds *= k;
-  // The pairing is planned device by device and round by round: keep it to meshes and round
-  // counts where that stays cheap next to the rest of partitioning (larger meshes take the
-  // gather plan).
-  if (devices > kMaxExchangeDevices || rounds > kMaxExchangeRounds) return value;
-  // Global piece coordinates of round r of device t, and whether device s holds them.
-  auto pieceOf = [&](int64_t t, int64_t r) {
-    std::vector<int64_t> at(rank);
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      const int64_t local = r % grid[d];
-      r /= grid[d];
-      at[d] = to.shardIndex(d, t) * (globalShape[d] / to.numShards(d)) / piece[d] + local;
-    }
-    return at;
-  };
-  auto oldShardOf = [&](const std::vector<int64_t>& at) {
-    std::vector<int64_t> index(rank);
-    for (int64_t d = 0; d < rank; ++d) {
-      index[d] = at[d] * piece[d] / (globalShape[d] / current.numShards(d));
-    }
-    return index;
-  };
-  std::map<std::vector<int64_t>, std::vector<int64_t>> holders;
-  for (int64_t s = 0; s < devices; ++s) {
-    std::vector<int64_t> index(rank);
-    for (int64_t d = 0; d < rank; ++d) index[d] = current.shardIndex(d, s);
-    holders[index].push_back(s);
-  }
-  // Per round: the source of each target and which of its pieces (local index) it gets;
-  // the target each source serves. Every target gets one piece a round, each source sends
-  // one: targets keep a piece they hold first, then take the first piece still missing
-  // (starting at a per-device offset, which spreads the demand) that has a free holder.
-  std::vector<std::vector<int64_t>> sourceOf(rounds, std::vector<int64_t>(devices, -1));
-  std::vector<std::vector<int64_t>> targetOf(rounds, std::vector<int64_t>(devices, -1));
-  std::vector<std::vector<int64_t>> pieceAt(rounds, std::vector<int64_t>(devices, -1));
-  std::vector<std::vector<bool>> received(devices, std::vector<bool>(rounds, false));
-  auto holds = [&](int64_t s, int64_t t, int64_t local) {
-    const std::vector<int64_t>& owners = holders[oldShardOf(pieceOf(t, local))];
-    return std::find(owners.begin(), owners.end(), s) != owners.end();
-  };
-  bool anyMove = false;
-  for (int64_t r = 0; r < rounds; ++r) {
-    std::vector<bool> busy(devices, false);
-    for (int64_t t = 0; t < devices; ++t) {
-      for (int64_t i = 0; i < rounds && sourceOf[r][t] < 0; ++i) {
-        const int64_t local = (t + r + i) % rounds;
-        if (received[t][local] || busy[t] || !holds(t, t, local)) continue;
-        sourceOf[r][t] = targetOf[r][t] = t;
-        pieceAt[r][t] = local;
-        busy[t] = true;
-        received[t][local] = true;
-      }
-    }
-    for (int64_t t = 0; t < devices; ++t) {
-      for (int64_t i = 0; i < rounds && sourceOf[r][t] < 0; ++i) {
-        const int64_t local = (t + r + i) % rounds;
-        if (received[t][local]) continue;
-        for (int64_t s : holders[oldShardOf(pieceOf(t, local))]) {
-          if (busy[s]) continue;
-          sourceOf[r][t] = s;
-          targetOf[r][s] = t;
-          pieceAt[r][t] = local;
-          busy[s] = true;
-          anyMove = true;
-          break;
-        }
-      }
-      if (sourceOf[r][t] < 0) return value;  // no free holder this round
-      received[t][pieceAt[r][t]] = true;
-    }
-  }
-  if (!anyMove) return value;
-  auto type = llvm::cast<mlir::RankedTensorType>(value.getType());
-  int64_t pieceBytes = tensorBytes(value.getType());
-  for (int64_t d = 0; d < rank; ++d) pieceBytes = pieceBytes / type.getDimSize(d) * piece[d];
-  std::vector<PlanStep> steps;
-  for (int64_t r = 0; r < rounds; ++r) {
-    bool moves = false;
-    for (int64_t t = 0; t < devices; ++t) moves |= sourceOf[r][t] != t;
-    if (moves) steps.push_back({PlanStepKind::kCollectivePermute, devices, pieceBytes});
-  }
-  if (planBytes(steps) >= gatherPlanBytes(current, to, tensorBytes(value.getType()))) {
+  if (!current.mesh || current == to) return value;
+  const PieceExchange* plan = pieceExchangeFor(current, to, globalShape);
+  if (!plan ||
+      exchangeBytes(*plan, value, current.mesh.getTotalSize()) >= gatherPlanBytes(current, to, tensorBytes(value.getType()))) {
     return value;
   }
+  return emitPieceExchange(value, current, to, *plan, globalShape, loc);
+}
 
+std::optional<mlir::Value> SpmdBuilder::exchangeBeforeMoves(mlir::Value value, Layout& current,
+                                                            const Layout& to,
+                                                            llvm::ArrayRef<int64_t> globalShape,
+                                                            mlir::Location loc) {
+  if (!current.mesh || current == to || !severalAxesMove(current, to)) return std::nullopt;
+  const PieceExchange* plan = pieceExchangeFor(current, to, globalShape);
+  if (!plan) return std::nullopt;
+  const int64_t bytes = exchangeBytes(*plan, value, current.mesh.getTotalSize());
+  if (bytes >= gatherPlanBytes(current, to, tensorBytes(value.getType()))) return std::nullopt;
+  double viaMoves;
+  {
+    TrialScope trial(*this);
+    Layout scratch = current;
+    movePieces(value, scratch, to, globalShape, loc);
+    viaMoves = costOfEmitted(trial.block(), current.mesh, cost_model::DefaultHardwareSpec())
+                   .sentBytes;
+  }
+  // Equal bytes: the moves, which take fewer collectives.
+  if (bytes >= viaMoves) return std::nullopt;
+  return emitPieceExchange(value, current, to, *plan, globalShape, loc);
+}
+
+mlir::Value SpmdBuilder::emitPieceExchange(mlir::Value value, Layout& current,
+                                           const Layout& to, const PieceExchange& plan,
+                                           llvm::ArrayRef<int64_t> globalShape,
+                                           mlir::Location loc) {
+  const int64_t rank = current.rank();
+  ir::MeshAttr mesh = current.mesh;
+  const int64_t devices = mesh.getTotalSize();
   mlir::MLIRContext* context = builder_.getContext();
   AxisList axes;
   for (ir::MeshAxisAttr meshAxis : mesh.getAxes()) {
     axes.push_back(ir::AxisRefAttr::get(context, meshAxis.getName()));
   }
+  auto type = llvm::cast<mlir::RankedTensorType>(value.getType());
   llvm::SmallVector<int64_t> oldLength = current.localShape(globalShape);
   llvm::SmallVector<int64_t> newShape = to.localShape(globalShape);
-  auto elementType = type.getElementType();
+  llvm::SmallVector<int64_t> bufferShape = newShape;
+  bufferShape[0] += plan.piece[0];
   mlir::Value result = builder_.create<hlo::BroadcastInDimOp>(
-      loc, mlir::RankedTensorType::get(newShape, elementType), zeroScalar(elementType, loc),
-      builder_.getDenseI64ArrayAttr({}));
-  for (int64_t r = 0; r < rounds; ++r) {
-    // Device s cuts, from its old shard, the piece its round-r target needs.
-    llvm::SmallVector<mlir::Value> starts;
+      loc, mlir::RankedTensorType::get(bufferShape, type.getElementType()),
+      zeroScalar(type.getElementType(), loc), builder_.getDenseI64ArrayAttr({}));
+  // Device s cuts, from its old shard, the piece of `target`'s slot `slot`; device t writes
+  // what it has at its slot `slot` (-1: the spare piece at the end).
+  auto cutAndPlace = [&](mlir::Value piece, llvm::ArrayRef<int64_t> targetOf,
+                         llvm::ArrayRef<int64_t> slotOf, llvm::ArrayRef<int64_t> sourceOf,
+                         llvm::ArrayRef<int64_t> placedSlot) {
+    llvm::SmallVector<mlir::Value> starts, at;
     for (int64_t d = 0; d < rank; ++d) {
       starts.push_back(lookupPerDevice(
           mesh,
           [&](int64_t s) {
-            const int64_t t = targetOf[r][s];
+            const int64_t t = targetOf[s];
             if (t < 0) return int64_t{0};
-            return pieceOf(t, pieceAt[r][t])[d] * piece[d] -
-                   current.shardIndex(d, s) * oldLength[d];
+            return plan.globalStart(to, t, slotOf[s], d) - current.shardIndex(d, s) * oldLength[d];
           },
           loc));
     }
     mlir::Value cut = builder_.create<hlo::DynamicSliceOp>(
-        loc, withShape(value, piece), value, starts, builder_.getDenseI64ArrayAttr(piece));
-    bool moves = false;
-    for (int64_t t = 0; t < devices; ++t) moves |= sourceOf[r][t] != t;
-    if (moves) cut = permuteFrom(builder_, cut, current.meshName, axes, sourceOf[r], loc);
-    // Device t writes it where its piece pieceAt[r][t] sits in its new shard.
-    llvm::SmallVector<mlir::Value> at;
+        loc, withShape(piece, plan.piece), piece, starts, builder_.getDenseI64ArrayAttr(plan.piece));
+    if (!sourceOf.empty()) cut = permuteFrom(builder_, cut, current.meshName, axes, sourceOf, loc);
     for (int64_t d = 0; d < rank; ++d) {
       at.push_back(lookupPerDevice(
           mesh,
           [&](int64_t t) {
-            int64_t local = pieceAt[r][t];
-            for (int64_t e = rank - 1; e > d; --e) local /= grid[e];
-            return (local % grid[d]) * piece[d];
+            if (placedSlot[t] < 0) return d == 0 ? newShape[0] : int64_t{0};
+            return plan.slotStart(placedSlot[t], d);
           },
           loc));
     }
     result = builder_.create<hlo::DynamicUpdateSliceOp>(loc, result.getType(), result, cut, at);
+  };
+  for (const std::vector<PieceExchange::Transfer>& round : plan.remote) {
+    std::vector<int64_t> targetOf(devices, -1), slotOf(devices, -1), sourceOf(devices, -1),
+        placed(devices, -1);
+    for (int64_t t = 0; t < devices; ++t) {
+      if (round[t].source < 0) continue;
+      targetOf[round[t].source] = t;
+      slotOf[round[t].source] = round[t].slot;
+      sourceOf[t] = round[t].source;
+      placed[t] = round[t].slot;
+    }
+    cutAndPlace(value, targetOf, slotOf, sourceOf, placed);
   }
+  for (const std::vector<int64_t>& round : plan.local) {
+    std::vector<int64_t> self(devices);
+    for (int64_t t = 0; t < devices; ++t) self[t] = round[t] < 0 ? -1 : t;
+    cutAndPlace(value, self, round, {}, round);
+  }
+  llvm::SmallVector<int64_t> zeros(rank, 0), ones(rank, 1);
+  result = builder_.create<hlo::SliceOp>(loc, withShape(value, newShape), result,
+                                         builder_.getDenseI64ArrayAttr(zeros),
+                                         builder_.getDenseI64ArrayAttr(newShape),
+                                         builder_.getDenseI64ArrayAttr(ones));
   current.dims = to.dims;
   return result;
 }

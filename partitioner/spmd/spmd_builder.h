@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "mlir/IR/Value.h"
 #include "mlir/Support/LogicalResult.h"
 #include "partitioner/spmd/layout.h"
+#include "partitioner/spmd/piece_exchange.h"
 
 namespace tessel::spmd {
 
@@ -118,10 +120,25 @@ class SpmdBuilder {
   // shard (reshard_moves.cc).
   mlir::Value slicePieces(mlir::Value value, Layout& current, const Layout& to,
                           llvm::ArrayRef<int64_t> globalShape, mlir::Location loc);
-  // Several rounds of slice and collective_permute when new shards span several old ones
-  // (reshard_moves.cc).
+  // Rounds of slice and collective_permute, one piece each, when new shards span several
+  // old ones (piece_exchange.h; reshard_moves.cc).
   mlir::Value exchangePieces(mlir::Value value, Layout& current, const Layout& to,
                              llvm::ArrayRef<int64_t> globalShape, mlir::Location loc);
+  // The piece exchange itself, before any other move, where several axes move and the moves
+  // below would send more bytes (priced in a trial); none otherwise.
+  std::optional<mlir::Value> exchangeBeforeMoves(mlir::Value value, Layout& current,
+                                                 const Layout& to,
+                                                 llvm::ArrayRef<int64_t> globalShape,
+                                                 mlir::Location loc);
+  mlir::Value emitPieceExchange(mlir::Value value, Layout& current, const Layout& to,
+                                const PieceExchange& plan, llvm::ArrayRef<int64_t> globalShape,
+                                mlir::Location loc);
+  // The plan for a pair of layouts and a shape, made once (null where there is none).
+  const PieceExchange* pieceExchangeFor(const Layout& current, const Layout& to,
+                                        llvm::ArrayRef<int64_t> globalShape);
+  // Steps 2 to 4 of the plan in reshard.cc, on a value with the unreduced axes of `to`.
+  mlir::Value movePieces(mlir::Value value, Layout& current, const Layout& to,
+                         llvm::ArrayRef<int64_t> globalShape, mlir::Location loc);
   mlir::Value gatherAndSlice(mlir::Value value, Layout& current, const Layout& to,
                              llvm::ArrayRef<int64_t> globalShape, mlir::Location loc);
 
@@ -129,6 +146,7 @@ class SpmdBuilder {
   mlir::OpBuilder builder_;
   mlir::Value partitionId_;
   std::map<std::vector<int64_t>, mlir::Value> tables_;
+  std::map<std::vector<const void*>, std::optional<PieceExchange>> exchangePlans_;
   // While a TrialScope is alive: code is only priced, so offset tables (one entry per
   // device, the same small cost whatever their contents) are not computed.
   int pricing_ = 0;

@@ -77,19 +77,46 @@ func.func @slice_pieces(%a: tensor<16x16xf32> {tessel.sharding = #tessel.shardin
 // -----
 
 // Rows split 4 ways over "y" become rows split 2 ways over "x": each new shard (8 rows) is
-// two old shards (4 rows each). In each of two rounds every device receives one of the
-// quarters it lacks (or keeps one it holds) by a slice and a collective_permute, and writes
-// it at its place: 512 bytes, where gathering "y" sends 768.
+// two old shards (4 rows each), and a device holds one of them or none. In each of two
+// rounds every device lacking a quarter receives one by a slice and a collective_permute
+// and writes it at its place (a device with nothing to receive writes into a spare piece
+// past the end, sliced off at the end); then devices copy the quarter they hold: 512 bytes,
+// where gathering "y" sends 768.
 tessel.mesh @mesh = <["x"=2, "y"=4]>
 // CHECK-LABEL: func @exchange_pieces
 // CHECK-NOT: tessel.all_gather
+// CHECK: hlo.broadcast_in_dim %{{.*}} -> tensor<12x16xf32>
 // CHECK: tessel.collective_permute %{{.*}} over @mesh ["x", "y"] pairs = {{.*}} : tensor<4x16xf32>
-// CHECK: hlo.dynamic_update_slice %{{.*}} : (tensor<8x16xf32>, tensor<4x16xf32>, tensor<i32>, tensor<i32>) -> tensor<8x16xf32>
+// CHECK: hlo.dynamic_update_slice %{{.*}} : (tensor<12x16xf32>, tensor<4x16xf32>, tensor<i32>, tensor<i32>) -> tensor<12x16xf32>
 // CHECK: tessel.collective_permute %{{.*}} over @mesh ["x", "y"] pairs = {{.*}} : tensor<4x16xf32>
 // CHECK: hlo.dynamic_update_slice
+// CHECK-NOT: tessel.collective_permute
+// CHECK: hlo.dynamic_update_slice
+// CHECK: hlo.slice %{{.*}} [0:8, 0:16] : (tensor<12x16xf32>) -> tensor<8x16xf32>
 // CHECK-NOT: tessel.all_gather
 func.func @exchange_pieces(%a: tensor<16x16xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"y"}, {}]>})
     -> (tensor<16x16xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>}) {
   %0 = tessel.sharding_constraint %a <@mesh, [{"x"}, {}]> : tensor<16x16xf32>
+  return %0 : tensor<16x16xf32>
+}
+
+// -----
+
+// Two axes move at once: rows split 8 ways over "y" then "x" become columns split 4 ways
+// over "y". A device holds 2 rows and needs 4 columns; of its 8 pieces (2x4) it holds one.
+// Holders are assigned so no device sends more than 7 pieces, and the transfers are
+// coloured into 7 rounds of one collective_permute each: 224 bytes, the least any plan can
+// move. Moving "x" to the columns by all_to_all and gathering the rest would send 240;
+// gathering the rows, 896.
+tessel.mesh @mesh = <["x"=2, "y"=4]>
+// CHECK-LABEL: func @several_axes
+// CHECK-NOT: tessel.all_gather
+// CHECK-NOT: tessel.all_to_all
+// CHECK-COUNT-7: tessel.collective_permute %{{.*}} over @mesh ["x", "y"] pairs = {{.*}} : tensor<2x4xf32>
+// CHECK-NOT: tessel.collective_permute
+// CHECK: hlo.slice %{{.*}} [0:16, 0:4] : (tensor<18x4xf32>) -> tensor<16x4xf32>
+func.func @several_axes(%a: tensor<16x16xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"y", "x"}, {}]>})
+    -> (tensor<16x16xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {"y"}]>}) {
+  %0 = tessel.sharding_constraint %a <@mesh, [{}, {"y"}]> : tensor<16x16xf32>
   return %0 : tensor<16x16xf32>
 }
