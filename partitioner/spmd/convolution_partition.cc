@@ -18,12 +18,17 @@
 //     Stride, dilations 1 along that dimension.
 // Other shardings (a split output batch with batch groups, groups that do not divide by the
 // shard count) are declined and take the fallback.
+#include <optional>
+#include <string>
+
+#include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/IRMapping.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/tessel/collective_groups.h"
 #include "partitioner/spmd/halo_exchange.h"
 #include "partitioner/spmd/partition_state.h"
+#include "partitioner/spmd/strategy_choice.h"
 
 namespace tessel::spmd {
 namespace {
@@ -52,19 +57,20 @@ AxisList inputFeatureAxes(const PartitionState& state, hlo::ConvolutionOp conv,
   return {};
 }
 
-}  // namespace
 
-mlir::FailureOr<bool> partitionConvolution(mlir::Operation* op, PartitionState& state) {
-  auto conv = llvm::dyn_cast<hlo::ConvolutionOp>(op);
-  if (!conv) return false;
+struct EmittedConvolution {
+  mlir::Value value;  // the local result, in the layout wanted
+  int64_t devices;    // how many devices share the work
+};
+
+// The convolution computed in layout `out` (before its partial sums are reduced) and
+// resharded to `wanted`; none where `out` cannot be computed this way.
+mlir::FailureOr<std::optional<EmittedConvolution>> emitConvolution(hlo::ConvolutionOp conv,
+                                                                  PartitionState& state,
+                                                                  const Layout& out,
+                                                                  const Layout& wanted) {
+  const std::optional<EmittedConvolution> declined;
   mlir::OpResult result = conv->getResult(0);
-  // A result asked to stay unreduced (a kernel gradient under weight-update sharding, a
-  // loop accumulator) is computed as if whole and resharded to that at the end, which keeps
-  // the partial sums over the axes it names.
-  const Layout wanted = state.annotatedLayout(result);
-  Layout out = wanted;
-  out.unreduced.clear();
-  if (!out.mesh) return false;
   hlo::ConvDimensionNumbersAttr dims = conv.getDimensionNumbers();
   const int64_t featureGroups = conv.getFeatureGroupCount();
   const int64_t batchGroups = conv.getBatchGroupCount();
@@ -78,19 +84,19 @@ mlir::FailureOr<bool> partitionConvolution(mlir::Operation* op, PartitionState& 
   Layout lhsTarget = Layout::replicated(out.mesh, out.meshName, lhsShape.size());
   Layout rhsTarget = Layout::replicated(out.mesh, out.meshName, rhsShape.size());
   if (!out.dims[dims.getOutputBatchDimension()].empty()) {
-    if (batchGroups > 1) return false;
+    if (batchGroups > 1) return declined;
     lhsTarget.dims[inBatch] = out.dims[dims.getOutputBatchDimension()];
   }
   int64_t localFeatureGroups = featureGroups, localBatchGroups = batchGroups;
   if (const int64_t n = out.numShards(outFeature); n > 1) {
     rhsTarget.dims[dims.getKernelOutputFeatureDimension()] = out.dims[outFeature];
     if (featureGroups > 1) {
-      if (featureGroups % n != 0) return false;
+      if (featureGroups % n != 0) return declined;
       lhsTarget.dims[inFeature] = out.dims[outFeature];
       localFeatureGroups = featureGroups / n;
     }
     if (batchGroups > 1) {
-      if (batchGroups % n != 0) return false;
+      if (batchGroups % n != 0) return declined;
       lhsTarget.dims[inBatch] = out.dims[outFeature];
       localBatchGroups = batchGroups / n;
     }
@@ -113,7 +119,7 @@ mlir::FailureOr<bool> partitionConvolution(mlir::Operation* op, PartitionState& 
     // Empty dimensions have no shards to exchange halos between.
     if (!axes.empty() && (outShape[dims.getOutputSpatialDimensions()[s]] == 0 ||
                           lhsShape[dims.getInputSpatialDimensions()[s]] == 0)) {
-      return false;
+      return declined;
     }
     lhsTarget.dims[dims.getInputSpatialDimensions()[s]] = axes;
   }
@@ -208,7 +214,107 @@ mlir::FailureOr<bool> partitionConvolution(mlir::Operation* op, PartitionState& 
   mlir::FailureOr<mlir::Value> resharded =
       spmd.reshard(local.getResult(), computed, wanted, outShape, loc);
   if (mlir::failed(resharded)) return mlir::failure();
-  state.define(result, *resharded, wanted, outShape);
+  AxisList working = computed.unreduced;
+  for (const AxisList& axes : computed.dims) working.append(axes.begin(), axes.end());
+  return std::optional<EmittedConvolution>(
+      EmittedConvolution{*resharded, ir::getGroupSize(out.mesh, working)});
+}
+
+// `layout` without the axes that overlap `axes`: on each dimension the axes before the first
+// overlapping one stay (the minor rest would no longer describe the same shards).
+Layout withoutAxes(Layout layout, llvm::ArrayRef<ir::AxisRefAttr> axes) {
+  for (AxisList& dim : layout.dims) {
+    auto clash = llvm::find_if(dim, [&](ir::AxisRefAttr axis) { return anyOverlap({axis}, axes); });
+    dim.erase(clash, dim.end());
+  }
+  return layout;
+}
+
+// The layouts the convolution may be computed in: the one its users want; that one without
+// the axes an operand splits the input features over (the features stay split, so the
+// partial sums are reduced, or reduce-scattered, onto the wanted layout); and the one the
+// operands imply (batch and spatial dims from the input, output features from the kernel),
+// resharded afterwards.
+llvm::SmallVector<Layout> candidateLayouts(hlo::ConvolutionOp conv, const PartitionState& state,
+                                           const Layout& base) {
+  llvm::SmallVector<Layout> candidates = {base};
+  auto add = [&](const Layout& layout) {
+    if (!llvm::is_contained(candidates, layout)) candidates.push_back(layout);
+  };
+  hlo::ConvDimensionNumbersAttr dims = conv.getDimensionNumbers();
+  const Layout& lhs = state.local(conv.getLhs()).layout;
+  const Layout& rhs = state.local(conv.getRhs()).layout;
+  const bool lhsOnMesh = lhs.meshName == base.meshName;
+  const bool rhsOnMesh = rhs.meshName == base.meshName;
+  if (conv.getFeatureGroupCount() == 1 && conv.getBatchGroupCount() == 1) {
+    if (lhsOnMesh && !lhs.dims[dims.getInputFeatureDimension()].empty()) {
+      add(withoutAxes(base, lhs.dims[dims.getInputFeatureDimension()]));
+    }
+    if (rhsOnMesh && !rhs.dims[dims.getKernelInputFeatureDimension()].empty()) {
+      add(withoutAxes(base, rhs.dims[dims.getKernelInputFeatureDimension()]));
+    }
+  }
+  Layout implied = Layout::replicated(base.mesh, base.meshName, base.rank());
+  AxisList used;
+  auto take = [&](int64_t outDim, const AxisList& axes) {
+    if (axes.empty() || anyOverlap(axes, used)) return;
+    implied.dims[outDim] = axes;
+    used.append(axes.begin(), axes.end());
+  };
+  if (lhsOnMesh) {
+    take(dims.getOutputBatchDimension(), lhs.dims[dims.getInputBatchDimension()]);
+    for (int64_t s = 0; s < dims.getNumSpatialDims(); ++s) {
+      take(dims.getOutputSpatialDimensions()[s], lhs.dims[dims.getInputSpatialDimensions()[s]]);
+    }
+  }
+  if (rhsOnMesh) {
+    take(dims.getOutputFeatureDimension(), rhs.dims[dims.getKernelOutputFeatureDimension()]);
+  }
+  if (lhsOnMesh || rhsOnMesh) add(implied);
+  return candidates;
+}
+
+std::string describeLayout(const Layout& layout, mlir::MLIRContext* context) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "computed as " << layout.toSharding(context);
+  return text;
+}
+
+}  // namespace
+
+// Each candidate layout is emitted into a trial block and priced (strategy_choice.h); the
+// fastest that sends no more bytes than computing in the wanted layout is emitted.
+mlir::FailureOr<bool> partitionConvolution(mlir::Operation* op, PartitionState& state) {
+  auto conv = llvm::dyn_cast<hlo::ConvolutionOp>(op);
+  if (!conv) return false;
+  mlir::OpResult result = conv->getResult(0);
+  // A result asked to stay unreduced (a kernel gradient under weight-update sharding, a
+  // loop accumulator) is computed as if whole and resharded to that at the end, which keeps
+  // the partial sums over the axes it names.
+  const Layout wanted = state.annotatedLayout(result);
+  Layout base = wanted;
+  base.unreduced.clear();
+  if (!base.mesh) return false;
+  llvm::SmallVector<Layout> candidates = candidateLayouts(conv, state, base);
+  mlir::FailureOr<std::optional<size_t>> chosen = chooseStrategy(
+      op, state, base.mesh, candidates.size(),
+      [&](size_t index) -> mlir::FailureOr<std::optional<int64_t>> {
+        mlir::FailureOr<std::optional<EmittedConvolution>> emitted =
+            emitConvolution(conv, state, candidates[index], wanted);
+        if (mlir::failed(emitted)) return mlir::failure();
+        if (!*emitted) return std::optional<int64_t>();
+        return std::optional<int64_t>((*emitted)->devices);
+      },
+      [&](size_t index) { return describeLayout(candidates[index], op->getContext()); },
+      StrategyPolicy::kNoMoreBytesThanFirst);
+  if (mlir::failed(chosen)) return mlir::failure();
+  if (!*chosen) return false;
+  mlir::FailureOr<std::optional<EmittedConvolution>> emitted =
+      emitConvolution(conv, state, candidates[**chosen], wanted);
+  if (mlir::failed(emitted)) return mlir::failure();
+  if (!*emitted) return false;
+  state.define(result, (*emitted)->value, wanted, shapeOf(result.getType()));
   return true;
 }
 

@@ -14,7 +14,7 @@
 // (dot_general): the result's axes first (operands resharded to match the result), the
 // operands' axes first (each operand kept as it is, a partial result reduce-scattered or
 // all-reduced onto the layout its users want), or the reduction factors first. Each choice is
-// emitted into a trial block and priced by the cost model (strategy_cost.h); the fastest is
+// emitted into a trial block and priced by the cost model (strategy_choice.h); the fastest is
 // emitted, except that one computing redundantly (on fewer devices than the result-first
 // choice) must also send no more bytes than it.
 #include <algorithm>
@@ -23,13 +23,12 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/IRMapping.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/tessel/collective_groups.h"
 #include "partitioner/spmd/partition_state.h"
-#include "partitioner/spmd/strategy_cost.h"
+#include "partitioner/spmd/strategy_choice.h"
 
 namespace tessel::spmd {
 namespace {
@@ -356,11 +355,6 @@ std::optional<FactorAxes> moveWholeFactorAxes(mlir::Operation* op,
   return moved;
 }
 
-struct Strategy {
-  FactorAxes factorAxes;
-  EmittedCost cost;
-};
-
 }  // namespace
 
 mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardingRule& rule,
@@ -384,13 +378,13 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
               {ClaimSource::kOperand1, ClaimSource::kOperand0, ClaimSource::kResults},
               {ClaimSource::kResults}};
   }
-  llvm::SmallVector<Strategy> strategies;
+  llvm::SmallVector<FactorAxes> strategies;
   auto add = [&](FactorAxes factorAxes) {
-    bool seen = llvm::any_of(strategies, [&](const Strategy& s) {
-      return llvm::all_of(llvm::zip(s.factorAxes, factorAxes),
+    bool seen = llvm::any_of(strategies, [&](const FactorAxes& s) {
+      return llvm::all_of(llvm::zip(s, factorAxes),
                           [](auto pair) { return sameAxes(std::get<0>(pair), std::get<1>(pair)); });
     });
-    if (!seen) strategies.push_back(Strategy{std::move(factorAxes), {}});
+    if (!seen) strategies.push_back(std::move(factorAxes));
   };
   for (const Order& order : orders) {
     FactorAxes factorAxes = claimFactors(op, rule, state, first, order);
@@ -403,104 +397,20 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
     for (const AxisList& axes : factorAxes) all.append(axes.begin(), axes.end());
     return ir::getGroupSize(first.mesh, all);
   };
-  size_t chosen = 0;
-  // The choice depends on the op (name and attributes, its result sharding among them), its
-  // operands' types and layouts and which operands are one value; inside loops also on what
-  // is invariant, so those are not cached.
-  std::vector<const void*> key;
-  const bool cacheable = strategies.size() > 1 && first.mesh && !state.inLoopBody() &&
-                         !state.options().strategyRemarks;
-  if (cacheable) {
-    key.push_back(op->getName().getAsOpaquePointer());
-    key.push_back(op->getAttrDictionary().getAsOpaquePointer());
-    for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
-      key.push_back(operand.getType().getAsOpaquePointer());
-      key.push_back(state.local(operand).layout.toSharding(op->getContext()).getAsOpaquePointer());
-      unsigned same = index;
-      for (unsigned earlier = 0; earlier < index; ++earlier) {
-        if (op->getOperand(earlier) == operand) same = std::min(same, earlier);
-      }
-      key.push_back(reinterpret_cast<const void*>(static_cast<uintptr_t>(same)));
-    }
-    auto found = state.strategyCache().find(key);
-    if (found != state.strategyCache().end()) {
-      chosen = found->second;
-      strategies.erase(strategies.begin(), strategies.begin() + chosen);
-      strategies.truncate(1);
-      chosen = 0;
-    }
-  }
-  if (strategies.size() > 1 && first.mesh) {
-    for (auto [index, strategy] : llvm::enumerate(strategies)) {
-      SpmdBuilder::TrialScope trial(state.spmd());
-      if (mlir::failed(emitWithFactors(op, rule, state, first, strategy.factorAxes))) {
-        return mlir::failure();
-      }
-      auto invariant = [&](mlir::Value value) { return state.isLoopInvariant(value); };
-      strategy.cost =
-          costOfEmitted(trial.block(), first.mesh, state.options().hardwareSpec(), invariant);
-      // Nothing beats a first strategy that moves nothing and splits the work over every
-      // device: the others need not be emitted.
-      if (index == 0 && strategy.cost.communicationSeconds == 0 &&
-          strategy.cost.hoistedSeconds == 0 &&
-          devicesUsed(strategy.factorAxes) == first.mesh.getTotalSize()) {
-        strategies.truncate(1);
-        break;
-      }
-    }
-    // The fastest strategy wins, then the one sending least. But a strategy that splits the
-    // op's work over fewer devices than another computes redundantly, which a roofline at
-    // peak flops underprices, and holds whole operands, which costs memory the time does not
-    // show: it beats the more parallel one only if it is also no slower and sends no more
-    // bytes. (By time alone, small tensors would trade bytes for latency: one ring
-    // all_gather takes half the steps of an all_reduce or of two all_to_alls.)
-    // Code hoisted out of an enclosing loop runs once: where the loop's trip count is known
-    // its cost is spread over the trips; otherwise it only breaks ties.
-    if (std::optional<int64_t> trips = state.loopTrips(); trips && *trips > 0) {
-      for (Strategy& strategy : strategies) {
-        strategy.cost.seconds += strategy.cost.hoistedSeconds / *trips;
-        strategy.cost.sentBytes += strategy.cost.hoistedSentBytes / *trips;
-      }
-    }
-    auto better = [](const EmittedCost& a, const EmittedCost& b) {
-      if (a.seconds < b.seconds * (1 - 1e-9)) return true;
-      if (a.seconds > b.seconds * (1 + 1e-9)) return false;
-      if (a.sentBytes != b.sentBytes) return a.sentBytes < b.sentBytes;
-      return a.hoistedSeconds < b.hoistedSeconds * (1 - 1e-9);
-    };
-    auto noWorse = [](const EmittedCost& a, const EmittedCost& b) {
-      return a.seconds <= b.seconds * (1 + 1e-9) && a.sentBytes <= b.sentBytes;
-    };
-    // Whether strategy a is preferred to strategy b.
-    auto prefer = [&](const Strategy& a, const Strategy& b) {
-      const int64_t devicesA = devicesUsed(a.factorAxes), devicesB = devicesUsed(b.factorAxes);
-      if (devicesA == devicesB) return better(a.cost, b.cost);
-      if (devicesA < devicesB) return noWorse(a.cost, b.cost) && better(a.cost, b.cost);
-      return !noWorse(b.cost, a.cost);
-    };
-    for (size_t i = 1; i < strategies.size(); ++i) {
-      if (prefer(strategies[i], strategies[chosen])) chosen = i;
-    }
-    if (cacheable) state.strategyCache()[key] = chosen;
-    if (state.options().strategyRemarks && strategies.size() > 1) {
-      size_t runnerUp = chosen == 0 ? 1 : 0;
-      for (size_t i = 0; i < strategies.size(); ++i) {
-        if (i != chosen && strategies[i].cost.seconds < strategies[runnerUp].cost.seconds) {
-          runnerUp = i;
+  mlir::FailureOr<std::optional<size_t>> choice = chooseStrategy(
+      op, state, first.mesh, strategies.size(),
+      [&](size_t index) -> mlir::FailureOr<std::optional<int64_t>> {
+        if (mlir::failed(emitWithFactors(op, rule, state, first, strategies[index]))) {
+          return mlir::failure();
         }
-      }
-      auto describe = [&](const Strategy& s) {
-        return absl::StrCat(describeOperands(op, rule, s.factorAxes), " with ",
-                            s.cost.collectives, " (", absl::StrFormat("%.3g", s.cost.seconds * 1e6),
-                            " us, ", static_cast<int64_t>(s.cost.sentBytes), " bytes sent)");
-      };
-      op->emitRemark() << "strategy: " << describe(strategies[chosen])
-                       << "; runner-up: " << describe(strategies[runnerUp]);
-    }
-  }
+        return std::optional<int64_t>(devicesUsed(strategies[index]));
+      },
+      [&](size_t index) { return describeOperands(op, rule, strategies[index]); });
+  if (mlir::failed(choice)) return mlir::failure();
+  const size_t chosen = choice->value_or(0);
 
   mlir::FailureOr<llvm::SmallVector<mlir::Value>> results =
-      emitWithFactors(op, rule, state, first, strategies[chosen].factorAxes);
+      emitWithFactors(op, rule, state, first, strategies[chosen]);
   if (mlir::failed(results)) return mlir::failure();
   for (auto [result, local] : llvm::zip(op->getResults(), *results)) {
     auto type = llvm::cast<mlir::RankedTensorType>(result.getType());

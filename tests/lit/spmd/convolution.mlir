@@ -201,3 +201,24 @@ func.func @kernel_gradient(%x: tensor<4x16x16x2xf32> {tessel.sharding = #tessel.
   %0 = hlo.convolution %x, %g, dims = [f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f], padding = [[1, 1], [1, 1]] {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{}, {}, {}, {}]>]>} : (tensor<4x16x16x2xf32>, tensor<4x16x16x3xf32>) -> tensor<3x3x2x3xf32>
   return %0 : tensor<3x3x2x3xf32>
 }
+
+// -----
+
+// Input features split over "x" (both operands), the output (2 channels, smaller than the
+// input) wanted split by batch: computing with the features split and reduce-scattering
+// the partial sums onto the batch sends 3/4 of the output; resharding the input to the batch
+// split (an all_to_all of the activation) and gathering the kernel would send more.
+tessel.mesh @mesh = <["x"=4]>
+// CHECK-LABEL: func.func @feature_split_reduce_scatter
+// CHECK-NOT: tessel.all_to_all
+// CHECK-NOT: tessel.all_gather
+// CHECK: %[[C:.*]] = hlo.convolution %arg0, %arg1, {{.*}} : (tensor<8x6x6x6xf32>, tensor<1x1x6x2xf32>) -> tensor<8x6x6x2xf32>
+// CHECK-NEXT: tessel.reduce_scatter %[[C]] over @mesh ["x"] dim = 0 kind = sum : (tensor<8x6x6x2xf32>) -> tensor<2x6x6x2xf32>
+// CHECK-NOT: tessel.all_gather
+func.func @feature_split_reduce_scatter(
+    %x: tensor<8x6x6x24xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}, {}, {"x"}]>},
+    %k: tensor<1x1x24x2xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}, {"x"}, {}]>})
+    -> (tensor<8x6x6x2xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}, {}, {}]>}) {
+  %0 = hlo.convolution %x, %k, dims = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f] {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"x"}, {}, {}, {}]>]>} : (tensor<8x6x6x24xf32>, tensor<1x1x24x2xf32>) -> tensor<8x6x6x2xf32>
+  return %0 : tensor<8x6x6x2xf32>
+}

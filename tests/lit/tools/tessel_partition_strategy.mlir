@@ -9,6 +9,7 @@
 // RUN: tessel partition %t/dot.mlir --hardware=%t/no_latency.textproto | FileCheck %s --check-prefix=BANDWIDTH
 // RUN: tessel partition %t/dot.mlir --strategy_remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // RUN: tessel partition %S/../../corpus/contracting_rowsplit.hlo --strategy_remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=CORPUS
+// RUN: tessel partition %t/conv.mlir --strategy_remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=CONV
 // RUN: sh -c 'tessel partition %t/dot.mlir --hardware=%t/missing.textproto; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NO-SPEC
 
 // DEFAULT: tessel.reduce_scatter
@@ -24,6 +25,11 @@
 // The JAX program's row-parallel matmul: a reduce_scatter over "model" (axis_1).
 // CORPUS: remark: strategy: operand 0 [{}, {"axis_1"}], operand 1 [{"axis_1"}, {}] with reduce_scatter over axis_1
 
+// A convolution is computed in the layout its users want, or in that layout less the axes
+// splitting its input features (partial sums reduce-scattered), or in the layout its operands
+// imply; the fastest that sends no more bytes than the first wins.
+// CONV: conv.mlir:3:8: remark: strategy: computed as #tessel.sharding<@mesh, [{}, {}, {}, {}]> with reduce_scatter over x ({{.*}} us, 1728 bytes sent); runner-up: computed as #tessel.sharding<@mesh, [{"x"}, {}, {}, {}]> with all_to_all over x, all_gather over x ({{.*}} us, {{[0-9]+}} bytes sent)
+
 // NO-SPEC: tessel partition: {{.*}}missing.textproto: cannot read the hardware spec
 // NO-SPEC: exit=1
 
@@ -32,6 +38,12 @@ tessel.mesh @mesh = <["x"=6]>
 func.func @main(%x: tensor<14x12xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {"x"}]>}, %w: tensor<12x10xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>}) -> (tensor<14x10xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>}) {
   %d = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<14x12xf32>, tensor<12x10xf32>) -> tensor<14x10xf32>
   return %d : tensor<14x10xf32>
+}
+//--- conv.mlir
+tessel.mesh @mesh = <["x"=4]>
+func.func @main(%x: tensor<8x6x6x24xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}, {}, {"x"}]>}, %k: tensor<1x1x24x2xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}, {"x"}, {}]>}) -> (tensor<8x6x6x2xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}, {}, {}]>}) {
+  %c = hlo.convolution %x, %k, dims = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f] : (tensor<8x6x6x24xf32>, tensor<1x1x24x2xf32>) -> tensor<8x6x6x2xf32>
+  return %c : tensor<8x6x6x2xf32>
 }
 //--- no_latency.textproto
 name: "slow link, no latency"
