@@ -81,10 +81,10 @@ struct Records {
 
 Explanation Explain(const propagation::PropagationReport& report, mlir::Value value) {
   Explanation explanation;
-  auto it = report.provenance.find(value);
-  if (it == report.provenance.end()) return explanation;
-  explanation.origin = it->second.origin;
-  for (mlir::Operation* op : it->second.path) {
+  std::optional<propagation::Provenance> provenance = report.provenanceOf(value);
+  if (!provenance) return explanation;
+  explanation.origin = provenance->origin;
+  for (mlir::Operation* op : provenance->path) {
     std::string step = op->getName().getStringRef().str();
     std::string location = KnownLocation(op->getLoc());
     if (!location.empty()) absl::StrAppend(&step, " (", location, ")");

@@ -9,6 +9,12 @@
 #include "runtime/element_type.h"
 
 namespace tessel {
+namespace {
+
+// How many ulps of a tensor's largest magnitude any element may be off.
+constexpr double kUlpsOfLargest = 16;
+
+}  // namespace
 
 TensorComparison CompareTensors(const runtime::Tensor& got, const runtime::Tensor& want,
                                 double relative_tolerance, double absolute_tolerance) {
@@ -30,14 +36,25 @@ TensorComparison CompareTensors(const runtime::Tensor& got, const runtime::Tenso
     using T = typename decltype(tag)::type;
     if constexpr (!std::is_same_v<T, bool> && !std::is_integral_v<T>) {
       auto g = got.data<T>(), w = want.data<T>();
+      // Sums added in another order differ by rounding errors of the size of the terms, not
+      // of the result: an element that cancels to near zero may be off by a few ulps of the
+      // tensor's largest magnitude. So the bound also grows with that magnitude, and with
+      // the type's precision (an ulp of bf16 is 2^-7).
+      const double epsilon = static_cast<double>(Eigen::NumTraits<T>::epsilon());
+      double largest = 0;
+      for (int64_t i = 0; i < want.num_elements(); ++i) {
+        const double b = std::abs(static_cast<double>(w[i]));
+        if (std::isfinite(b)) largest = std::max(largest, b);
+      }
+      const double relative = std::max(relative_tolerance, 2 * epsilon);
+      const double absolute = absolute_tolerance + kUlpsOfLargest * epsilon * largest;
       for (int64_t i = 0; i < want.num_elements(); ++i) {
         double a = static_cast<double>(g[i]), b = static_cast<double>(w[i]);
         if (std::isnan(a) && std::isnan(b)) continue;
         double error = std::abs(a - b);
         result.max_abs_difference = std::max(result.max_abs_difference, error);
         // Written so that a NaN on one side only fails the test.
-        if (!(error <= absolute_tolerance + relative_tolerance * std::abs(b)) &&
-            result.matches) {
+        if (!(error <= absolute + relative * std::abs(b)) && result.matches) {
           result.matches = false;
           result.mismatch = absl::StrCat("element ", i, ": got ", a, ", expected ", b);
         }

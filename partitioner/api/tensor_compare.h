@@ -24,7 +24,10 @@ struct TensorComparison {
   std::string mismatch;
 };
 
-// A float element matches when |got - want| <= absolute + relative * |want| (NaN matches NaN).
+// A float element matches when |got - want| <= absolute + relative * |want| + 16 ulps of the
+// largest finite |want| in the tensor (NaN matches NaN): reordered sums are off by rounding
+// errors of their terms, which an element that cancels to near zero cannot absorb in its own
+// relative error. The relative tolerance is at least two ulps of the type (f16, bf16).
 TensorComparison CompareTensors(const runtime::Tensor& got, const runtime::Tensor& want,
                                 double relative_tolerance = 1e-4,
                                 double absolute_tolerance = 1e-5);

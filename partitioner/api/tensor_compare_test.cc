@@ -39,6 +39,25 @@ TEST(CompareTensorsTest, FloatsMatchWithinTheTolerance) {
                    .matches);
 }
 
+// An element that cancels to near zero next to large ones may be off by a few ulps of the
+// largest (a reordered layer norm); an error of that size elsewhere, or a larger one, fails.
+TEST(CompareTensorsTest, ToleranceGrowsWithTheLargestMagnitude) {
+  EXPECT_TRUE(CompareTensors(Tensor::FromVector<float>({2}, {-0.054306f, 76.0f}),
+                             Tensor::FromVector<float>({2}, {-0.054287f, 76.0f}))
+                  .matches);
+  EXPECT_FALSE(CompareTensors(Tensor::FromVector<float>({2}, {-0.054306f, 0.1f}),
+                              Tensor::FromVector<float>({2}, {-0.054287f, 0.1f}))
+                   .matches);
+  EXPECT_FALSE(CompareTensors(Tensor::FromVector<float>({2}, {-0.06f, 76.0f}),
+                              Tensor::FromVector<float>({2}, {-0.054287f, 76.0f}))
+                   .matches);
+  // bf16 results differ by an ulp of their own precision when sums are reordered.
+  using runtime::bf16;
+  EXPECT_TRUE(CompareTensors(Tensor::FromVector<bf16>({1}, {bf16(1.0078125f)}),
+                             Tensor::FromVector<bf16>({1}, {bf16(1.0f)}))
+                  .matches);
+}
+
 TEST(CompareTensorsTest, ShapesAndTypesMustAgree) {
   TensorComparison c = CompareTensors(Tensor::FromVector<float>({2}, {1, 2}),
                                       Tensor::FromVector<float>({3}, {1, 2, 3}));

@@ -6,6 +6,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringSet.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "partitioner/ir/function_attrs.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 
 namespace tessel::hlo_text {
@@ -339,6 +340,7 @@ mlir::FailureOr<mlir::func::FuncOp> Importer::functionFor(Computation& comp,
   mlir::Block* block = func.addEntryBlock();
   std::vector<llvm::SmallVector<mlir::Value>> params;
   unsigned next = 0;
+  ir::FunctionAttrEditor attrs(func);
   for (Instruction* param : *declared) {
     llvm::SmallVector<mlir::Value> leaves;
     for (int64_t i = 0; i < param->shape.numLeaves(); ++i) leaves.push_back(block->getArgument(next++));
@@ -365,6 +367,7 @@ mlir::LogicalResult Importer::importEntry(Computation& comp) {
   mlir::Block* block = func.addEntryBlock();
   std::vector<llvm::SmallVector<mlir::Value>> params;
   unsigned next = 0;
+  ir::FunctionAttrEditor attrs(func);
   for (Instruction* param : *declared) {
     mlir::FailureOr<std::vector<std::string>> shardings = leafShardings(*this, *param);
     if (failed(shardings)) return mlir::failure();
@@ -373,9 +376,9 @@ mlir::LogicalResult Importer::importEntry(Computation& comp) {
     llvm::SmallVector<mlir::Value> leaves;
     for (const std::string& sharding : *shardings) {
       if (!sharding.empty()) {
-        func.setArgAttr(next, kHloShardingAttr, builder_.getStringAttr(sharding));
+        attrs.setArg(next, kHloShardingAttr, builder_.getStringAttr(sharding));
       }
-      if (frontend) func.setArgAttr(next, kFrontendAttrsAttr, frontend);
+      if (frontend) attrs.setArg(next, kFrontendAttrsAttr, frontend);
       leaves.push_back(block->getArgument(next++));
     }
     params.push_back(leaves);
@@ -387,9 +390,10 @@ mlir::LogicalResult Importer::importEntry(Computation& comp) {
   if (failed(shardings)) return mlir::failure();
   for (size_t i = 0; i < shardings->size(); ++i) {
     if (!(*shardings)[i].empty()) {
-      func.setResultAttr(i, kHloShardingAttr, builder_.getStringAttr((*shardings)[i]));
+      attrs.setResult(i, kHloShardingAttr, builder_.getStringAttr((*shardings)[i]));
     }
   }
+  attrs.commit();
   builder_.create<mlir::func::ReturnOp>(loc(root), *results);
   return mlir::success();
 }

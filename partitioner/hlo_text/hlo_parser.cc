@@ -1,6 +1,8 @@
 // Parser of XLA HLO text into the syntax tree of hlo_parser.h.
 #include "partitioner/hlo_text/hlo_parser.h"
 
+#include "llvm/ADT/StringSet.h"
+
 #include <cctype>
 
 #include "llvm/ADT/StringSwitch.h"
@@ -84,6 +86,7 @@ class Parser {
       return skipStackFrameSection();
     }
     Computation comp;
+    names_.clear();
     comp.name = name.str();
     comp.isEntry = isEntry;
     comp.pos = start;
@@ -201,11 +204,9 @@ class Parser {
       if (!lex_.consume(',')) break;
       if (failed(parseAttribute(inst.attrs))) return mlir::failure();
     }
-    for (const Instruction& other : comp.instructions) {
-      if (other.name == inst.name) {
-        return mlir::emitError(lex_.toLoc(inst.pos))
-               << "instruction name '" << inst.name << "' is used twice";
-      }
+    if (!names_.insert(inst.name).second) {
+      return mlir::emitError(lex_.toLoc(inst.pos))
+             << "instruction name '" << inst.name << "' is used twice";
     }
     if (inst.isRoot) {
       if (comp.rootIndex >= 0) {
@@ -273,6 +274,7 @@ class Parser {
 
   Lexer& lex_;
   ParsedModule& module_;
+  llvm::StringSet<> names_;  // of the computation being parsed
 };
 
 }  // namespace

@@ -2,12 +2,15 @@
 // then writing the shardings back (propagate.h).
 #include "partitioner/propagation/propagate.h"
 
+#include <algorithm>
 #include <deque>
+#include <type_traits>
 
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "partitioner/ir/function_attrs.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/location.h"
 #include "partitioner/ir/tessel/sharding_verification.h"
@@ -65,10 +68,10 @@ llvm::SmallVector<mlir::Value> runNode(PropagationGraph& graph, const Node& node
        propagateThroughRule(node.rule, tensors, mesh, level, conflicts)) {
     TensorState& state = *tensors[change.tensor].state;
     const TensorState& from = *tensors[change.source].state;
-    if (state.provenance.origin.empty()) {
+    if (!state.provenance.origin && from.provenance.origin) {
       state.provenance.origin = from.provenance.origin;
-      state.provenance.path = from.provenance.path;
-      state.provenance.path.push_back(node.op);
+      state.provenance.from = node.values[change.source];
+      state.provenance.via = node.op;
     }
     changed.push_back(node.values[change.tensor]);
   }
@@ -142,42 +145,81 @@ ir::ShardingAttr finalSharding(const PropagationGraph& graph, mlir::Value value)
   return stateToAttr(replicated, value.getContext(), /*closeOpenDims=*/true);
 }
 
+// The origin and path of `value`, rebuilt by following the links back to its annotation.
+// Each link was made from one set earlier, so the walk ends; the bound only guards it.
+std::optional<Provenance> expandLinks(
+    mlir::Value value, llvm::function_ref<const ProvenanceLink*(mlir::Value)> linkOf,
+    size_t bound) {
+  const ProvenanceLink* link = linkOf(value);
+  if (!link || !link->origin) return std::nullopt;
+  Provenance provenance;
+  provenance.origin = *link->origin;
+  while (link && link->via && provenance.path.size() < bound) {
+    provenance.path.push_back(link->via);
+    link = linkOf(link->from);
+  }
+  std::reverse(provenance.path.begin(), provenance.path.end());
+  return provenance;
+}
+
+template <typename Map>
+std::optional<Provenance> expandProvenance(const Map& map, mlir::Value value) {
+  return expandLinks(
+      value,
+      [&](mlir::Value v) -> const ProvenanceLink* {
+        auto it = map.find(v);
+        if (it == map.end()) return nullptr;
+        if constexpr (std::is_same_v<typename Map::mapped_type, ProvenanceLink>) {
+          return &it->second;
+        } else {
+          return &it->second.provenance;
+        }
+      },
+      map.size());
+}
+
 void writeShardings(mlir::ModuleOp module, const PropagationGraph& graph, bool annotateOrigins,
                     PropagationReport* report) {
   mlir::MLIRContext* context = module.getContext();
   mlir::Builder builder(context);
   for (auto function : module.getOps<mlir::func::FuncOp>()) {
     if (function.isDeclaration()) continue;
+    ir::FunctionAttrEditor attrs(function);
     for (auto [i, arg] : llvm::enumerate(function.getArguments())) {
       if (function.getArgAttr(i, ir::TesselDialect::kShardingAttrName)) continue;
       if (ir::ShardingAttr sharding = finalSharding(graph, arg)) {
-        function.setArgAttr(i, ir::TesselDialect::kShardingAttrName, sharding);
+        attrs.setArg(i, ir::TesselDialect::kShardingAttrName, sharding);
       }
     }
     mlir::Operation* returnOp = function.getBody().front().getTerminator();
     for (auto [j, value] : llvm::enumerate(returnOp->getOperands())) {
       if (function.getResultAttr(j, ir::TesselDialect::kShardingAttrName)) continue;
       if (ir::ShardingAttr sharding = finalSharding(graph, value)) {
-        function.setResultAttr(j, ir::TesselDialect::kShardingAttrName, sharding);
+        attrs.setResult(j, ir::TesselDialect::kShardingAttrName, sharding);
       }
     }
+    attrs.commit();
     function.getBody().walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation* op) {
       if (op->getNumResults() > 0 &&
           !op->hasAttr(ir::TesselDialect::kShardingAttrName) &&
           llvm::all_of(op->getResultTypes(),
                        [](mlir::Type type) { return llvm::isa<mlir::RankedTensorType>(type); })) {
         llvm::SmallVector<ir::ShardingAttr> shardings;
-        llvm::SmallVector<mlir::Attribute> origins;
         for (mlir::Value result : op->getResults()) {
           shardings.push_back(finalSharding(graph, result));
-          auto it = graph.states.find(result);
-          origins.push_back(builder.getStringAttr(
-              it == graph.states.end() ? "replicated: no sharding reached it"
-                                       : describeProvenance(it->second.provenance)));
         }
         op->setAttr(ir::TesselDialect::kShardingAttrName,
                     ir::ShardingPerValueAttr::get(context, shardings));
-        if (annotateOrigins) op->setAttr("tessel.sharding_origin", builder.getArrayAttr(origins));
+        if (annotateOrigins) {
+          llvm::SmallVector<mlir::Attribute> origins;
+          for (mlir::Value result : op->getResults()) {
+            std::optional<Provenance> provenance = expandProvenance(graph.states, result);
+            origins.push_back(builder.getStringAttr(
+                provenance ? describeProvenance(*provenance)
+                           : "replicated: no sharding reached it"));
+          }
+          op->setAttr("tessel.sharding_origin", builder.getArrayAttr(origins));
+        }
       }
       // Only while and case bodies hold tensor computations to shard. Manual computation
       // bodies are per-device code; reducer-like regions compute on single elements.
@@ -187,14 +229,16 @@ void writeShardings(mlir::ModuleOp module, const PropagationGraph& graph, bool a
   }
   if (report) {
     for (const auto& [value, state] : graph.states) {
-      if (state.hasAxes() || !state.provenance.origin.empty()) {
-        report->provenance[value] = state.provenance;
-      }
+      if (state.provenance.origin) report->links[value] = state.provenance;
     }
   }
 }
 
 }  // namespace
+
+std::optional<Provenance> PropagationReport::provenanceOf(mlir::Value value) const {
+  return expandProvenance(links, value);
+}
 
 std::string describeProvenance(const Provenance& provenance) {
   if (provenance.origin.empty()) return "replicated: no sharding reached it";

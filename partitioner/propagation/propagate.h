@@ -3,8 +3,8 @@
 //
 //   PropagationReport report;
 //   if (failed(propagateShardings(module, PropagationOptions(), &report))) ...
-//   // Every op result now carries `tessel.sharding`; report.provenance says where each
-//   // value's sharding came from.
+//   // Every op result now carries `tessel.sharding`; report.provenanceOf(v) says where
+//   // each value's sharding came from.
 //
 // The algorithm (docs/propagation.md): each op's sharding rule maps its operand and result
 // dimensions to factors; a step through an op projects the shardings onto the factors, lets
@@ -16,6 +16,7 @@
 #ifndef TESSEL_PARTITIONER_PROPAGATION_PROPAGATE_H_
 #define TESSEL_PARTITIONER_PROPAGATION_PROPAGATE_H_
 
+#include <optional>
 #include <string>
 
 #include "llvm/ADT/DenseMap.h"
@@ -34,8 +35,12 @@ struct PropagationOptions {
 };
 
 struct PropagationReport {
-  // For every value that received or kept a sharding: its origin and path.
-  llvm::DenseMap<mlir::Value, Provenance> provenance;
+  // Where `value`'s sharding came from (its origin and path), or none when no sharding
+  // reached it. Rebuilt on each call, in time proportional to the path.
+  std::optional<Provenance> provenanceOf(mlir::Value value) const;
+
+  // For every value that received or kept a sharding: its origin and the step back.
+  llvm::DenseMap<mlir::Value, ProvenanceLink> links;
 };
 
 // "argument 0 of @main via hlo.add (f.mlir:3:8), hlo.dot_general (f.mlir:4:8)".

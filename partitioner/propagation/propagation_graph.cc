@@ -70,7 +70,7 @@ class GraphBuilder {
     MeshAttr mesh = lookupMeshIn(module_, sharding.getMeshName());
     if (!mesh || graph_.states.count(value)) return;
     TensorState state = stateFromAttr(sharding, mesh);
-    state.provenance.origin = std::move(origin);
+    state.provenance.origin = std::make_shared<const std::string>(std::move(origin));
     for (const DimState& dim : state.dims) {
       if (dim.priority) levels_.insert(*dim.priority);
     }

@@ -5,6 +5,7 @@
 #define TESSEL_PARTITIONER_PROPAGATION_TENSOR_STATE_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -32,13 +33,23 @@ struct Provenance {
   llvm::SmallVector<mlir::Operation*, 4> path;
 };
 
+// What a value keeps while propagation runs, in constant space: the origin (shared by every
+// value it reached) and the one step back, the value it took its axes from and the op between.
+// The whole path is rebuilt from these only when asked for (PropagationReport::provenanceOf),
+// so deep programs do not copy ever longer paths.
+struct ProvenanceLink {
+  std::shared_ptr<const std::string> origin;  // null while the value has no sharding
+  mlir::Value from;                           // null at an annotation
+  mlir::Operation* via = nullptr;
+};
+
 struct TensorState {
   mlir::FlatSymbolRefAttr meshName;
   MeshAttr mesh;
   llvm::SmallVector<DimState, 4> dims;
   AxisList replicated;
   AxisList unreduced;
-  Provenance provenance;
+  ProvenanceLink provenance;
 
   bool isMasked(int64_t dim, int64_t level) const {
     return dims[dim].priority && *dims[dim].priority > level;

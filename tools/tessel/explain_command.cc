@@ -29,9 +29,9 @@ std::string Print(mlir::Attribute attr) {
 }
 
 std::string Origin(const propagation::PropagationReport& report, mlir::Value value) {
-  auto it = report.provenance.find(value);
-  return it == report.provenance.end() ? "replicated: no sharding reached it"
-                                       : propagation::describeProvenance(it->second);
+  std::optional<propagation::Provenance> provenance = report.provenanceOf(value);
+  return provenance ? propagation::describeProvenance(*provenance)
+                    : "replicated: no sharding reached it";
 }
 
 // What weight-update sharding said about the ops at each location (its remarks), the

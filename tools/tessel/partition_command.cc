@@ -1,10 +1,16 @@
 // `tessel partition FILE`: propagates shardings through a program and partitions it into
 // the SPMD program every device runs, printed as MLIR.
+#include <sys/resource.h>
+
+#include <cstdio>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "llvm/Support/raw_os_ostream.h"
 #include "cost_model/hardware_spec.h"
 #include "mlir/IR/MLIRContext.h"
@@ -15,18 +21,32 @@
 
 ABSL_FLAG(std::string, output, "",
           "Write the partitioned program to this file instead of standard output.");
+ABSL_FLAG(bool, timing, false,
+          "Print the time of each stage (load, propagate, partition, print) and the peak "
+          "memory to standard error.");
 ABSL_FLAG(bool, strategy_remarks, false,
           "Print a remark at each op where the partitioner compared strategies: the chosen "
           "one and the runner-up, with their estimated times and bytes sent.");
 
 namespace tessel::cli {
+namespace {
+
+// The most memory this process has held (the resident set's high-water mark).
+double PeakMemoryBytes() {
+  struct rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) * 1024;  // KiB on Linux
+}
+
+}  // namespace
+
 
 Subcommand PartitionCommand() {
   Subcommand command;
   command.name = "partition";
   command.synopsis =
       "partition FILE [--mesh=NAME=SIZE,...] [--shard_weight_update] [--combine_collectives] "
-      "[--hardware=SPEC.textproto] [--strategy_remarks] [--output=OUT]";
+      "[--hardware=SPEC.textproto] [--strategy_remarks] [--timing] [--output=OUT]";
   command.summary = "Propagate shardings and partition a program into its SPMD form.";
   command.details =
       "FILE is an annotated program (MLIR or XLA HLO text): a tessel.mesh and shardings on\n"
@@ -41,11 +61,12 @@ Subcommand PartitionCommand() {
       "collectives of one kind over the same axes as one (--tessel-combine-collectives).\n"
       "Where an op can be partitioned several ways (a dot with split contracting dims), the\n"
       "cost model prices each on the --hardware spec and the cheapest is emitted;\n"
-      "--strategy_remarks prints the choice and the runner-up.\n"
+      "--strategy_remarks prints the choice and the runner-up. --timing prints the time of\n"
+      "each stage and the peak memory.\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
   command.flags = {"mesh",     "output",          "shard_weight_update", "combine_collectives",
-                   "hardware", "strategy_remarks"};
+                   "hardware", "strategy_remarks", "timing"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     if (args.positional.size() != 1) {
       err << "tessel partition: expected one FILE, got " << args.positional.size()
@@ -69,9 +90,12 @@ Subcommand PartitionCommand() {
         status = loaded.status();
       }
     }
+    const absl::Time start = absl::Now();
     mlir::MLIRContext context;
     absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
         LoadProgram(args.positional[0], context);
+    const double loadSeconds = absl::ToDoubleSeconds(absl::Now() - start);
+    StageSeconds stages;
     if (status.ok()) status = module.status();
     if (status.ok()) status = ApplyMeshAxes(**module, *mesh);
     if (status.ok()) {
@@ -79,25 +103,50 @@ Subcommand PartitionCommand() {
           **module, err,
           PipelineOptions{absl::GetFlag(FLAGS_shard_weight_update),
                           absl::GetFlag(FLAGS_combine_collectives), &spec,
-                          absl::GetFlag(FLAGS_strategy_remarks)});
+                          absl::GetFlag(FLAGS_strategy_remarks), /*hierarchical_all_reduce=*/true,
+                          &stages});
     }
     if (!status.ok()) {
       err << "tessel partition: " << status.message() << "\n";
       return static_cast<int>(kExitBadInput);
     }
-    std::string output = absl::GetFlag(FLAGS_output);
+    // A program cut short by a full disk or a closed pipe must not pass for one: the
+    // stream is checked after the last byte, and a partial file is removed.
+    const absl::Time printStart = absl::Now();
+    auto printTo = [&](std::ostream& stream) {
+      {
+        llvm::raw_os_ostream os(stream);
+        (*module)->print(os);
+      }
+      stream.flush();
+      return static_cast<bool>(stream);
+    };
+    const std::string output = absl::GetFlag(FLAGS_output);
     if (output.empty()) {
-      llvm::raw_os_ostream os(out);
-      (*module)->print(os);
-      return static_cast<int>(kExitOk);
+      if (!printTo(out)) {
+        err << "tessel partition: cannot write the program to standard output\n";
+        return static_cast<int>(kExitBadInput);
+      }
+    } else {
+      std::ofstream file(output);
+      bool written = file && printTo(file);
+      if (file.is_open()) file.close();
+      written = written && !file.fail();
+      if (!written) {
+        std::remove(output.c_str());
+        err << "tessel partition: cannot write " << output << "\n";
+        return static_cast<int>(kExitBadInput);
+      }
     }
-    std::ofstream file(output);
-    if (!file) {
-      err << "tessel partition: cannot write " << output << "\n";
-      return static_cast<int>(kExitBadInput);
+    if (absl::GetFlag(FLAGS_timing)) {
+      const double printSeconds = absl::ToDoubleSeconds(absl::Now() - printStart);
+      const double total = absl::ToDoubleSeconds(absl::Now() - start);
+      err << absl::StrFormat(
+          "timing: load %.3f s, propagate %.3f s, partition %.3f s, print %.3f s, total %.3f "
+          "s; peak memory %.1f MiB\n",
+          loadSeconds, stages.propagate, stages.partition, printSeconds, total,
+          PeakMemoryBytes() / (1024.0 * 1024.0));
     }
-    llvm::raw_os_ostream os(file);
-    (*module)->print(os);
     return static_cast<int>(kExitOk);
   };
   return command;

@@ -3,6 +3,9 @@
 #include "partitioner/ir/location.h"
 #include "tools/tessel/pipeline.h"
 
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -88,7 +91,10 @@ absl::Status Propagate(mlir::ModuleOp module, propagation::PropagationReport* re
 
 absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
                                    const PipelineOptions& options) {
+  const absl::Time start = absl::Now();
   absl::Status propagated = Propagate(module, nullptr, remarks);
+  const absl::Time propagatedAt = absl::Now();
+  if (options.seconds) options.seconds->propagate = absl::ToDoubleSeconds(propagatedAt - start);
   if (!propagated.ok()) return propagated;
   DiagnosticCollector collector(module.getContext(), remarks);
   if (options.shard_weight_update) {
@@ -104,6 +110,9 @@ absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
   if (!failed && options.hierarchical_all_reduce) {
     passes::splitAllReducesByAxis(
         module, options.hardware ? *options.hardware : cost_model::DefaultHardwareSpec());
+  }
+  if (options.seconds) {
+    options.seconds->partition = absl::ToDoubleSeconds(absl::Now() - propagatedAt);
   }
   return collector.Finish(failed, "partitioning");
 }

@@ -21,6 +21,12 @@ absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks);
 absl::Status Propagate(mlir::ModuleOp module, propagation::PropagationReport* report,
                        std::ostream& remarks);
 
+// Seconds spent in each stage of PropagateAndPartition.
+struct StageSeconds {
+  double propagate = 0;
+  double partition = 0;  // weight-update sharding, partitioning and the passes after it
+};
+
 // What may run between propagation and partitioning, and after partitioning.
 struct PipelineOptions {
   // --tessel-weight-update-sharding (the --shard_weight_update flag).
@@ -33,6 +39,8 @@ struct PipelineOptions {
   bool strategy_remarks = false;
   // --tessel-hierarchical-all-reduce after partitioning and combining, on `hardware`.
   bool hierarchical_all_reduce = true;
+  // Filled with the time of each stage when not null (the --timing flag).
+  StageSeconds* seconds = nullptr;
 };
 
 // Runs --tessel-propagate, the passes `options` asks for, and --tessel-partition on

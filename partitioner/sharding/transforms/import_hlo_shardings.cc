@@ -3,6 +3,7 @@
 // passes.td), so that propagation and partitioning can use them.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
+#include "partitioner/ir/function_attrs.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/sharding/conversion.h"
 #include "partitioner/sharding/hlo_sharding.h"
@@ -223,16 +225,25 @@ struct ImportHloShardingsPass : public impl::ImportHloShardingsPassBase<ImportHl
     }
 
     llvm::StringRef sharding_name = ir::TesselDialect::kShardingAttrName;
+    // One editor per function: its argument and result attributes are rewritten once.
+    std::map<mlir::Operation*, std::unique_ptr<ir::FunctionAttrEditor>> editors;
+    auto editorOf = [&](mlir::Operation* op) -> ir::FunctionAttrEditor& {
+      std::unique_ptr<ir::FunctionAttrEditor>& editor = editors[op];
+      if (!editor) {
+        editor = std::make_unique<ir::FunctionAttrEditor>(llvm::cast<mlir::func::FuncOp>(op));
+      }
+      return *editor;
+    };
     for (const Site& site : sites) {
       llvm::ArrayRef<ir::ShardingAttr> shardings(&attrs[site.first_leaf], site.types.size());
       if (site.kind == Site::Kind::kArgument) {
-        auto function = llvm::cast<mlir::func::FuncOp>(site.op);
-        function.removeArgAttr(site.index, kHloShardingAttr);
-        function.setArgAttr(site.index, sharding_name, shardings[0]);
+        ir::FunctionAttrEditor& edit = editorOf(site.op);
+        edit.removeArg(site.index, kHloShardingAttr);
+        edit.setArg(site.index, sharding_name, shardings[0]);
       } else if (site.kind == Site::Kind::kResult) {
-        auto function = llvm::cast<mlir::func::FuncOp>(site.op);
-        function.removeResultAttr(site.index, mlir::StringAttr::get(context, kHloShardingAttr));
-        function.setResultAttr(site.index, sharding_name, shardings[0]);
+        ir::FunctionAttrEditor& edit = editorOf(site.op);
+        edit.removeResult(site.index, kHloShardingAttr);
+        edit.setResult(site.index, sharding_name, shardings[0]);
       } else if (IsShardingCustomCall(site.op)) {
         // GSPMD's annotation op is exactly a sharding constraint.
         mlir::OpBuilder at(site.op);

@@ -7,6 +7,9 @@
 // RUN: tessel run %t/uneven.mlir --check --seed=3 --print_limit=0 2>&1 | FileCheck %s --check-prefix=CHECK-UNEVEN
 // RUN: sh -c 'tessel run %t/nomesh.mlir --check; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NO-MESH
 // RUN: sh -c 'tessel run %t/mlp.mlir --check --partitions=2; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=CHECK-USAGE
+// RUN: tessel partition %t/mlp.mlir --timing --output=%t/timed.mlir 2>&1 | FileCheck %s --check-prefix=TIMING
+// RUN: sh -c 'tessel partition %t/mlp.mlir >&-; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=CLOSED-STDOUT
+// RUN: sh -c 'tessel partition %t/mlp.mlir --output=%t; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
 
 // The Megatron MLP: each partition holds a quarter of the batch and half the hidden units;
 // the second dot's partial sums are all-reduced over "model".
@@ -16,6 +19,14 @@
 // PARTITION: hlo.dot_general {{.*}} -> tensor<4x64xf32>
 // PARTITION: tessel.all_reduce {{.*}} over @mesh ["model"] kind = sum : tensor<4x64xf32>
 // PARTITION-NOT: tessel.all_gather
+
+// TIMING: timing: load {{[0-9.]+}} s, propagate {{[0-9.]+}} s, partition {{[0-9.]+}} s, print {{[0-9.]+}} s, total {{[0-9.]+}} s; peak memory {{[0-9.]+}} MiB
+
+// A program that cannot be written in full is an error, not an empty success.
+// CLOSED-STDOUT: tessel partition: cannot write the program to standard output
+// CLOSED-STDOUT: exit=1
+// UNWRITABLE: tessel partition: cannot write {{.*}}
+// UNWRITABLE: exit=1
 
 // EXPLAIN: argument 0: #tessel.sharding<@mesh, [{"data"}, {}]>
 // EXPLAIN-NEXT: from argument 0 of @main
