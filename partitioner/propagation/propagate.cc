@@ -45,8 +45,11 @@ llvm::SmallVector<mlir::Value> runNode(PropagationGraph& graph, const Node& node
   MeshAttr mesh = source->mesh;
   // Give every tensor of the node a state first: inserting into the map may move states,
   // so pointers are taken only afterwards.
-  llvm::SmallVector<rules::TensorFactors> factors(node.rule.getOperands());
-  factors.append(node.rule.getResults().begin(), node.rule.getResults().end());
+  const size_t numOperands = node.rule.getOperands().size();
+  auto factorsOf = [&](size_t index) {
+    return index < numOperands ? &node.rule.getOperands()[index]
+                               : &node.rule.getResults()[index - numOperands];
+  };
   for (mlir::Value value : node.values) {
     auto type = llvm::dyn_cast<mlir::RankedTensorType>(value.getType());
     if (type && !graph.states.count(value)) {
@@ -58,7 +61,7 @@ llvm::SmallVector<mlir::Value> runNode(PropagationGraph& graph, const Node& node
     StepTensor tensor;
     auto it = graph.states.find(value);
     if (it != graph.states.end() && it->second.meshName == meshName) tensor.state = &it->second;
-    tensor.factors = &factors[index];
+    tensor.factors = factorsOf(index);
     tensor.numElements = numElements(value);
     tensor.mayGrow = conflicts == nullptr;
     tensors.push_back(tensor);
