@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "runtime/element_type.h"
 
 namespace tessel {
@@ -48,16 +50,34 @@ TensorComparison CompareTensors(const runtime::Tensor& got, const runtime::Tenso
       }
       const double relative = std::max(relative_tolerance, 2 * epsilon);
       const double absolute = absolute_tolerance + kUlpsOfLargest * epsilon * largest;
+      result.absolute_bound = absolute;
+      int64_t worst = -1;
+      double worstRatio = 0;
       for (int64_t i = 0; i < want.num_elements(); ++i) {
         double a = static_cast<double>(g[i]), b = static_cast<double>(w[i]);
-        if (std::isnan(a) && std::isnan(b)) continue;
+        if ((std::isnan(a) && std::isnan(b)) || a == b) continue;  // equal infinities too
         double error = std::abs(a - b);
         result.max_abs_difference = std::max(result.max_abs_difference, error);
-        // Written so that a NaN on one side only fails the test.
-        if (!(error <= absolute + relative * std::abs(b)) && result.matches) {
-          result.matches = false;
-          result.mismatch = absl::StrCat("element ", i, ": got ", a, ", expected ", b);
+        const double bound = absolute + relative * std::abs(b);
+        // Written so that a NaN on one side only fails the test (and is the worst).
+        if (!(error <= bound)) {
+          const double ratio = std::isnan(error) ? INFINITY : error / bound;
+          if (worst < 0 || ratio > worstRatio) worst = i, worstRatio = ratio;
         }
+      }
+      if (worst >= 0) {
+        const double a = static_cast<double>(g[worst]), b = static_cast<double>(w[worst]);
+        std::vector<int64_t> index(want.shape().size());
+        for (int64_t d = static_cast<int64_t>(index.size()) - 1, rest = worst; d >= 0; --d) {
+          index[d] = rest % want.shape()[d];
+          rest /= want.shape()[d];
+        }
+        result.matches = false;
+        result.mismatch = absl::StrCat(
+            "element ", worst, " [", absl::StrJoin(index, ", "), "]: got ", a, ", expected ", b,
+            ", |difference| ", std::abs(a - b), " > tolerance ", absolute + relative * std::abs(b),
+            " (atol ", absolute_tolerance, " + rtol ", relative, " * |expected| + ",
+            kUlpsOfLargest, " ulps of the largest |expected| ", largest, ")");
       }
     }
   });

@@ -20,8 +20,13 @@ struct TensorComparison {
   // The largest |got - want| over the float elements; 0 for exact comparisons.
   double max_abs_difference = 0;
   // Empty when `matches`; otherwise what differs: "got f32[2], expected f32[3]",
-  // "got s32[2] {1, 2}, expected s32[2] {1, 3}" or "element 5: got 1.5, expected 1.25".
+  // "got s32[2] {1, 2}, expected s32[2] {1, 3}" or, for floats, the worst element (the
+  // largest difference against its own tolerance) with its index and the tolerance:
+  // "element 5 [1, 2]: got 1.5, expected 1.25, |difference| 0.25 > tolerance 0.000135 (...)".
   std::string mismatch;
+  // For floats: the bound every element was held to besides its relative part (absolute
+  // tolerance plus the ulps of the largest magnitude), for messages.
+  double absolute_bound = 0;
 };
 
 // A float element matches when |got - want| <= absolute + relative * |want| + 16 ulps of the

@@ -30,7 +30,9 @@ TEST(CompareTensorsTest, FloatsMatchWithinTheTolerance) {
   TensorComparison far = CompareTensors(Tensor::FromVector<float>({2}, {1, 2.5f}),
                                         Tensor::FromVector<float>({2}, {1, 2}));
   EXPECT_FALSE(far.matches);
-  EXPECT_EQ(far.mismatch, "element 1: got 2.5, expected 2");
+  EXPECT_EQ(far.mismatch,
+            "element 1 [1]: got 2.5, expected 2, |difference| 0.5 > tolerance 0.000213815 (atol "
+            "1e-05 + rtol 0.0001 * |expected| + 16 ulps of the largest |expected| 2)");
   EXPECT_TRUE(CompareTensors(Tensor::FromVector<float>({1}, {2.5f}),
                              Tensor::FromVector<float>({1}, {2}), /*relative_tolerance=*/0.5)
                   .matches);
@@ -56,6 +58,28 @@ TEST(CompareTensorsTest, ToleranceGrowsWithTheLargestMagnitude) {
   EXPECT_TRUE(CompareTensors(Tensor::FromVector<bf16>({1}, {bf16(1.0078125f)}),
                              Tensor::FromVector<bf16>({1}, {bf16(1.0f)}))
                   .matches);
+}
+
+// The message names the worst element against its own tolerance (not the first beyond it),
+// with its index; equal infinities match.
+TEST(CompareTensorsTest, NamesTheWorstElement) {
+  TensorComparison c = CompareTensors(
+      Tensor::FromVector<float>({2, 2}, {1.001f, INFINITY, 3, 4.5f}),
+      Tensor::FromVector<float>({2, 2}, {1, INFINITY, 3, 4}));
+  EXPECT_FALSE(c.matches);
+  EXPECT_EQ(c.mismatch.rfind("element 3 [1, 1]: got 4.5, expected 4", 0), 0u) << c.mismatch;
+}
+
+// What partitioning bugs do to a result is far outside the bound: a dropped all_reduce (one
+// partial sum of four), a shard at a wrong offset, padding left in a sum.
+TEST(CompareTensorsTest, PartitioningBugsFail) {
+  Tensor want = Tensor::FromVector<float>({4}, {10.0f, -3.0f, 7.5f, 0.25f});
+  EXPECT_FALSE(CompareTensors(Tensor::FromVector<float>({4}, {2.5f, -0.75f, 1.875f, 0.0625f}),
+                              want).matches);
+  EXPECT_FALSE(CompareTensors(Tensor::FromVector<float>({4}, {-3.0f, 10.0f, 7.5f, 0.25f}),
+                              want).matches);
+  EXPECT_FALSE(CompareTensors(Tensor::FromVector<float>({4}, {10.0f, -3.0f, 7.5f, 0.2501f}),
+                              want).matches);
 }
 
 TEST(CompareTensorsTest, ShapesAndTypesMustAgree) {

@@ -17,8 +17,8 @@ namespace {
 
 // Compares one result and prints a line; a mismatch names the first differing element.
 absl::Status Compare(const runtime::Tensor& got, const runtime::Tensor& want, size_t index,
-                     std::ostream& out) {
-  TensorComparison comparison = CompareTensors(got, want);
+                     std::ostream& out, const CheckTolerance& tolerance) {
+  TensorComparison comparison = CompareTensors(got, want, tolerance.rtol, tolerance.atol);
   if (!comparison.matches) {
     return absl::FailedPreconditionError(
         absl::StrCat("result ", index, " of the partitioned run: ", comparison.mismatch));
@@ -27,7 +27,9 @@ absl::Status Compare(const runtime::Tensor& got, const runtime::Tensor& want, si
   if (comparison.exact) {
     out << " matches exactly\n";
   } else {
-    out << " matches (max abs difference " << comparison.max_abs_difference << ")\n";
+    out << " matches (max abs difference " << comparison.max_abs_difference
+        << "; tolerance " << comparison.absolute_bound << " + " << tolerance.rtol
+        << " * |expected|)\n";
   }
   return absl::OkStatus();
 }
@@ -35,13 +37,14 @@ absl::Status Compare(const runtime::Tensor& got, const runtime::Tensor& want, si
 }  // namespace
 
 absl::Status CompareResults(const std::vector<runtime::Tensor>& got,
-                            const std::vector<runtime::Tensor>& expected, std::ostream& out) {
+                            const std::vector<runtime::Tensor>& expected, std::ostream& out,
+                            const CheckTolerance& tolerance) {
   if (got.size() != expected.size()) {
     return absl::FailedPreconditionError(absl::StrCat("partitioned run gave ", got.size(),
                                                       " results, expected ", expected.size()));
   }
   for (size_t r = 0; r < expected.size(); ++r) {
-    TESSEL_RETURN_IF_ERROR(Compare(got[r], expected[r], r, out));
+    TESSEL_RETURN_IF_ERROR(Compare(got[r], expected[r], r, out, tolerance));
   }
   return absl::OkStatus();
 }
@@ -49,7 +52,8 @@ absl::Status CompareResults(const std::vector<runtime::Tensor>& got,
 absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_name,
                               const std::vector<runtime::Tensor>& inputs,
                               const std::vector<runtime::Tensor>& expected, std::ostream& out,
-                              std::ostream& remarks, const PipelineOptions& pipeline) {
+                              std::ostream& remarks, const PipelineOptions& pipeline,
+                              const CheckTolerance& tolerance) {
   mlir::OwningOpRef<mlir::ModuleOp> partitioned(module.clone());
   auto meshes = partitioned->getOps<ir::MeshOp>();
   if (meshes.empty()) {
@@ -85,7 +89,7 @@ absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_
         runtime::AssembleTensor(locals, sharding, mesh, expected[r].shape()));
     assembled.push_back(std::move(whole));
   }
-  return CompareResults(assembled, expected, out);
+  return CompareResults(assembled, expected, out, tolerance);
 }
 
 }  // namespace tessel::cli

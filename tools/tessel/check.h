@@ -14,11 +14,18 @@
 
 namespace tessel::cli {
 
+// The float tolerance of --check (--rtol, --atol): an element matches when |got - want| <=
+// atol + rtol * |want| + 16 ulps of the largest |want| of its result (tensor_compare.h).
+struct CheckTolerance {
+  double rtol = 1e-4;
+  double atol = 1e-5;
+};
+
 // Propagates and partitions a copy of `module` (with the passes `pipeline` asks for), cuts `inputs` into each partition's pieces
 // by the partitioned function's argument shardings, runs it on one local partition per mesh
 // device, assembles the results by the result shardings and compares them with `expected`
 // (the single-device results) with CompareTensors (partitioner/api/tensor_compare.h): bit for
-// bit for integers and pred, within a relative tolerance of 1e-4 (absolute 1e-5) for floats.
+// bit for integers and pred, within `tolerance` for floats.
 // Prints one line per result. Fails with FailedPrecondition on a mismatch (naming the
 // result and the first differing element) and with the pipeline's error if the program
 // cannot be partitioned.
@@ -26,14 +33,16 @@ absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_
                               const std::vector<runtime::Tensor>& inputs,
                               const std::vector<runtime::Tensor>& expected, std::ostream& out,
                               std::ostream& remarks,
-                              const PipelineOptions& pipeline = PipelineOptions());
+                              const PipelineOptions& pipeline = PipelineOptions(),
+                              const CheckTolerance& tolerance = CheckTolerance());
 
 // Compares the assembled results of a partitioned run, `got`, with the single-device
 // `expected` by the rules above, printing one line per result to `out`. Fails with
 // FailedPrecondition on the first mismatch (a different count, type or shape, or a
 // differing element). Shared by every backend's --check.
 absl::Status CompareResults(const std::vector<runtime::Tensor>& got,
-                            const std::vector<runtime::Tensor>& expected, std::ostream& out);
+                            const std::vector<runtime::Tensor>& expected, std::ostream& out,
+                            const CheckTolerance& tolerance = CheckTolerance());
 
 }  // namespace tessel::cli
 

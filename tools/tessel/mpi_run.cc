@@ -283,7 +283,7 @@ absl::Status Report(const MpiRunOptions& options, Setup& setup, const std::vecto
     runtime::Interpreter reference;
     TESSEL_ASSIGN_OR_RETURN(std::vector<Tensor> expected,
                             reference.RunFunction(setup.original, setup.inputs));
-    TESSEL_RETURN_IF_ERROR(CompareResults(results, expected, out));
+    TESSEL_RETURN_IF_ERROR(CompareResults(results, expected, out, options.tolerance));
   }
   return absl::OkStatus();
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "tools/tessel/check.h"
 #include "tools/tessel/common_flags.h"
 
 namespace tessel::cli {
@@ -32,6 +33,7 @@ struct MpiRunOptions {
   std::string output_dir;
   int64_t print_limit = 16;
   bool check = false;
+  CheckTolerance tolerance;  // for --check's float results
   // --mesh: new sizes for the program's mesh axes (see common_flags.h).
   std::vector<MeshAxisSize> mesh;
   // --shard_weight_update: weight-update sharding before partitioning.

@@ -42,6 +42,13 @@ ABSL_FLAG(std::string, output_dir, "",
 ABSL_FLAG(bool, check, false,
           "Also partition the program (it needs a tessel.mesh and shardings), run it on one "
           "local partition per mesh device, and check it gives the single-device results.");
+ABSL_FLAG(double, rtol, 1e-4,
+          "With --check: the relative tolerance for float results (at least two ulps of "
+          "the type).");
+ABSL_FLAG(double, atol, 1e-5,
+          "With --check: the absolute tolerance for float results; 16 ulps of the largest "
+          "magnitude in each result are added (reordered sums round at the size of their "
+          "terms).");
 ABSL_FLAG(int64_t, print_limit, 16,
           "Print at most K elements of each result; 0 prints only the shapes.");
 ABSL_FLAG(std::string, backend, "local",
@@ -73,6 +80,7 @@ struct RunOptions {
   std::string output_dir;
   int64_t print_limit = 16;
   bool check = false;
+  CheckTolerance tolerance;
   bool mpi = false;
   std::string device_assignment;
   absl::Duration collective_timeout = absl::Seconds(60);
@@ -97,6 +105,16 @@ absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
   options.output_dir = absl::GetFlag(FLAGS_output_dir);
   options.print_limit = absl::GetFlag(FLAGS_print_limit);
   options.check = absl::GetFlag(FLAGS_check);
+  options.tolerance = {absl::GetFlag(FLAGS_rtol), absl::GetFlag(FLAGS_atol)};
+  if (!(options.tolerance.rtol >= 0) || !(options.tolerance.atol >= 0)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--rtol and --atol must not be negative, got ", options.tolerance.rtol, " and ",
+        options.tolerance.atol));
+  }
+  if (!options.check &&
+      (args.explicitly_set.count("rtol") > 0 || args.explicitly_set.count("atol") > 0)) {
+    return absl::InvalidArgumentError("--rtol and --atol need --check");
+  }
   options.shard_weight_update = absl::GetFlag(FLAGS_shard_weight_update);
   options.combine_collectives = absl::GetFlag(FLAGS_combine_collectives);
   const std::string backend = absl::GetFlag(FLAGS_backend);
@@ -232,7 +250,8 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
       TESSEL_RETURN_IF_ERROR(
           CheckPartitioned(*module, options.function, inputs, results, out, err,
                            PipelineOptions{options.shard_weight_update,
-                                           options.combine_collectives}));
+                                           options.combine_collectives},
+                           options.tolerance));
     }
   } else {
     std::vector<std::vector<runtime::Tensor>> per_partition(options.partitions, inputs);
@@ -271,7 +290,9 @@ Subcommand RunCommand() {
       "starts with 'HloModule'), and '-' reads standard input. The function's arguments come\n"
       "from --inputs or, by default, from --seed. Each result is printed as its shape and its\n"
       "first elements; --output_dir saves them whole. --check also partitions an annotated\n"
-      "program, runs it on one local partition per mesh device and compares the results.\n"
+      "program, runs it on one local partition per mesh device and compares the results:\n"
+      "integers bit for bit, floats within --atol + --rtol * |expected| plus 16 ulps of the\n"
+      "result's largest magnitude (a failure names the worst element and the tolerance).\n"
       "--mesh=data=4,model=2 sets the sizes of the program's mesh axes (or declares the mesh\n"
       "of a program without one) before anything runs. --shard_weight_update (with --check\n"
       "or --backend=mpi) partitions with data-parallel optimizer updates on 1/n shards of\n"
@@ -290,7 +311,7 @@ Subcommand RunCommand() {
   command.flags = {"function",    "inputs",      "seed",    "partitions",
                    "output_dir",  "print_limit", "check",   "mesh",
                    "backend",     "device_assignment", "collective_timeout",
-                   "shard_weight_update", "combine_collectives"};
+                   "shard_weight_update", "combine_collectives", "rtol", "atol"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     absl::StatusOr<RunOptions> options = GetOptions(args);
     if (!options.ok()) {
@@ -310,6 +331,7 @@ Subcommand RunCommand() {
       mpi.output_dir = options->output_dir;
       mpi.print_limit = options->print_limit;
       mpi.check = options->check;
+      mpi.tolerance = options->tolerance;
       mpi.mesh = options->mesh;
       mpi.shard_weight_update = options->shard_weight_update;
       mpi.combine_collectives = options->combine_collectives;

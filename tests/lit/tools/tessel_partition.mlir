@@ -7,6 +7,9 @@
 // RUN: tessel run %t/uneven.mlir --check --seed=3 --print_limit=0 2>&1 | FileCheck %s --check-prefix=CHECK-UNEVEN
 // RUN: sh -c 'tessel run %t/nomesh.mlir --check; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NO-MESH
 // RUN: sh -c 'tessel run %t/mlp.mlir --check --partitions=2; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=CHECK-USAGE
+// RUN: tessel run %t/mlp.mlir --check --print_limit=0 --rtol=0.01 --atol=0.5 | FileCheck %s --check-prefix=TOLERANCE
+// RUN: sh -c 'tessel run %t/mlp.mlir --rtol=0.01; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=TOLERANCE-USAGE
+// RUN: sh -c 'tessel run %t/mlp.mlir --check --atol=-1; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=TOLERANCE-NEGATIVE
 // RUN: tessel partition %t/mlp.mlir --timing --output=%t/timed.mlir 2>&1 | FileCheck %s --check-prefix=TIMING
 // RUN: sh -c 'tessel partition %t/mlp.mlir >&-; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=CLOSED-STDOUT
 // RUN: sh -c 'tessel partition %t/mlp.mlir --output=%t; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
@@ -48,6 +51,13 @@
 
 // CHECK-USAGE: tessel run: --check runs the single-device program and partitions it itself; drop --partitions
 // CHECK-USAGE: exit=2
+
+// --check prints the tolerance it used; --rtol and --atol set it.
+// TOLERANCE: check: result 0 f32[16,64] matches (max abs difference {{.*}}; tolerance 0.5{{[0-9]*}} + 0.01 * |expected|)
+// TOLERANCE-USAGE: tessel run: --rtol and --atol need --check
+// TOLERANCE-USAGE: exit=2
+// TOLERANCE-NEGATIVE: tessel run: --rtol and --atol must not be negative, got 0.0001 and -1
+// TOLERANCE-NEGATIVE: exit=2
 
 //--- mlp.mlir
 tessel.mesh @mesh = <["data"=4, "model"=2]>
