@@ -95,6 +95,15 @@ mlir::FailureOr<Imported> importCustomCall(Importer& im, Instruction& inst) {
       attrs.push_back(im.builder().getNamedAttr("has_side_effect", im.builder().getBoolAttr(true)));
     }
   }
+  // Shardy's round trip marks each function result with this identity call; its sharding is
+  // the one the ROOT instruction carries as `sharding=`, so the call itself goes.
+  if (*target == "xla.sdy.FuncResultSharding") {
+    llvm::SmallVector<mlir::Value> operands = im.allOperandLeaves(inst);
+    if (mlir::TypeRange(mlir::ValueRange(operands)) != mlir::TypeRange(im.leafTypes(inst))) {
+      return im.error(inst) << "'xla.sdy.FuncResultSharding' must return its operands' types";
+    }
+    return Imported{operands, nullptr};
+  }
   return im.all(im.create(inst, "hlo.custom_call", im.allOperandLeaves(inst),
                           im.leafTypes(inst), attrs));
 }
