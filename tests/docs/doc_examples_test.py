@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Runs the `tessel` examples of the documentation and checks their printed output.
+
+In every fenced block of docs/*.md and README.md, a line `$ tessel ...` is a command and the
+lines after it, up to the next `$ ` line or the end of the block, are what it prints
+(standard output and standard error together). A command runs when every file it names
+(an argument ending in .mlir, .hlo, .npy or .textproto, or a flag value of that kind) is
+in the repository; the others name files the text describes but does not ship, and are
+listed as not run. The documented lines are an excerpt: each must match an actual line, in
+order (lines between them may be left out); `...` inside a line matches any text.
+A `$ echo $?` line checks the exit status of the command before it. Commands run from a
+scratch directory that links examples/, tests/ and docs/, so files they write stay there.
+
+    python3 tests/docs/doc_examples_test.py TESSEL_BINARY REPO_ROOT
+"""
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+FILE_SUFFIXES = (".mlir", ".hlo", ".npy", ".textproto")
+
+
+def blocks(text):
+    """The fenced code blocks of a Markdown text, as lists of lines."""
+    inside, current = False, []
+    for line in text.splitlines():
+        if line.startswith("```"):
+            if inside:
+                yield current
+            inside, current = not inside, []
+        elif inside:
+            current.append(line)
+
+
+def examples(path):
+    """(command, expected lines, expected exit status or None) in a Markdown file."""
+    with open(path) as f:
+        text = f.read()
+    for block in blocks(text):
+        i = 0
+        while i < len(block):
+            if not block[i].startswith("$ "):
+                i += 1
+                continue
+            command = block[i][2:]
+            while command.endswith("\\") and i + 1 < len(block):
+                i += 1
+                command = command[:-1] + " " + block[i].strip()
+            j = i + 1
+            while j < len(block) and not block[j].startswith("$ "):
+                j += 1
+            expected = [line for line in block[i + 1:j]]
+            while expected and not expected[-1].strip():
+                expected.pop()
+            status = None
+            if j < len(block) and block[j].strip() == "$ echo $?" and j + 1 < len(block):
+                status = int(block[j + 1].strip())
+                j += 2
+            yield command, expected, status
+            i = j
+
+
+def named_files(words):
+    files = []
+    for word in words:
+        for part in re.split(r"[=,]", word):
+            if part.endswith(FILE_SUFFIXES) and not part.startswith("-"):
+                files.append(part)
+    return files
+
+
+def line_matches(pattern, line):
+    parts = pattern.split("...")
+    if len(parts) == 1:
+        return pattern.rstrip() == line.rstrip()
+    regex = ".*".join(re.escape(p) for p in parts)
+    return re.fullmatch(regex, line.rstrip()) is not None or (
+        parts[-1] == "" and re.match(regex, line.rstrip()) is not None)
+
+
+def output_matches(expected, actual):
+    """Whether the expected lines appear in `actual` in order (an excerpt: lines between
+    them may be left out, as may a `...` line's)."""
+    a = 0
+    for pattern in expected:
+        if pattern.strip() == "...":
+            continue
+        while a < len(actual) and not line_matches(pattern, actual[a]):
+            a += 1
+        if a == len(actual):
+            return False
+        a += 1
+    return True
+
+
+def main():
+    tessel, root = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    docs = [os.path.join(root, "README.md")] + sorted(
+        os.path.join(root, "docs", name) for name in os.listdir(os.path.join(root, "docs"))
+        if name.endswith(".md"))
+    scratch = tempfile.mkdtemp()
+    for name in ("examples", "tests", "docs"):
+        os.symlink(os.path.join(root, name), os.path.join(scratch, name))
+    ran, skipped, failures = 0, [], []
+    for doc in docs:
+        for command, expected, status in examples(doc):
+            where = os.path.relpath(doc, root)
+            words = shlex.split(command)
+            if not words or words[0] != "tessel":
+                continue
+            missing = [f for f in named_files(words[1:])
+                       if not os.path.exists(os.path.join(scratch, f))]
+            if missing:
+                skipped.append("%s: %s (no %s)" % (where, command, ", ".join(missing)))
+                continue
+            run = subprocess.run([tessel] + words[1:], cwd=scratch, capture_output=True,
+                                 text=True, timeout=600)
+            ran += 1
+            actual = (run.stdout + run.stderr).splitlines()
+            while actual and not actual[-1].strip():
+                actual.pop()
+            problems = []
+            if status is not None and run.returncode != status:
+                problems.append("exit status %d, documented %d" % (run.returncode, status))
+            if status is None and run.returncode != 0 and not expected:
+                problems.append("exit status %d" % run.returncode)
+            if expected and not output_matches(expected, actual):
+                problems.append("output differs:\n--- documented\n%s\n--- actual\n%s" % (
+                    "\n".join(expected), "\n".join(actual)))
+            if problems:
+                failures.append("%s: $ %s\n%s" % (where, command, "\n".join(problems)))
+    print("ran %d documented commands" % ran)
+    for line in skipped:
+        print("not run (the file is described, not shipped): " + line)
+    for failure in failures:
+        print("FAILED " + failure + "\n")
+    if ran == 0:
+        print("no documented command ran")
+        return 1
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
