@@ -11,6 +11,12 @@ order (lines between them may be left out); `...` inside a line matches any text
 A `$ echo $?` line checks the exit status of the command before it. Commands run from a
 scratch directory that links examples/, tests/ and docs/, so files they write stay there.
 
+Where the text names a file by a short name (`tessel run add.mlir`), an HTML comment before
+the block says which repository file it is, invisible in the rendered page:
+`<!-- doc-files: add.mlir=tests/lit/tools/tessel_run.mlir grid.mlir=tests/lit/tools/tessel_viz.mlir#grid.mlir -->`;
+`FILE#NAME` takes the `//--- NAME` section of a split-file test. The files are written
+into the scratch directory under their short names before the block runs.
+
     python3 tests/docs/doc_examples_test.py TESSEL_BINARY REPO_ROOT
 """
 import os
@@ -23,23 +29,31 @@ import tempfile
 FILE_SUFFIXES = (".mlir", ".hlo", ".npy", ".textproto")
 
 
+DOC_FILES = re.compile(r"<!--\s*doc-files:(.*?)-->")
+
+
 def blocks(text):
-    """The fenced code blocks of a Markdown text, as lists of lines."""
-    inside, current = False, []
+    """The fenced code blocks of a Markdown text: (lines, {short name: repository file})."""
+    inside, current, files = False, [], {}
     for line in text.splitlines():
         if line.startswith("```"):
             if inside:
-                yield current
+                yield current, files
+                files = {}
             inside, current = not inside, []
         elif inside:
             current.append(line)
+        else:
+            match = DOC_FILES.search(line)
+            if match:
+                files = dict(item.split("=", 1) for item in match.group(1).split())
 
 
 def examples(path):
-    """(command, expected lines, expected exit status or None) in a Markdown file."""
+    """(command, expected lines, expected exit status or None, files) in a Markdown file."""
     with open(path) as f:
         text = f.read()
-    for block in blocks(text):
+    for block, files in blocks(text):
         i = 0
         while i < len(block):
             if not block[i].startswith("$ "):
@@ -59,8 +73,22 @@ def examples(path):
             if j < len(block) and block[j].strip() == "$ echo $?" and j + 1 < len(block):
                 status = int(block[j + 1].strip())
                 j += 2
-            yield command, expected, status
+            yield command, expected, status, files
             i = j
+
+
+def materialize(files, root, scratch):
+    """Writes each short-named file of a block into the scratch directory."""
+    for short, source in files.items():
+        path, _, section = source.partition("#")
+        with open(os.path.join(root, path)) as f:
+            text = f.read()
+        if section:
+            parts = re.split(r"^//--- (\S+)\n", text, flags=re.M)
+            sections = dict(zip(parts[1::2], parts[2::2]))
+            text = sections[section]
+        with open(os.path.join(scratch, short), "w") as f:
+            f.write(text)
 
 
 def named_files(words):
@@ -106,8 +134,9 @@ def main():
         os.symlink(os.path.join(root, name), os.path.join(scratch, name))
     ran, skipped, failures = 0, [], []
     for doc in docs:
-        for command, expected, status in examples(doc):
+        for command, expected, status, files in examples(doc):
             where = os.path.relpath(doc, root)
+            materialize(files, root, scratch)
             words = shlex.split(command)
             if not words or words[0] != "tessel":
                 continue
