@@ -111,7 +111,13 @@ void reportConflicts(PropagationGraph& graph, int64_t level) {
   }
 }
 
-void runToFixedPoint(PropagationGraph& graph, int64_t level, int stage) {
+// Runs the nodes enabled at `stage` to a fixed point. `dirty` marks the nodes whose values
+// changed since they last ran at this level (all of them when the level starts): a node
+// that ran and whose tensors have not changed since would change nothing, so it is passed
+// over. The order stays that of running every node: where shardings conflict, the first
+// step to reach a tensor decides, so skipping must not reorder the others.
+void runToFixedPoint(PropagationGraph& graph, int64_t level, int stage,
+                     std::vector<bool>& dirty) {
   std::deque<int64_t> worklist;
   std::vector<bool> queued(graph.nodes.size(), false);
   auto enabled = [&](int64_t node) { return static_cast<int>(graph.nodes[node].stage) <= stage; };
@@ -125,8 +131,11 @@ void runToFixedPoint(PropagationGraph& graph, int64_t level, int stage) {
     int64_t node = worklist.front();
     worklist.pop_front();
     queued[node] = false;
+    if (!dirty[node]) continue;
+    dirty[node] = false;
     for (mlir::Value value : runNode(graph, graph.nodes[node], level)) {
       for (int64_t user : graph.users[value]) {
+        dirty[user] = true;
         if (!queued[user] && enabled(user)) {
           worklist.push_back(user);
           queued[user] = true;
@@ -263,8 +272,10 @@ mlir::LogicalResult propagateShardings(mlir::ModuleOp module, const PropagationO
   if (mlir::failed(graph)) return mlir::failure();
   if (!graph->defaultMesh) return mlir::success();
   // Each priority level runs every stage; a level unmasks the dimensions of its priority.
+  std::vector<bool> dirty;
   for (int64_t level : graph->levels) {
-    for (int stage = 0; stage < kNumStages; ++stage) runToFixedPoint(*graph, level, stage);
+    dirty.assign(graph->nodes.size(), true);
+    for (int stage = 0; stage < kNumStages; ++stage) runToFixedPoint(*graph, level, stage, dirty);
   }
   reportConflicts(*graph, graph->levels.back());
   writeShardings(module, *graph, options.annotateOrigins, report);

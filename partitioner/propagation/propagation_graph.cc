@@ -50,6 +50,16 @@ class GraphBuilder {
       : module_(module), conservative_(conservative) {}
 
   mlir::FailureOr<PropagationGraph> build() {
+    // Every value gets a state while propagation runs: sizing the map once spares the
+    // rehashes (each moving every state) a large program would otherwise go through.
+    size_t values = 0;
+    module_.walk([&](mlir::Operation* op) {
+      values += op->getNumResults();
+      for (mlir::Region& region : op->getRegions()) {
+        for (mlir::Block& block : region) values += block.getNumArguments();
+      }
+    });
+    graph_.states.reserve(values);
     for (auto mesh : module_.getOps<ir::MeshOp>()) {
       graph_.defaultMeshName = mlir::FlatSymbolRefAttr::get(mesh.getSymNameAttr());
       graph_.defaultMesh = mesh.getMesh();
