@@ -67,7 +67,15 @@ int Main(const std::vector<std::string>& args) {
   for (const Subcommand& subcommand : subcommands) {
     if (subcommand.name == name) {
       std::vector<std::string> rest(args.begin() + 1, args.end());
-      return RunSubcommand(subcommand, rest, std::cout, std::cerr);
+      const int status = RunSubcommand(subcommand, rest, std::cout, std::cerr);
+      // What a command printed must have reached its reader: a closed pipe or a full disk
+      // makes the run fail rather than end with a truncated result and status 0.
+      std::cout.flush();
+      if (status == kExitOk && !std::cout) {
+        std::cerr << "tessel " << name << ": cannot write to standard output\n";
+        return kExitBadInput;
+      }
+      return status;
     }
   }
   std::cerr << "tessel: unknown command '" << name << "'\n";

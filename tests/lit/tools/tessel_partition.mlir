@@ -13,6 +13,8 @@
 // RUN: tessel partition %t/mlp.mlir --timing --output=%t/timed.mlir 2>&1 | FileCheck %s --check-prefix=TIMING
 // RUN: sh -c 'tessel partition %t/mlp.mlir >&-; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=CLOSED-STDOUT
 // RUN: sh -c 'tessel partition %t/mlp.mlir --output=%t; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
+// RUN: sh -c 'tessel report %t/mlp.mlir >&-; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=CLOSED-REPORT
+// RUN: sh -c 'tessel explain %t/mlp.mlir >&-; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=CLOSED-EXPLAIN
 
 // The Megatron MLP: each partition holds a quarter of the batch and half the hidden units;
 // the second dot's partial sums are all-reduced over "model".
@@ -30,6 +32,10 @@
 // CLOSED-STDOUT: exit=1
 // UNWRITABLE: tessel partition: cannot write {{.*}}
 // UNWRITABLE: exit=1
+// CLOSED-REPORT: tessel report: cannot write to standard output
+// CLOSED-REPORT: exit=1
+// CLOSED-EXPLAIN: tessel explain: cannot write to standard output
+// CLOSED-EXPLAIN: exit=1
 
 // EXPLAIN: argument 0: #tessel.sharding<@mesh, [{"data"}, {}]>
 // EXPLAIN-NEXT: from argument 0 of @main
