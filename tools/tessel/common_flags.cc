@@ -108,6 +108,23 @@ absl::StatusOr<llvm::SmallVector<ir::MeshAxisAttr>> Resized(ir::MeshOp mesh,
 absl::Status ApplyMeshAxes(mlir::ModuleOp module, absl::Span<const MeshAxisSize> axes) {
   if (axes.empty()) return absl::OkStatus();
   mlir::MLIRContext* context = module.getContext();
+  // The new sizes must make a valid mesh (a size of 0, more devices than any machine)
+  // before anything is built from them.
+  auto checkMesh = [&](llvm::ArrayRef<ir::MeshAxisAttr> list,
+                       llvm::ArrayRef<int64_t> ids) -> absl::Status {
+    std::string message;
+    auto emitError = [&] {
+      return mlir::emitError(module.getLoc());
+    };
+    mlir::ScopedDiagnosticHandler capture(context, [&](mlir::Diagnostic& diagnostic) {
+      message = diagnostic.str();
+      return mlir::success();
+    });
+    if (mlir::failed(ir::MeshAttr::verify(emitError, list, ids))) {
+      return absl::InvalidArgumentError(absl::StrCat("--mesh: ", message));
+    }
+    return absl::OkStatus();
+  };
   llvm::SmallVector<ir::MeshOp> meshes(module.getOps<ir::MeshOp>());
   if (meshes.size() > 1) {
     std::vector<std::string> names;
@@ -122,6 +139,7 @@ absl::Status ApplyMeshAxes(mlir::ModuleOp module, absl::Span<const MeshAxisSize>
     for (const MeshAxisSize& axis : axes) {
       declared.push_back(ir::MeshAxisAttr::get(context, axis.name, axis.size));
     }
+    if (absl::Status valid = checkMesh(declared, {}); !valid.ok()) return valid;
     mlir::OpBuilder builder(context);
     auto mesh = builder.create<ir::MeshOp>(module.getLoc(), "mesh",
                                            ir::MeshAttr::get(context, declared, {}));
@@ -129,6 +147,10 @@ absl::Status ApplyMeshAxes(mlir::ModuleOp module, absl::Span<const MeshAxisSize>
   } else {
     absl::StatusOr<llvm::SmallVector<ir::MeshAxisAttr>> resized = Resized(meshes[0], axes);
     if (!resized.ok()) return resized.status();
+    if (absl::Status valid = checkMesh(*resized, meshes[0].getMesh().getDeviceIds());
+        !valid.ok()) {
+      return valid;
+    }
     meshes[0].setMeshAttr(ir::MeshAttr::get(context, *resized, meshes[0].getMesh().getDeviceIds()));
   }
   // Shardings and collectives were verified against the old sizes; a sub-axis that no

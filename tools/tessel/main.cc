@@ -2,7 +2,9 @@
 // dispatches to one subcommand per file (see subcommands.h); exit status 0 on success,
 // 1 for bad input, 2 for a bad command line.
 #include <iostream>
+#include <new>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "partitioner/api/version.h"
@@ -67,7 +69,18 @@ int Main(const std::vector<std::string>& args) {
   for (const Subcommand& subcommand : subcommands) {
     if (subcommand.name == name) {
       std::vector<std::string> rest(args.begin() + 1, args.end());
-      const int status = RunSubcommand(subcommand, rest, std::cout, std::cerr);
+      int status;
+      try {
+        status = RunSubcommand(subcommand, rest, std::cout, std::cerr);
+      } catch (const std::bad_alloc&) {
+        // A program whose tensors (or partitions) do not fit in this machine's memory.
+        std::cerr << "tessel " << name << ": out of memory\n";
+        return kExitBadInput;
+      } catch (const std::system_error& error) {
+        // More partitions (threads) than the system lets one process start.
+        std::cerr << "tessel " << name << ": " << error.what() << "\n";
+        return kExitBadInput;
+      }
       // What a command printed must have reached its reader: a closed pipe or a full disk
       // makes the run fail rather than end with a truncated result and status 0.
       std::cout.flush();

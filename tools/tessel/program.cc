@@ -13,7 +13,9 @@
 #include "absl/strings/str_join.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "partitioner/hlo_text/hlo_import.h"
+#include "partitioner/ir/location.h"
 #include "partitioner/ir/parse_module.h"
+#include "partitioner/ir/tensor_sizes.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "tools/tessel/pipeline.h"
 #include "support/status_macros.h"
@@ -66,6 +68,18 @@ absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> LoadProgram(absl::string_view 
           ? hlo_text::ImportHloTextToModule(text, name, context)
           : ParseModule(text, name, context);
   if (!module.ok()) return TrimmedError(module.status());
+  {
+    // Shapes too large to exist would wrap to negative or zero sizes in every later stage.
+    std::string errors;
+    mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic& diagnostic) {
+      absl::StrAppend(&errors, errors.empty() ? "" : "\n", FormatLocation(diagnostic.getLocation()),
+                      ": error: ", diagnostic.str());
+      return mlir::success();
+    });
+    if (mlir::failed(ir::verifyTensorSizes(**module))) {
+      return absl::InvalidArgumentError(errors);
+    }
+  }
   if (DetectProgramFormat(path, text) == ProgramFormat::kHlo) {
     // HLO import keeps GSPMD sharding text verbatim (so export can print it back); the
     // partitioner needs it as meshes and tessel shardings.

@@ -12,6 +12,11 @@ namespace tessel::ir {
 // MeshAttr
 //===------------------------------------------------------------------------------------===//
 
+// The most devices a mesh may have. Offset tables and the executor's partitions are built per
+// device, so a mesh beyond any machine (a mistyped size, a product that overflows) must be
+// refused here rather than loop or wrap later.
+constexpr int64_t kMaxMeshDevices = int64_t{1} << 20;
+
 mlir::LogicalResult MeshAttr::verify(llvm::function_ref<mlir::InFlightDiagnostic()> emitError,
                                      llvm::ArrayRef<MeshAxisAttr> axes,
                                      llvm::ArrayRef<int64_t> deviceIds) {
@@ -25,6 +30,11 @@ mlir::LogicalResult MeshAttr::verify(llvm::function_ref<mlir::InFlightDiagnostic
     }
     if (!names.insert(axis.getName()).second) {
       return emitError() << "mesh axis \"" << axis.getName() << "\" appears twice";
+    }
+    if (axis.getSize() > kMaxMeshDevices / total) {
+      return emitError() << "mesh has more than " << kMaxMeshDevices
+                         << " devices (at axis \"" << axis.getName() << "\" of size "
+                         << axis.getSize() << ")";
     }
     total *= axis.getSize();
   }

@@ -101,6 +101,21 @@ TEST_F(TesselAttrsTest, MeshVerifierRejectsNonPermutationIds) {
   EXPECT_EQ(verify({0}), "device_ids must have 2 entries (the mesh size), has 1");
 }
 
+// Device counts beyond any machine, and products that would overflow, are refused.
+TEST_F(TesselAttrsTest, MeshVerifierRejectsTooManyDevices) {
+  auto verify = [&](int64_t x, int64_t y) {
+    return errorOf([&](EmitErrorFn emitError) {
+      return MeshAttr::verify(
+          emitError, {MeshAxisAttr::get(&context_, "x", x), MeshAxisAttr::get(&context_, "y", y)},
+          {});
+    });
+  };
+  EXPECT_EQ(verify(1024, 1024), "");
+  EXPECT_EQ(verify(1024, 1025), "mesh has more than 1048576 devices (at axis \"y\" of size 1025)");
+  EXPECT_EQ(verify(int64_t{1} << 32, int64_t{1} << 32),
+            "mesh has more than 1048576 devices (at axis \"x\" of size 4294967296)");
+}
+
 TEST_F(TesselAttrsTest, AxisSizeOfFullAxisAndSubAxis) {
   MeshAttr m = mesh({{"x", 8}});
   EXPECT_EQ(axis("x").getSize(m), 8);

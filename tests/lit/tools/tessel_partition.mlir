@@ -14,6 +14,9 @@
 // RUN: sh -c 'tessel partition %t/mlp.mlir >&-; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=CLOSED-STDOUT
 // RUN: sh -c 'tessel partition %t/mlp.mlir --output=%t; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
 // RUN: sh -c 'tessel report %t/mlp.mlir >&-; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=CLOSED-REPORT
+// RUN: sh -c 'tessel report %t/mlp.mlir --mesh=data=100000,model=100000; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=HUGE-MESH
+// RUN: sh -c 'tessel verify %t/huge.mlir; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=HUGE-TENSOR
+// RUN: sh -c 'tessel report %t/huge_mesh.mlir; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=HUGE-MESH-TEXT
 // RUN: sh -c 'tessel explain %t/mlp.mlir >&-; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=CLOSED-EXPLAIN
 
 // The Megatron MLP: each partition holds a quarter of the batch and half the hidden units;
@@ -32,6 +35,14 @@
 // CLOSED-STDOUT: exit=1
 // UNWRITABLE: tessel partition: cannot write {{.*}}
 // UNWRITABLE: exit=1
+// Sizes that cannot exist are refused with their location, not wrapped or allocated.
+// HUGE-MESH: tessel report: --mesh: mesh has more than 1048576 devices (at axis "model" of size 100000)
+// HUGE-MESH: exit=1
+// HUGE-TENSOR: tessel verify: {{.*}}huge.mlir:2:8: error: a result of type 'tensor<99999999999x99999999999xf32>' would hold more than 2^63 - 1 bytes
+// HUGE-TENSOR: exit=1
+// HUGE-MESH-TEXT: huge_mesh.mlir:1:21: error: {{.*}}mesh has more than 1048576 devices (at axis "x" of size 4294967296)
+// HUGE-MESH-TEXT: exit=1
+
 // CLOSED-REPORT: tessel report: cannot write to standard output
 // CLOSED-REPORT: exit=1
 // CLOSED-EXPLAIN: tessel explain: cannot write to standard output
@@ -99,4 +110,16 @@ func.func @main(%x: tensor<5x7xi32> {tessel.sharding = #tessel.sharding<@mesh, [
 func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = hlo.exp %x : tensor<4xf32>
   return %0 : tensor<4xf32>
+}
+
+//--- huge.mlir
+func.func @main(%x: tensor<99999999999x99999999999xf32>) -> tensor<99999999999x99999999999xf32> {
+  %y = hlo.add %x, %x : tensor<99999999999x99999999999xf32>
+  return %y : tensor<99999999999x99999999999xf32>
+}
+
+//--- huge_mesh.mlir
+tessel.mesh @mesh = <["x"=4294967296, "y"=4294967296]>
+func.func @main(%x: tensor<8x2xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x2xf32> {
+  return %x : tensor<8x2xf32>
 }
