@@ -300,7 +300,10 @@ void Shape::appendLeafTypes(llvm::SmallVectorImpl<mlir::Type>& types) const {
   for (const Shape& e : elements) e.appendLeafTypes(types);
 }
 
-mlir::LogicalResult ParseShape(Lexer& lex, Shape& shape) {
+mlir::LogicalResult ParseShape(Lexer& lex, Shape& shape, int depth) {
+  if (lex.peek() == '(' && depth >= kMaxTupleDepth) {
+    return lex.error() << "tuple shape nested deeper than " << kMaxTupleDepth << " levels";
+  }
   if (lex.consume('(')) {
     shape.isTuple = true;
     lex.skipSpace();
@@ -308,7 +311,7 @@ mlir::LogicalResult ParseShape(Lexer& lex, Shape& shape) {
     while (true) {
       lex.skipSpace();
       Shape element;
-      if (failed(ParseShape(lex, element))) return mlir::failure();
+      if (failed(ParseShape(lex, element, depth + 1))) return mlir::failure();
       shape.elements.push_back(std::move(element));
       lex.skipSpace();
       if (lex.consume(')')) return mlir::success();

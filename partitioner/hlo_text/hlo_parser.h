@@ -87,7 +87,10 @@ mlir::LogicalResult ParseHloText(llvm::StringRef text, llvm::StringRef bufferNam
                                  mlir::MLIRContext* context, ParsedModule& module);
 
 // Parses a shape (`f32[4,8]{1,0}`, `(s32[], f32[2])`, `pred[]`) at the lexer's position.
-mlir::LogicalResult ParseShape(Lexer& lex, Shape& shape);
+// Tuples nest at most this deep (XLA's own are a few levels): the shape and everything that
+// walks it recurse per level.
+inline constexpr int kMaxTupleDepth = 256;
+mlir::LogicalResult ParseShape(Lexer& lex, Shape& shape, int depth = 0);
 
 // The XLA spelling of an MLIR element type (`f32`, `s32`, `pred`, ...), or "" if none.
 llvm::StringRef XlaTypeName(mlir::Type elementType);

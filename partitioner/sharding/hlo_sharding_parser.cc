@@ -102,12 +102,18 @@ class ShardingParser {
     return values;
   }
 
-  absl::StatusOr<HloSharding> ParseSharding() {
+  // Inside a tuple (`in_tuple`) an element may not be a tuple itself; saying so at its first
+  // brace keeps the recursion two levels deep whatever the input's nesting.
+  absl::StatusOr<HloSharding> ParseSharding(bool in_tuple = false) {
+    size_t open_pos = pos_;
     absl::Status status = Expect("{");
     if (!status.ok()) return status;
     SkipSpace();
+    if (text_.substr(pos_, 1) == "{" || (in_tuple && text_.substr(pos_, 1) == "}")) {
+      if (in_tuple) return ErrorAt(open_pos, "a tuple element must not be a tuple");
+      return ParseTupleRest();
+    }
     if (Consume("}")) return HloSharding::Tuple({});
-    if (text_.substr(pos_, 1) == "{") return ParseTupleRest();
     size_t keyword_pos = pos_;
     std::string keyword = ParseWord();
     absl::StatusOr<HloSharding> sharding = absl::InternalError("unset");
@@ -155,7 +161,7 @@ class ShardingParser {
     do {
       SkipSpace();
       size_t element_pos = pos_;
-      absl::StatusOr<HloSharding> element = ParseSharding();
+      absl::StatusOr<HloSharding> element = ParseSharding(/*in_tuple=*/true);
       if (!element.ok()) return element;
       if (element->IsTuple()) return ErrorAt(element_pos, "a tuple element must not be a tuple");
       elements.push_back(*std::move(element));
