@@ -15,6 +15,8 @@
 namespace tessel::cli {
 namespace {
 
+constexpr int64_t kMaxCheckPartitions = 1024;
+
 // Compares one result and prints a line; a mismatch names the first differing element.
 absl::Status Compare(const runtime::Tensor& got, const runtime::Tensor& want, size_t index,
                      std::ostream& out, const CheckTolerance& tolerance) {
@@ -60,6 +62,14 @@ absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_
     return absl::InvalidArgumentError("--check needs a program with a tessel.mesh to partition");
   }
   ir::MeshAttr mesh = (*meshes.begin()).getMesh();
+  // One thread per device, each with its copy of the inputs: as for --partitions, a mesh
+  // beyond what one process can run is refused up front.
+  if (mesh.getTotalSize() > kMaxCheckPartitions) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--check runs one local partition (thread) per mesh device; the mesh has ",
+        mesh.getTotalSize(), " devices, more than ", kMaxCheckPartitions,
+        " (use --backend=mpi to spread them over processes)"));
+  }
   TESSEL_RETURN_IF_ERROR(PropagateAndPartition(*partitioned, remarks, pipeline));
   auto function = partitioned->lookupSymbol<mlir::func::FuncOp>(
       llvm::StringRef(function_name.data(), function_name.size()));

@@ -16,6 +16,7 @@
 // RUN: sh -c 'tessel report %t/mlp.mlir >&-; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=CLOSED-REPORT
 // RUN: sh -c 'tessel report %t/mlp.mlir --mesh=data=100000,model=100000; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=HUGE-MESH
 // RUN: sh -c 'tessel verify %t/huge.mlir; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=HUGE-TENSOR
+// RUN: sh -c 'tessel run %t/mlp.mlir --check --mesh=data=1000,model=2; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=CHECK-TOO-MANY
 // RUN: sh -c 'tessel report %t/huge_mesh.mlir; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=HUGE-MESH-TEXT
 // RUN: sh -c 'tessel explain %t/mlp.mlir >&-; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=CLOSED-EXPLAIN
 
@@ -40,6 +41,8 @@
 // HUGE-MESH: exit=1
 // HUGE-TENSOR: tessel verify: {{.*}}huge.mlir:2:8: error: a result of type 'tensor<99999999999x99999999999xf32>' would hold more than 2^63 - 1 bytes
 // HUGE-TENSOR: exit=1
+// CHECK-TOO-MANY: tessel run: --check runs one local partition (thread) per mesh device; the mesh has 2000 devices, more than 1024 (use --backend=mpi to spread them over processes)
+// CHECK-TOO-MANY: exit=1
 // HUGE-MESH-TEXT: huge_mesh.mlir:1:21: error: {{.*}}mesh has more than 1048576 devices (at axis "x" of size 4294967296)
 // HUGE-MESH-TEXT: exit=1
 
