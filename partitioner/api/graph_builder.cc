@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "partitioner/api/builder_state.h"
+#include "partitioner/ir/function_attrs.h"
 #include "partitioner/api/mlir_conversion.h"
 #include "partitioner/api/program_mlir.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
@@ -106,17 +107,19 @@ absl::StatusOr<Program> BuilderState::Build(
   mlir::Block& body = entry_.front();
   entry_.setFunctionType(
       builder_.getFunctionType(body.getArgumentTypes(), mlir::ValueRange(returned).getTypes()));
-  auto sharding_name = builder_.getStringAttr(ir::TesselDialect::kShardingAttrName);
+  llvm::StringRef sharding_name = ir::TesselDialect::kShardingAttrName;
+  ir::FunctionAttrEditor attrs(entry_);
   for (size_t i = 0; i < parameter_shardings_.size(); ++i) {
     if (parameter_shardings_[i]) {
-      entry_.setArgAttr(i, sharding_name, ToShardingAttr(*parameter_shardings_[i], context()));
+      attrs.setArg(i, sharding_name, ToShardingAttr(*parameter_shardings_[i], context()));
     }
   }
   for (size_t i = 0; i < result_shardings.size(); ++i) {
     if (result_shardings[i]) {
-      entry_.setResultAttr(i, sharding_name, ToShardingAttr(*result_shardings[i], context()));
+      attrs.setResult(i, sharding_name, ToShardingAttr(*result_shardings[i], context()));
     }
   }
+  attrs.commit();
 
   built_ = true;
   status_ = absl::FailedPreconditionError(

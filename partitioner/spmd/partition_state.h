@@ -79,7 +79,7 @@ class PartitionState {
     return loops_.empty() ? std::nullopt : loops_.back().trips;
   }
 
-  // Strategy choices made so far, keyed by everything that decides them (rule_partition.cc):
+  // Strategy choices made so far, keyed by everything that decides them (strategy_choice.cc):
   // repeated layers reuse the choice instead of pricing every strategy again.
   std::map<std::vector<const void*>, size_t>& strategyCache() { return strategyCache_; }
 

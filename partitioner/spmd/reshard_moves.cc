@@ -389,15 +389,20 @@ const PieceExchange* SpmdBuilder::pieceExchangeFor(const Layout& current, const 
 
 namespace {
 
-// The bytes one device sends in `plan`: a piece per round.
-int64_t exchangeBytes(const PieceExchange& plan, mlir::Value value, int64_t devices) {
+// The bytes one device sends in `plan` (a piece per round), when fewer than gathering the
+// axes that change; none otherwise.
+std::optional<int64_t> bytesBelowGather(const PieceExchange& plan, mlir::Value value,
+                                        const Layout& current, const Layout& to) {
   auto type = llvm::cast<mlir::RankedTensorType>(value.getType());
   int64_t pieceBytes = tensorBytes(type);
   for (int64_t d = 0; d < type.getRank(); ++d) {
     pieceBytes = pieceBytes / type.getDimSize(d) * plan.piece[d];
   }
-  return planBytes(std::vector<PlanStep>(plan.remote.size(),
-                                         {PlanStepKind::kCollectivePermute, devices, pieceBytes}));
+  const int64_t bytes = planBytes(std::vector<PlanStep>(
+      plan.remote.size(),
+      {PlanStepKind::kCollectivePermute, current.mesh.getTotalSize(), pieceBytes}));
+  if (bytes >= gatherPlanBytes(current, to, tensorBytes(type))) return std::nullopt;
+  return bytes;
 }
 
 }  // namespace
@@ -412,10 +417,7 @@ mlir::Value SpmdBuilder::exchangePieces(mlir::Value value, Layout& current, cons
                                         mlir::Location loc) {
   if (!current.mesh || current == to) return value;
   const PieceExchange* plan = pieceExchangeFor(current, to, globalShape);
-  if (!plan ||
-      exchangeBytes(*plan, value, current.mesh.getTotalSize()) >= gatherPlanBytes(current, to, tensorBytes(value.getType()))) {
-    return value;
-  }
+  if (!plan || !bytesBelowGather(*plan, value, current, to)) return value;
   return emitPieceExchange(value, current, to, *plan, globalShape, loc);
 }
 
@@ -426,8 +428,8 @@ std::optional<mlir::Value> SpmdBuilder::exchangeBeforeMoves(mlir::Value value, L
   if (!current.mesh || current == to || !severalAxesMove(current, to)) return std::nullopt;
   const PieceExchange* plan = pieceExchangeFor(current, to, globalShape);
   if (!plan) return std::nullopt;
-  const int64_t bytes = exchangeBytes(*plan, value, current.mesh.getTotalSize());
-  if (bytes >= gatherPlanBytes(current, to, tensorBytes(value.getType()))) return std::nullopt;
+  std::optional<int64_t> bytes = bytesBelowGather(*plan, value, current, to);
+  if (!bytes) return std::nullopt;
   double viaMoves;
   {
     TrialScope trial(*this);
@@ -437,7 +439,7 @@ std::optional<mlir::Value> SpmdBuilder::exchangeBeforeMoves(mlir::Value value, L
                    .sentBytes;
   }
   // Equal bytes: the moves, which take fewer collectives.
-  if (bytes >= viaMoves) return std::nullopt;
+  if (*bytes >= viaMoves) return std::nullopt;
   return emitPieceExchange(value, current, to, *plan, globalShape, loc);
 }
 

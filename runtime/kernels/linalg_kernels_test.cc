@@ -46,6 +46,29 @@ TEST_F(LinalgKernelsTest, DotIsAMatrixProduct) {
   EXPECT_THAT(result.ToVector<float>(), ElementsAre(4, 5, 10, 11));
 }
 
+// A product large enough to be split into row blocks on the thread pool (300 x 128 x 64
+// multiply-adds, two blocks of 150 rows): every element equals the plain sum, which with
+// small integers in float is exact whatever the order.
+TEST_F(LinalgKernelsTest, DotSplitIntoRowBlocksIsExact) {
+  const int64_t m = 300, k = 128, n = 64;
+  std::vector<float> a(m * k), b(k * n);
+  for (int64_t i = 0; i < m * k; ++i) a[i] = static_cast<float>((i * 7) % 5) - 2;
+  for (int64_t i = 0; i < k * n; ++i) b[i] = static_cast<float>((i * 3) % 7) - 3;
+  Tensor result = RunOne(
+      BinaryProgram("hlo.dot_general", ", lhs_contract = [1], rhs_contract = [0]", {m, k}, "f32",
+                    {k, n}, "f32", {m, n}, "f32"),
+      {Tensor::FromVector<float>({m, k}, a), Tensor::FromVector<float>({k, n}, b)});
+  std::vector<float> got = result.ToVector<float>();
+  ASSERT_EQ(static_cast<int64_t>(got.size()), m * n);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      float want = 0;
+      for (int64_t p = 0; p < k; ++p) want += a[i * k + p] * b[p * n + j];
+      ASSERT_EQ(got[i * n + j], want) << "row " << i << ", column " << j;
+    }
+  }
+}
+
 TEST_F(LinalgKernelsTest, DotWithBatchDimensions) {
   // Batch 0: [[1,2],[3,4]] x identity; batch 1: identity x [[5,6],[7,8]].
   Tensor result = RunOne(

@@ -110,6 +110,34 @@ TEST_P(ReshardTest, BothDirectionsKeepEveryElement) {
                                        options);
 }
 
+// The piece exchange run end to end (piece_exchange.h): several axes moving at once on 2x4
+// (7 rounds of one permute, nothing gathered), and shard counts 2 and 3 meeting on one
+// dimension of a 2x3 mesh (pieces of lcm granularity, a spare piece for idle rounds).
+TEST(PieceExchangeRunTest, SeveralAxesAndLcmPiecesKeepEveryElement) {
+  testing::HarnessOptions severalAxes;
+  severalAxes.expect_count_in_program = {{"tessel.collective_permute", 7}};
+  severalAxes.expect_not_in_program = {"tessel.all_gather", "tessel.all_to_all"};
+  testing::ExpectPartitionedRunMatches(
+      R"(tessel.mesh @mesh = <["x"=2, "y"=4]>
+func.func @main(%a: tensor<16x16xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"y", "x"}, {}]>})
+    -> (tensor<16x16xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {"y"}]>}) {
+  %b = tessel.sharding_constraint %a <@mesh, [{}, {"y"}]> : tensor<16x16xf32>
+  return %b : tensor<16x16xf32>
+})",
+      {runtime::RandomTensor(runtime::ElementType::kF32, {16, 16}, 5)}, severalAxes);
+  testing::HarnessOptions lcm;
+  lcm.expect_in_program = {"tessel.collective_permute"};
+  lcm.expect_not_in_program = {"tessel.all_gather"};
+  testing::ExpectPartitionedRunMatches(
+      R"(tessel.mesh @mesh = <["x"=2, "y"=3]>
+func.func @main(%a: tensor<12x5xi32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>})
+    -> (tensor<12x5xi32> {tessel.sharding = #tessel.sharding<@mesh, [{"y"}, {}]>}) {
+  %b = tessel.sharding_constraint %a <@mesh, [{"y"}, {}]> : tensor<12x5xi32>
+  return %b : tensor<12x5xi32>
+})",
+      {runtime::RandomTensor(runtime::ElementType::kS32, {12, 5}, 6)}, lcm);
+}
+
 INSTANTIATE_TEST_SUITE_P(Generated, ReshardTest, ::testing::ValuesIn(Cases()),
                          [](const ::testing::TestParamInfo<ReshardCase>& info) {
                            return info.param.name;
