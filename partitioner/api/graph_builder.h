@@ -148,8 +148,14 @@ class GraphBuilder {
   Value Cos(Value operand);
   Value Floor(Value operand);
   Value Ceil(Value operand);
-  Value Round(Value operand);
+  Value Round(Value operand);  // ties away from zero
+  Value RoundNearestEven(Value operand);
+  Value Erf(Value operand);
+  Value Cbrt(Value operand);
+  Value Tan(Value operand);
   Value Sign(Value operand);
+  Value Popcnt(Value operand);             // integers
+  Value CountLeadingZeros(Value operand);  // integers
   Value Not(Value operand);
   Value IsFinite(Value operand);
 

@@ -37,10 +37,13 @@ TEST(GraphBuilderElementwiseTest, EveryUnaryOpKeepsItsOperandType) {
   Value i = b.Parameter(S32({2, 3}));
   for (Value y :
        {b.Abs(x), b.Neg(x), b.Exp(x), b.Log(x), b.Log1p(x), b.Expm1(x), b.Tanh(x), b.Logistic(x),
-        b.Sqrt(x), b.Rsqrt(x), b.Sin(x), b.Cos(x), b.Floor(x), b.Ceil(x), b.Round(x), b.Sign(x)}) {
+        b.Sqrt(x), b.Rsqrt(x), b.Sin(x), b.Cos(x), b.Floor(x), b.Ceil(x), b.Round(x), b.Sign(x),
+        b.RoundNearestEven(x), b.Erf(x), b.Cbrt(x), b.Tan(x)}) {
     EXPECT_EQ(y.type(), F32({2, 3}));
   }
   EXPECT_EQ(b.Not(i).type(), S32({2, 3}));
+  EXPECT_EQ(b.Popcnt(i).type(), S32({2, 3}));
+  EXPECT_EQ(b.CountLeadingZeros(i).type(), S32({2, 3}));
   EXPECT_EQ(b.Abs(i).type(), S32({2, 3}));
   // is_finite answers with a pred per element.
   EXPECT_EQ(b.IsFinite(x).type(), Pred({2, 3}));

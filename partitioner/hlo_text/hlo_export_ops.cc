@@ -17,6 +17,10 @@ const llvm::StringMap<llvm::StringRef>& opcodes() {
       {"hlo.sin", "sine"}, {"hlo.cos", "cosine"}, {"hlo.floor", "floor"},
       {"hlo.ceil", "ceil"}, {"hlo.round", "round-nearest-afz"}, {"hlo.sign", "sign"},
       {"hlo.not", "not"}, {"hlo.is_finite", "is-finite"}, {"hlo.convert", "convert"},
+      {"hlo.round_nearest_even", "round-nearest-even"}, {"hlo.erf", "erf"},
+      {"hlo.cbrt", "cbrt"}, {"hlo.tan", "tan"}, {"hlo.popcnt", "popcnt"},
+      {"hlo.count_leading_zeros", "count-leading-zeros"},
+      {"hlo.bitcast_convert", "bitcast-convert"},
       {"hlo.add", "add"}, {"hlo.sub", "subtract"}, {"hlo.mul", "multiply"},
       {"hlo.div", "divide"}, {"hlo.rem", "remainder"}, {"hlo.max", "maximum"},
       {"hlo.min", "minimum"}, {"hlo.pow", "power"}, {"hlo.atan2", "atan2"},
@@ -50,6 +54,13 @@ mlir::LogicalResult exportCompare(Exporter& ex, CompText& comp, mlir::Operation*
     attrs += ", type=" + hlo::stringifyComparisonType(*type).str();
   }
   return emit(ex, comp, op, "compare", attrs);
+}
+
+mlir::LogicalResult exportReducePrecision(Exporter& ex, CompText& comp, mlir::Operation* op) {
+  auto reduce = mlir::cast<hlo::ReducePrecisionOp>(op);
+  return emit(ex, comp, op, "reduce-precision",
+              ", exponent_bits=" + std::to_string(reduce.getExponentBits()) +
+                  ", mantissa_bits=" + std::to_string(reduce.getMantissaBits()));
 }
 
 mlir::LogicalResult exportConstant(Exporter& ex, CompText& comp, mlir::Operation* op) {
@@ -249,6 +260,7 @@ std::string WindowText(llvm::ArrayRef<int64_t> size,
 void RegisterElementwiseExporters(ExporterTable& table) {
   for (const auto& entry : opcodes()) table[entry.getKey()] = exportSimple;
   table["hlo.compare"] = exportCompare;
+  table["hlo.reduce_precision"] = exportReducePrecision;
 }
 
 void RegisterStructuredExporters(ExporterTable& table) {

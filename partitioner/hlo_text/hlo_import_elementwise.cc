@@ -20,6 +20,10 @@ const llvm::StringMap<llvm::StringRef>& elementwiseOps() {
       {"sine", "hlo.sin"}, {"cosine", "hlo.cos"}, {"floor", "hlo.floor"},
       {"ceil", "hlo.ceil"}, {"round-nearest-afz", "hlo.round"}, {"sign", "hlo.sign"},
       {"not", "hlo.not"}, {"is-finite", "hlo.is_finite"}, {"convert", "hlo.convert"},
+      {"round-nearest-even", "hlo.round_nearest_even"}, {"erf", "hlo.erf"},
+      {"cbrt", "hlo.cbrt"}, {"tan", "hlo.tan"}, {"popcnt", "hlo.popcnt"},
+      {"count-leading-zeros", "hlo.count_leading_zeros"},
+      {"bitcast-convert", "hlo.bitcast_convert"},
       // binary
       {"add", "hlo.add"}, {"subtract", "hlo.sub"}, {"multiply", "hlo.mul"},
       {"divide", "hlo.div"}, {"remainder", "hlo.rem"}, {"maximum", "hlo.max"},
@@ -38,7 +42,9 @@ size_t arityOf(llvm::StringRef opName) {
   static const llvm::StringSet<> kUnary = {
       "hlo.abs", "hlo.neg", "hlo.exp", "hlo.log", "hlo.log1p", "hlo.expm1", "hlo.tanh",
       "hlo.logistic", "hlo.sqrt", "hlo.rsqrt", "hlo.sin", "hlo.cos", "hlo.floor", "hlo.ceil",
-      "hlo.round", "hlo.sign", "hlo.not", "hlo.is_finite", "hlo.convert"};
+      "hlo.round", "hlo.sign", "hlo.not", "hlo.is_finite", "hlo.convert",
+      "hlo.round_nearest_even", "hlo.erf", "hlo.cbrt", "hlo.tan", "hlo.popcnt",
+      "hlo.count_leading_zeros", "hlo.bitcast_convert"};
   return kUnary.contains(opName) ? 1 : 2;
 }
 
@@ -80,6 +86,30 @@ mlir::FailureOr<Imported> importCompare(Importer& im, Instruction& inst) {
   return im.single(im.create(inst, "hlo.compare", {*lhs, *rhs}, *type, attrs));
 }
 
+mlir::FailureOr<Imported> importReducePrecision(Importer& im, Instruction& inst) {
+  if (failed(im.expectOperands(inst, 1))) return mlir::failure();
+  mlir::FailureOr<mlir::Value> operand = im.operand(inst, 0);
+  mlir::FailureOr<mlir::Type> type = im.arrayType(inst);
+  mlir::FailureOr<AttrText*> exponentAttr = im.requireAttr(inst, "exponent_bits");
+  mlir::FailureOr<AttrText*> mantissaAttr = im.requireAttr(inst, "mantissa_bits");
+  if (failed(operand) || failed(type) || failed(exponentAttr) || failed(mantissaAttr)) {
+    return mlir::failure();
+  }
+  mlir::FailureOr<int64_t> exponent = ParseIntAttr(**exponentAttr, im.context());
+  mlir::FailureOr<int64_t> mantissa = ParseIntAttr(**mantissaAttr, im.context());
+  if (failed(exponent) || failed(mantissa)) return mlir::failure();
+  for (auto [attr, value] : {std::pair{*exponentAttr, *exponent}, {*mantissaAttr, *mantissa}}) {
+    if (value < 0 || value > 64) {
+      return im.error(*attr) << attr->name << " must be in [0, 64], got " << value;
+    }
+  }
+  mlir::Builder& b = im.builder();
+  return im.single(im.create(
+      inst, "hlo.reduce_precision", {*operand}, *type,
+      {b.getNamedAttr("exponent_bits", b.getI32IntegerAttr(static_cast<int32_t>(*exponent))),
+       b.getNamedAttr("mantissa_bits", b.getI32IntegerAttr(static_cast<int32_t>(*mantissa)))}));
+}
+
 // copy only changes the layout, which the dialect does not model.
 mlir::FailureOr<Imported> importCopy(Importer& im, Instruction& inst) {
   if (failed(im.expectOperands(inst, 1))) return mlir::failure();
@@ -114,6 +144,7 @@ mlir::FailureOr<Imported> importGetTupleElement(Importer& im, Instruction& inst)
 void RegisterElementwiseImporters(ImporterTable& table) {
   for (const auto& entry : elementwiseOps()) table[entry.getKey()] = importElementwise;
   table["compare"] = importCompare;
+  table["reduce-precision"] = importReducePrecision;
   table["copy"] = importCopy;
   table["tuple"] = importTuple;
   table["get-tuple-element"] = importGetTupleElement;

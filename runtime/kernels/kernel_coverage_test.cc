@@ -1,36 +1,35 @@
-// Checks that every op of executor part A (creation, elementwise, shape ops) has a kernel
-// in the default registry, without going through lit or a program.
+// Checks that every op of the hlo and tessel dialects has a kernel in the default registry,
+// without going through lit or a program: a new op cannot land without one.
 #include <string>
 
 #include "gtest/gtest.h"
+#include "mlir/IR/MLIRContext.h"
+#include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/tessel/tessel_ops.h"
 #include "runtime/kernel_registry.h"
 
 namespace tessel::runtime {
 namespace {
 
-constexpr const char* kPartAOps[] = {
-    // creation
-    "hlo.constant", "hlo.iota",
-    // unary
-    "hlo.abs", "hlo.neg", "hlo.exp", "hlo.log", "hlo.log1p", "hlo.expm1", "hlo.tanh",
-    "hlo.logistic", "hlo.sqrt", "hlo.rsqrt", "hlo.sin", "hlo.cos", "hlo.floor", "hlo.ceil",
-    "hlo.round", "hlo.sign", "hlo.not", "hlo.is_finite", "hlo.convert",
-    // binary
-    "hlo.add", "hlo.sub", "hlo.mul", "hlo.div", "hlo.rem", "hlo.max", "hlo.min", "hlo.pow",
-    "hlo.atan2", "hlo.and", "hlo.or", "hlo.xor", "hlo.shift_left",
-    "hlo.shift_right_arithmetic", "hlo.shift_right_logical",
-    // compare, select, clamp
-    "hlo.compare", "hlo.select", "hlo.clamp",
-    // shape
-    "hlo.broadcast_in_dim", "hlo.reshape", "hlo.transpose", "hlo.slice", "hlo.dynamic_slice",
-    "hlo.dynamic_update_slice", "hlo.pad", "hlo.concatenate", "hlo.reverse",
-};
-
-TEST(KernelCoverageTest, EveryPartAOpHasAKernel) {
+TEST(KernelCoverageTest, EveryOpHasAKernel) {
+  mlir::MLIRContext context;
+  context.loadDialect<hlo::HloDialect, ir::TesselDialect>();
   const KernelRegistry& registry = DefaultKernelRegistry();
-  for (const char* op : kPartAOps) {
-    EXPECT_NE(registry.Find(op), nullptr) << op << " has no kernel";
+  int checked = 0;
+  for (mlir::RegisteredOperationName name : context.getRegisteredOperations()) {
+    llvm::StringRef op = name.getStringRef();
+    // Terminators run as part of their parent op; a mesh is a declaration. A
+    // manual_computation's body is per-device code: it runs once partitioned, and the
+    // single-device executor refuses it with an error naming the op.
+    if (op == "hlo.return" || op == "tessel.return" || op == "tessel.mesh" ||
+        op == "tessel.manual_computation") {
+      continue;
+    }
+    if (!op.starts_with("hlo.") && !op.starts_with("tessel.")) continue;
+    ++checked;
+    EXPECT_NE(registry.Find(op.str()), nullptr) << op.str() << " has no kernel";
   }
+  EXPECT_GT(checked, 60);
 }
 
 }  // namespace

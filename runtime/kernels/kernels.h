@@ -10,6 +10,7 @@ namespace tessel::runtime {
 void RegisterCreationKernels(KernelRegistry& registry);
 void RegisterElementwiseKernels(KernelRegistry& registry);  // compare, select, clamp
 void RegisterUnaryKernels(KernelRegistry& registry);        // abs ... is_finite, convert
+void RegisterBitKernels(KernelRegistry& registry);  // popcnt, clz, reduce_precision, bitcast
 void RegisterBinaryKernels(KernelRegistry& registry);       // add ... shift_right_logical
 void RegisterShapeKernels(KernelRegistry& registry);  // broadcast_in_dim, reshape, transpose, ...
 void RegisterSliceKernels(KernelRegistry& registry);  // slice, dynamic slices, pad

@@ -10,6 +10,7 @@ const KernelRegistry& DefaultKernelRegistry() {
     RegisterCreationKernels(*registry);
     RegisterElementwiseKernels(*registry);
     RegisterUnaryKernels(*registry);
+    RegisterBitKernels(*registry);
     RegisterBinaryKernels(*registry);
     RegisterShapeKernels(*registry);
     RegisterSliceKernels(*registry);

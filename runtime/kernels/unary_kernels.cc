@@ -1,4 +1,4 @@
-// Kernels of the unary elementwise ops (abs ... is_finite) and hlo.convert.
+// Kernels of the unary elementwise ops on numbers (abs ... tan, is_finite) and hlo.convert.
 #include <cmath>
 #include <type_traits>
 
@@ -64,6 +64,26 @@ struct CeilFn : FloatUnary<CeilFn> {
 struct RoundFn : FloatUnary<RoundFn> {
   // std::round rounds halfway cases away from zero, as hlo.round does.
   template <typename C> static C Apply(C x) { return std::round(x); }
+};
+struct RoundNearestEvenFn : FloatUnary<RoundNearestEvenFn> {
+  // Ties to even without depending on the thread's rounding mode: round away from zero,
+  // then step back where that landed on an odd number from an exact half.
+  template <typename C> static C Apply(C x) {
+    C rounded = std::round(x);
+    if (std::fabs(x - std::trunc(x)) == C(0.5) && std::fmod(rounded, C(2)) != C(0)) {
+      rounded -= std::copysign(C(1), x);
+    }
+    return std::copysign(rounded, x);  // -0.5 -> -0
+  }
+};
+struct ErfFn : FloatUnary<ErfFn> {
+  template <typename C> static C Apply(C x) { return std::erf(x); }
+};
+struct CbrtFn : FloatUnary<CbrtFn> {
+  template <typename C> static C Apply(C x) { return std::cbrt(x); }
+};
+struct TanFn : FloatUnary<TanFn> {
+  template <typename C> static C Apply(C x) { return std::tan(x); }
 };
 
 // abs and neg of signed integers wrap: the most negative value maps to itself, which the
@@ -187,6 +207,10 @@ void RegisterUnaryKernels(KernelRegistry& registry) {
   RegisterUnary<hlo::FloorOp, FloorFn>(registry);
   RegisterUnary<hlo::CeilOp, CeilFn>(registry);
   RegisterUnary<hlo::RoundOp, RoundFn>(registry);
+  RegisterUnary<hlo::RoundNearestEvenOp, RoundNearestEvenFn>(registry);
+  RegisterUnary<hlo::ErfOp, ErfFn>(registry);
+  RegisterUnary<hlo::CbrtOp, CbrtFn>(registry);
+  RegisterUnary<hlo::TanOp, TanFn>(registry);
   RegisterUnary<hlo::SignOp, SignFn>(registry);
   RegisterUnary<hlo::NotOp, NotFn>(registry);
   registry.Register<hlo::IsFiniteOp>(

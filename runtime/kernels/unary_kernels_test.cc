@@ -59,6 +59,9 @@ TEST_F(UnaryKernelsTest, TranscendentalsOfF32MatchLibmAndTheirSpecialValues) {
   expectLibm("hlo.cos", [](float v) { return std::cos(v); });
   expectLibm("hlo.log1p", [](float v) { return std::log1p(v); });  // log1p(-1) = -inf
   expectLibm("hlo.expm1", [](float v) { return std::expm1(v); });
+  expectLibm("hlo.erf", [](float v) { return std::erf(v); });
+  expectLibm("hlo.cbrt", [](float v) { return std::cbrt(v); });  // cbrt(-1) = -1
+  expectLibm("hlo.tan", [](float v) { return std::tan(v); });
   Tensor y = Tensor::FromVector<float>({4}, {1.0f, 0.0f, 4.0f, -0.0f});
   // log(0) = -inf, log of a negative number is NaN.
   Tensor logs = Apply("hlo.log", Tensor::FromVector<float>({3}, {1.0f, 0.0f, -1.0f}));
@@ -108,6 +111,17 @@ TEST_F(UnaryKernelsTest, RoundingOps) {
   Tensor h = Tensor::FromVector<f16>({2}, {f16(2.5f), f16(-3.5f)});
   EXPECT_THAT(Apply("hlo.round", h),
               BitwiseEq(Tensor::FromVector<f16>({2}, {f16(3.0f), f16(-4.0f)})));
+}
+
+TEST_F(UnaryKernelsTest, RoundNearestEvenSendsTiesToTheEvenNeighbour) {
+  Tensor x = Tensor::FromVector<float>(
+      {9}, {0.5f, 1.5f, 2.5f, -0.5f, -2.5f, 2.4999f, -0.2f, 3.5f, 8388609.0f});
+  EXPECT_THAT(Apply("hlo.round_nearest_even", x),
+              BitwiseEq(Tensor::FromVector<float>(
+                  {9}, {0.0f, 2, 2, -0.0f, -2, 2, -0.0f, 4, 8388609.0f})));
+  Tensor h = Tensor::FromVector<bf16>({3}, {bf16(2.5f), bf16(-3.5f), bf16(-kInf)});
+  EXPECT_THAT(Apply("hlo.round_nearest_even", h),
+              BitwiseEq(Tensor::FromVector<bf16>({3}, {bf16(2.0f), bf16(-4.0f), bf16(-kInf)})));
 }
 
 TEST_F(UnaryKernelsTest, SignKeepsNaNAndSignedZero) {

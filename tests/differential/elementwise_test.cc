@@ -26,14 +26,19 @@ struct Op {
   std::string type;         // operand element type
   int operands;
   std::string result_type;  // "" when it is the operand type
+  std::string attrs = "";   // attribute dictionary, " {...}"
 };
 
 std::vector<Op> Ops() {
   std::vector<Op> ops;
   for (const char* name : {"abs", "neg", "exp", "log", "log1p", "expm1", "tanh", "logistic",
-                           "sqrt", "rsqrt", "sin", "cos", "floor", "ceil", "round", "sign"}) {
+                           "sqrt", "rsqrt", "sin", "cos", "floor", "ceil", "round", "sign",
+                           "round_nearest_even", "erf", "cbrt", "tan"}) {
     ops.push_back({name, "f32", 1, ""});
   }
+  ops.push_back({"reduce_precision", "f32", 1, "", " {exponent_bits = 5 : i32, mantissa_bits = 10 : i32}"});
+  ops.push_back({"popcnt", "i32", 1, ""});
+  ops.push_back({"count_leading_zeros", "i32", 1, ""});
   ops.push_back({"is_finite", "f32", 1, "i1"});
   ops.push_back({"not", "i32", 1, ""});
   ops.push_back({"abs", "i32", 1, ""});
@@ -59,7 +64,7 @@ std::vector<ElementwiseCase> Cases() {
         const std::string r = absl::StrCat(
             "tensor<7x6x", op.result_type.empty() ? op.type : op.result_type, ">");
         std::string params = absl::StrCat("%a: ", t, " ", testing::ShardingArgAttrText(shardings[i]));
-        std::string body = absl::StrCat("%0 = hlo.", op.name, " %a : ", t);
+        std::string body = absl::StrCat("%0 = hlo.", op.name, " %a", op.attrs, " : ", t);
         if (op.operands == 2) {
           absl::StrAppend(&params, ", %b: ", t, " ", testing::ShardingArgAttrText(shardings[j]));
           body = absl::StrCat("%0 = hlo.", op.name, " %a, %b : ", t);

@@ -93,4 +93,48 @@ mlir::LogicalResult ClampOp::verify() {
   return mlir::success();
 }
 
+mlir::LogicalResult ReducePrecisionOp::verify() {
+  // The attributes are signless; read them signed so that -1 is not 4294967295.
+  const int64_t exponentBits = getExponentBitsAttr().getInt();
+  const int64_t mantissaBits = getMantissaBitsAttr().getInt();
+  if (exponentBits < 1) {
+    return emitOpError() << "exponent_bits must be at least 1, got " << exponentBits;
+  }
+  if (mantissaBits < 0) {
+    return emitOpError() << "mantissa_bits must not be negative, got " << mantissaBits;
+  }
+  return mlir::success();
+}
+
+// The shapes of the two sides follow from their bit widths (see the op's description).
+mlir::LogicalResult BitcastConvertOp::verify() {
+  auto operandType = mlir::cast<mlir::RankedTensorType>(getOperand().getType());
+  auto resultType = mlir::cast<mlir::RankedTensorType>(getResult().getType());
+  for (mlir::Type element : {operandType.getElementType(), resultType.getElementType()}) {
+    if (element.isInteger(1)) return emitOpError() << "does not take pred (i1) elements";
+  }
+  const unsigned inBits = operandType.getElementTypeBitWidth();
+  const unsigned outBits = resultType.getElementTypeBitWidth();
+  llvm::SmallVector<int64_t> expected(operandType.getShape());
+  if (inBits > outBits) {
+    expected.push_back(inBits / outBits);
+  } else if (inBits < outBits) {
+    if (expected.empty() || expected.back() != outBits / inBits) {
+      return emitOpError() << "from " << inBits << "-bit to " << outBits
+                           << "-bit elements needs an operand whose minor dimension is "
+                           << outBits / inBits << ", got " << operandType;
+    }
+    expected.pop_back();
+  }
+  if (llvm::ArrayRef<int64_t>(expected) != resultType.getShape()) {
+    std::string shape;
+    llvm::raw_string_ostream os(shape);
+    llvm::interleave(expected, os, "x");
+    return emitOpError() << "result shape must be " << (expected.empty() ? "rank-0" : shape)
+                         << " for " << operandType << " to " << resultType.getElementType()
+                         << ", got " << resultType;
+  }
+  return mlir::success();
+}
+
 }  // namespace tessel::hlo

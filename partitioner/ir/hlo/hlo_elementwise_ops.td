@@ -202,6 +202,111 @@ def Hlo_IsFiniteOp : Hlo_Op<"is_finite", [Pure, Elementwise, SameOperandsAndResu
   let assemblyFormat = "$operand attr-dict `:` type($operand)";
 }
 
+def Hlo_RoundNearestEvenOp : Hlo_UnaryOp<"round_nearest_even", Hlo_FpTensor> {
+  let summary = "Elementwise rounding to nearest, ties to even";
+  let description = [{
+    Rounds to the nearest integer; a value exactly halfway goes to the even neighbour
+    (`2.5 -> 2`, `3.5 -> 4`, `-2.5 -> -2`).
+
+    ```mlir
+    %r = hlo.round_nearest_even %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_ErfOp : Hlo_UnaryOp<"erf", Hlo_FpTensor> {
+  let summary = "Elementwise error function";
+  let description = [{
+    `erf(x) = 2/sqrt(pi) * integral from 0 to x of e^(-t^2) dt`.
+
+    ```mlir
+    %r = hlo.erf %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_CbrtOp : Hlo_UnaryOp<"cbrt", Hlo_FpTensor> {
+  let summary = "Elementwise cube root";
+  let description = [{
+    Defined for negative inputs too: `cbrt(-8) = -2`.
+
+    ```mlir
+    %r = hlo.cbrt %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_TanOp : Hlo_UnaryOp<"tan", Hlo_FpTensor> {
+  let summary = "Elementwise tangent (radians)";
+  let description = [{
+    ```mlir
+    %r = hlo.tan %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def Hlo_PopcntOp : Hlo_UnaryOp<"popcnt", Hlo_IntTensor> {
+  let summary = "Elementwise count of set bits";
+  let description = [{
+    The number of one bits in the two's complement representation (`popcnt(-1) = 32` for
+    i32).
+
+    ```mlir
+    %r = hlo.popcnt %x : tensor<4xi32>
+    ```
+  }];
+}
+
+def Hlo_CountLeadingZerosOp : Hlo_UnaryOp<"count_leading_zeros", Hlo_IntTensor> {
+  let summary = "Elementwise count of leading zero bits";
+  let description = [{
+    Zero bits above the highest set bit; the bit width for zero (`clz(0) = 32` for i32).
+
+    ```mlir
+    %r = hlo.count_leading_zeros %x : tensor<4xi32>
+    ```
+  }];
+}
+
+def Hlo_ReducePrecisionOp : Hlo_Op<"reduce_precision",
+    [Pure, Elementwise, SameOperandsAndResultType, InferTypeOpInterface]> {
+  let summary = "Elementwise rounding to a float format with fewer exponent and mantissa bits";
+  let description = [{
+    Each value is rounded (to nearest, ties to even) to the float format with
+    `exponent_bits` exponent bits and `mantissa_bits` mantissa bits, and kept in the
+    operand's type: values beyond that format's range become infinities, values below its
+    smallest normal flush to zero (of the same sign), NaNs stay NaN.
+
+    ```mlir
+    %r = hlo.reduce_precision %x {exponent_bits = 5 : i32, mantissa_bits = 10 : i32} : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Hlo_FpTensor:$operand, I32Attr:$exponent_bits, I32Attr:$mantissa_bits);
+  let results = (outs Hlo_FpTensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Hlo_BitcastConvertOp : Hlo_Op<"bitcast_convert", [Pure]> {
+  let summary = "Reinterprets the bits of each element as another element type";
+  let description = [{
+    With element types of one bit width the shape is kept. From a wider type to a narrower
+    one, each element becomes `in_bits / out_bits` elements along a new minor dimension
+    (least significant part first, as on a little-endian machine); from narrower to wider,
+    the operand's minor dimension, of size `out_bits / in_bits`, is folded away. pred is
+    not allowed on either side.
+
+    ```mlir
+    %r = hlo.bitcast_convert %x : (tensor<4xf32>) -> tensor<4xui32>
+    %b = hlo.bitcast_convert %x : (tensor<4xf32>) -> tensor<4x4xui8>
+    ```
+  }];
+  let arguments = (ins Hlo_Tensor:$operand);
+  let results = (outs Hlo_Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` functional-type($operand, $result)";
+  let hasVerifier = 1;
+}
+
 def Hlo_ConvertOp : Hlo_Op<"convert", [Pure, Elementwise, SameOperandsAndResultShape]> {
   let summary = "Elementwise conversion to another element type";
   let description = [{

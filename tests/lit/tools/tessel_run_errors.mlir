@@ -17,7 +17,7 @@
 // Sniffed as HLO (no known extension), so the HLO importer reports the opcode.
 // RUN: sh -c 'tessel run %t/opcode.txt; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=OPCODE
 // RUN: sh -c 'tessel verify %t/opcode.txt; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=OPCODE
-// OPCODE: {{.*}}opcode.txt:4:19: error: opcode 'cbrt' is not supported
+// OPCODE: {{.*}}opcode.txt:4:19: error: opcode 'fft' is not supported
 // OPCODE: exit=1
 
 // A file that does not exist.
@@ -131,7 +131,7 @@ ENTRY main {
 HloModule m
 ENTRY main {
   x = f32[4] parameter(0)
-  ROOT y = f32[4] cbrt(x)
+  ROOT y = f32[4] fft(x)
 }
 
 //--- garbage.npy

@@ -412,3 +412,39 @@ func.func @clamp_mixed_bounds(%lo: tensor<4xi32>, %x: tensor<4xi32>, %hi: tensor
   %0 = hlo.clamp %lo, %x, %hi : tensor<4xi32>, tensor<4xi32>, tensor<i32>
   return %0 : tensor<4xi32>
 }
+
+// -----
+
+// CHECK-LABEL: func @float_functions
+func.func @float_functions(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: %[[A:.*]] = hlo.round_nearest_even %{{.*}} : tensor<4xf32>
+  %0 = hlo.round_nearest_even %x : tensor<4xf32>
+  // CHECK: %[[B:.*]] = hlo.erf %[[A]] : tensor<4xf32>
+  %1 = hlo.erf %0 : tensor<4xf32>
+  // CHECK: %[[C:.*]] = hlo.cbrt %[[B]] : tensor<4xf32>
+  %2 = hlo.cbrt %1 : tensor<4xf32>
+  // CHECK: %[[D:.*]] = hlo.tan %[[C]] : tensor<4xf32>
+  %3 = hlo.tan %2 : tensor<4xf32>
+  // CHECK: %[[E:.*]] = hlo.reduce_precision %[[D]] {exponent_bits = 5 : i32, mantissa_bits = 10 : i32} : tensor<4xf32>
+  %4 = hlo.reduce_precision %3 {exponent_bits = 5 : i32, mantissa_bits = 10 : i32} : tensor<4xf32>
+  // CHECK: return %[[E]]
+  return %4 : tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @bit_functions
+func.func @bit_functions(%x: tensor<4xi32>, %f: tensor<4xf32>, %h: tensor<4x2xbf16>)
+    -> (tensor<4xi32>, tensor<4xui32>, tensor<4x4xui8>, tensor<4xf32>) {
+  // CHECK: %[[A:.*]] = hlo.popcnt %{{.*}} : tensor<4xi32>
+  %0 = hlo.popcnt %x : tensor<4xi32>
+  // CHECK: %[[B:.*]] = hlo.count_leading_zeros %[[A]] : tensor<4xi32>
+  %1 = hlo.count_leading_zeros %0 : tensor<4xi32>
+  // CHECK: hlo.bitcast_convert %{{.*}} : (tensor<4xf32>) -> tensor<4xui32>
+  %2 = hlo.bitcast_convert %f : (tensor<4xf32>) -> tensor<4xui32>
+  // CHECK: hlo.bitcast_convert %{{.*}} : (tensor<4xf32>) -> tensor<4x4xui8>
+  %3 = hlo.bitcast_convert %f : (tensor<4xf32>) -> tensor<4x4xui8>
+  // CHECK: hlo.bitcast_convert %{{.*}} : (tensor<4x2xbf16>) -> tensor<4xf32>
+  %4 = hlo.bitcast_convert %h : (tensor<4x2xbf16>) -> tensor<4xf32>
+  return %1, %2, %3, %4 : tensor<4xi32>, tensor<4xui32>, tensor<4x4xui8>, tensor<4xf32>
+}

@@ -299,3 +299,67 @@ func.func @dynamic_dimension(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
   %0 = hlo.add %x, %x : tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }
+
+// -----
+
+func.func @reduce_precision_no_exponent(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{exponent_bits must be at least 1, got 0}}
+  %0 = hlo.reduce_precision %x {exponent_bits = 0 : i32, mantissa_bits = 10 : i32} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @reduce_precision_negative_mantissa(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{mantissa_bits must not be negative, got -1}}
+  %0 = hlo.reduce_precision %x {exponent_bits = 5 : i32, mantissa_bits = -1 : i32} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @popcnt_of_float(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{must be statically shaped tensor of}}
+  %0 = hlo.popcnt %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @erf_of_int(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{must be statically shaped tensor of}}
+  %0 = hlo.erf %x : tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @bitcast_same_width_new_shape(%x: tensor<4xf32>) -> tensor<2xui32> {
+  // expected-error @+1 {{result shape must be 4 for 'tensor<4xf32>' to 'ui32', got 'tensor<2xui32>'}}
+  %0 = hlo.bitcast_convert %x : (tensor<4xf32>) -> tensor<2xui32>
+  return %0 : tensor<2xui32>
+}
+
+// -----
+
+func.func @bitcast_narrow_without_parts(%x: tensor<4xf32>) -> tensor<4xui8> {
+  // expected-error @+1 {{result shape must be 4x4}}
+  %0 = hlo.bitcast_convert %x : (tensor<4xf32>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
+}
+
+// -----
+
+func.func @bitcast_widen_wrong_minor(%x: tensor<4x3xbf16>) -> tensor<4xf32> {
+  // expected-error @+1 {{from 16-bit to 32-bit elements needs an operand whose minor dimension is 2}}
+  %0 = hlo.bitcast_convert %x : (tensor<4x3xbf16>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @bitcast_pred(%x: tensor<4xi1>) -> tensor<4xi8> {
+  // expected-error @+1 {{does not take pred (i1) elements}}
+  %0 = hlo.bitcast_convert %x : (tensor<4xi1>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
