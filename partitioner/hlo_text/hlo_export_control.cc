@@ -72,6 +72,31 @@ mlir::LogicalResult exportSort(Exporter& ex, CompText& comp, mlir::Operation* op
   return emitWithRegions(ex, comp, op, "sort", attrs, {"to_apply"});
 }
 
+mlir::LogicalResult exportTopK(Exporter& ex, CompText& comp, mlir::Operation* op) {
+  auto topK = mlir::cast<hlo::TopKOp>(op);
+  mlir::FailureOr<std::string> operands = ex.operandList(comp, op->getOperands(), op);
+  if (failed(operands)) return mlir::failure();
+  ex.define(comp, op, "topk",
+            "topk(" + *operands + "), k=" + std::to_string(topK.getK()) +
+                ", largest=" + (topK.getSmallest() ? "false" : "true"));
+  return mlir::success();
+}
+
+// XLA's barrier takes one tuple and returns one, even for a single value.
+mlir::LogicalResult exportOptimizationBarrier(Exporter& ex, CompText& comp, mlir::Operation* op) {
+  mlir::FailureOr<std::string> operands = ex.operandList(comp, op->getOperands(), op);
+  if (failed(operands)) return mlir::failure();
+  std::string tuple = ex.addLine(comp, "tuple", Exporter::tupleShapeOf(op->getOperandTypes()),
+                                 "tuple(" + *operands + ")");
+  ex.define(comp, op, "opt-barrier", "opt-barrier(" + tuple + ")", /*forceTuple=*/true);
+  return mlir::success();
+}
+
+mlir::LogicalResult exportReplicaId(Exporter& ex, CompText& comp, mlir::Operation* op) {
+  ex.define(comp, op, "replica-id", "replica-id()");
+  return mlir::success();
+}
+
 // The state travels as one tuple; the body returns a tuple even for one value.
 mlir::LogicalResult exportWhile(Exporter& ex, CompText& comp, mlir::Operation* op) {
   mlir::FailureOr<std::string> operands = ex.operandList(comp, op->getOperands(), op);
@@ -152,6 +177,9 @@ void RegisterControlExporters(ExporterTable& table) {
   table["hlo.select_and_scatter"] = exportSelectAndScatter;
   table["hlo.scatter"] = exportScatter;
   table["hlo.sort"] = exportSort;
+  table["hlo.top_k"] = exportTopK;
+  table["hlo.optimization_barrier"] = exportOptimizationBarrier;
+  table["hlo.replica_id"] = exportReplicaId;
   table["hlo.while"] = exportWhile;
   table["hlo.case"] = exportCase;
   table["hlo.custom_call"] = exportCustomCall;

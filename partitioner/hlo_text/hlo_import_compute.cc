@@ -245,9 +245,80 @@ mlir::FailureOr<Imported> importSort(Importer& im, Instruction& inst) {
   return createWithRegions(im, inst, "hlo.sort", *operands, attrs, {"to_apply"});
 }
 
+mlir::FailureOr<Imported> createTopK(Importer& im, Instruction& inst, mlir::Value operand,
+                                     int64_t k, bool largest) {
+  llvm::SmallVector<mlir::NamedAttribute> attrs = {
+      named(im, "k", im.builder().getI64IntegerAttr(k))};
+  if (!largest) attrs.push_back(named(im, "smallest", im.builder().getUnitAttr()));
+  return im.all(im.create(inst, "hlo.top_k", {operand}, im.leafTypes(inst), attrs));
+}
+
+// `topk(x), k=K, largest=true|false` (largest is true when absent).
+mlir::FailureOr<Imported> importTopK(Importer& im, Instruction& inst) {
+  if (failed(im.expectOperands(inst, 1))) return mlir::failure();
+  mlir::FailureOr<mlir::Value> operand = im.operand(inst, 0);
+  mlir::FailureOr<AttrText*> kAttr = im.requireAttr(inst, "k");
+  if (failed(operand) || failed(kAttr)) return mlir::failure();
+  mlir::FailureOr<int64_t> k = ParseIntAttr(**kAttr, im.context());
+  if (failed(k)) return mlir::failure();
+  bool largest = true;
+  if (AttrText* largestAttr = im.findAttr(inst, "largest")) {
+    mlir::FailureOr<bool> value = ParseBoolAttr(*largestAttr, im.context());
+    if (failed(value)) return mlir::failure();
+    largest = *value;
+  }
+  return createTopK(im, inst, *operand, *k, largest);
+}
+
+// The parameter number of the instruction named `name` in `comp`, or -1.
+int64_t parameterNumber(const Computation& comp, llvm::StringRef name) {
+  for (const Instruction& inst : comp.instructions) {
+    if (inst.name != name) continue;
+    int64_t number = -1;
+    if (inst.opcode != "parameter" || inst.rawOperands.trim().getAsInteger(10, number)) return -1;
+    return number;
+  }
+  return -1;
+}
+
 }  // namespace
 
+// XLA's TopK custom call: k is the result's minor dimension, and the comparator decides the
+// order. Only the comparators XLA writes for top-k, `compare(p0, p1)` with GT (largest) or
+// LT (smallest), are understood; anything else is refused rather than guessed.
+mlir::FailureOr<Imported> ImportTopKCustomCall(Importer& im, Instruction& inst) {
+  if (failed(im.expectOperands(inst, 1))) return mlir::failure();
+  mlir::FailureOr<mlir::Value> operand = im.operand(inst, 0);
+  mlir::FailureOr<Computation*> comparator = im.computationAttr(inst, "to_apply");
+  if (failed(operand) || failed(comparator)) return mlir::failure();
+  const Computation& comp = **comparator;
+  const Instruction& root = comp.instructions[comp.rootIndex];
+  const AttrText* direction = nullptr;
+  for (const AttrText& attr : root.attrs) {
+    if (attr.name == "direction") direction = &attr;
+  }
+  int64_t lhs = -1, rhs = -1;
+  if (root.opcode == "compare" && root.operands.size() == 2) {
+    lhs = parameterNumber(comp, root.operands[0].name);
+    rhs = parameterNumber(comp, root.operands[1].name);
+  }
+  const bool swapped = lhs == 1 && rhs == 0;
+  if (!direction || !((lhs == 0 && rhs == 1) || swapped) ||
+      (direction->value != "GT" && direction->value != "LT")) {
+    return im.error(inst) << "'TopK' custom call needs a comparator 'compare(p0, p1)' with "
+                             "direction GT or LT";
+  }
+  const Shape& shape = inst.shape;
+  if (!shape.isTuple || shape.elements.size() != 2 || shape.elements[0].isTuple ||
+      shape.elements[0].dims.empty()) {
+    return im.error(inst) << "'TopK' custom call must return (values, indices)";
+  }
+  const bool largest = (direction->value == "GT") != swapped;
+  return createTopK(im, inst, *operand, shape.elements[0].dims.back(), largest);
+}
+
 void RegisterComputeImporters(ImporterTable& table) {
+  table["topk"] = importTopK;
   table["reduce"] = importReduce;
   table["reduce-window"] = importReduce;
   table["select-and-scatter"] = importSelectAndScatter;

@@ -95,6 +95,7 @@ mlir::FailureOr<Imported> importCustomCall(Importer& im, Instruction& inst) {
       attrs.push_back(im.builder().getNamedAttr("has_side_effect", im.builder().getBoolAttr(true)));
     }
   }
+  if (*target == "TopK") return ImportTopKCustomCall(im, inst);
   // Shardy's round trip marks each function result with this identity call; its sharding is
   // the one the ROOT instruction carries as `sharding=`, so the call itself goes.
   if (*target == "xla.sdy.FuncResultSharding") {

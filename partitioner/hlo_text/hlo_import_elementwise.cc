@@ -1,5 +1,6 @@
 // Importers of elementwise opcodes: unary and binary arithmetic, compare, select, clamp,
-// convert, and the instructions that only rename values (copy, tuple, get-tuple-element).
+// convert, and the instructions that only rename values (copy, tuple, get-tuple-element,
+// opt-barrier) or name the replica (replica-id).
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "partitioner/hlo_text/hlo_importer.h"
@@ -116,6 +117,21 @@ mlir::FailureOr<Imported> importCopy(Importer& im, Instruction& inst) {
   return Imported{im.allOperandLeaves(inst), nullptr};
 }
 
+// The barrier takes and returns one tuple; in the dialect it takes and returns its leaves.
+mlir::FailureOr<Imported> importOptBarrier(Importer& im, Instruction& inst) {
+  if (failed(im.expectOperands(inst, 1))) return mlir::failure();
+  llvm::SmallVector<mlir::Value> leaves = im.allOperandLeaves(inst);
+  return im.all(im.create(inst, "hlo.optimization_barrier", leaves,
+                          mlir::ValueRange(leaves).getTypes()));
+}
+
+mlir::FailureOr<Imported> importReplicaId(Importer& im, Instruction& inst) {
+  if (failed(im.expectOperands(inst, 0))) return mlir::failure();
+  mlir::FailureOr<mlir::Type> type = im.arrayType(inst);
+  if (failed(type)) return mlir::failure();
+  return im.single(im.create(inst, "hlo.replica_id", {}, *type));
+}
+
 mlir::FailureOr<Imported> importTuple(Importer& im, Instruction& inst) {
   return Imported{im.allOperandLeaves(inst), nullptr};
 }
@@ -147,6 +163,8 @@ void RegisterElementwiseImporters(ImporterTable& table) {
   table["reduce-precision"] = importReducePrecision;
   table["copy"] = importCopy;
   table["tuple"] = importTuple;
+  table["opt-barrier"] = importOptBarrier;
+  table["replica-id"] = importReplicaId;
   table["get-tuple-element"] = importGetTupleElement;
 }
 

@@ -34,6 +34,8 @@ using ImporterTable = llvm::StringMap<OpcodeImporter>;
 void RegisterElementwiseImporters(ImporterTable& table);
 void RegisterShapeImporters(ImporterTable& table);
 void RegisterComputeImporters(ImporterTable& table);
+// custom-call with custom_call_target="TopK" (hlo_import_compute.cc).
+mlir::FailureOr<Imported> ImportTopKCustomCall(Importer& im, Instruction& inst);
 void RegisterControlImporters(ImporterTable& table);
 void RegisterCollectiveImporters(ImporterTable& table);
 

@@ -1,5 +1,6 @@
-// Rules of hlo's control-flow, opaque and creation ops: sort has a factor rule; while, case
-// and region terminators are handled by data-flow edges; constant and iota are source ops;
+// Rules of hlo's control-flow, opaque and creation ops: sort, top_k and
+// optimization_barrier have factor rules; while, case and region terminators are handled by
+// data-flow edges; constant, iota and replica_id are source ops;
 // custom_call is opaque unless it carries a rule of its own.
 #include <string>
 
@@ -27,6 +28,34 @@ ShardingRuleOrNone sortRule(hlo::SortOp op, const ShardingRuleOptions&) {
     builder.addFactor(dims, dims, shape[dim],
                       dim == sortDim ? FactorKind::kNeedReplication : FactorKind::kPassThrough);
     if (dim == sortDim) builder.markLastFactorMovable();
+  }
+  return builder.build();
+}
+
+// The rows pass through; the minor dimension must be whole on the operand (a shard's top k
+// is not the row's) and on the results (k of them per row).
+ShardingRuleOrNone topKRule(hlo::TopKOp op, const ShardingRuleOptions&) {
+  OpShardingRuleBuilder builder(op);
+  llvm::ArrayRef<int64_t> shape = builder.getOperandShape(0);
+  const int64_t minor = static_cast<int64_t>(shape.size()) - 1;
+  for (int64_t dim = 0; dim < minor; ++dim) builder.addFactor({dim}, {dim, dim}, shape[dim]);
+  builder.addOperandFactor(0, minor, shape[minor], FactorKind::kNeedReplication);
+  builder.addFactor({kNoDim}, {minor, minor}, static_cast<int64_t>(op.getK()),
+                    FactorKind::kNeedReplication);
+  return builder.build();
+}
+
+// Operand i is result i, dimension by dimension.
+ShardingRuleOrNone optimizationBarrierRule(hlo::OptimizationBarrierOp op,
+                                           const ShardingRuleOptions&) {
+  OpShardingRuleBuilder builder(op);
+  const int64_t count = op->getNumOperands();
+  for (int64_t i = 0; i < count; ++i) {
+    for (auto [dim, size] : llvm::enumerate(builder.getOperandShape(i))) {
+      llvm::SmallVector<int64_t> dims(count, kNoDim);
+      dims[i] = static_cast<int64_t>(dim);
+      builder.addFactor(dims, dims, size);
+    }
   }
   return builder.build();
 }
@@ -77,11 +106,13 @@ ShardingRuleOrNone customCallRule(hlo::CustomCallOp op, const ShardingRuleOption
 
 void registerHloControlRules(mlir::MLIRContext* context) {
   attachRule<hlo::SortOp, sortRule>(context);
+  attachRule<hlo::TopKOp, topKRule>(context);
+  attachRule<hlo::OptimizationBarrierOp, optimizationBarrierRule>(context);
   attachRule<hlo::WhileOp, whileRule>(context);
   attachRule<hlo::CaseOp, caseRule>(context);
   attachRule<hlo::ReturnOp, returnRule>(context);
   attachRule<hlo::CustomCallOp, customCallRule>(context);
-  attachGenericRule<sourceOpRule, hlo::ConstantOp, hlo::IotaOp>(context);
+  attachGenericRule<sourceOpRule, hlo::ConstantOp, hlo::IotaOp, hlo::ReplicaIdOp>(context);
 }
 
 }  // namespace tessel::rules

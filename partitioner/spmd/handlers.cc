@@ -19,6 +19,7 @@ mlir::FailureOr<bool> partitionBySpecialHandler(mlir::Operation* op, PartitionSt
       partitionSliceOrPad,
       partitionConcatenate,
       partitionReverse,
+      partitionTopK,
       partitionDynamicSlices,
       partitionReshape,
   };

@@ -129,6 +129,7 @@ mlir::FailureOr<bool> partitionSelectAndScatter(mlir::Operation* op, PartitionSt
 mlir::FailureOr<bool> partitionSliceOrPad(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionConcatenate(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionReverse(mlir::Operation* op, PartitionState& state);
+mlir::FailureOr<bool> partitionTopK(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionDynamicSlices(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionReshape(mlir::Operation* op, PartitionState& state);
 

@@ -1,6 +1,8 @@
 // Kernels of the ops that only annotate a single-device program: tessel.sharding_constraint
 // and tessel.reshard say how a value is laid out across devices, which on one device (the
-// program before partitioning) changes nothing, so they run as the identity.
+// program before partitioning) changes nothing, so they run as the identity; so does
+// hlo.optimization_barrier, which only constrains compilers.
+#include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "runtime/kernels/kernels.h"
 
@@ -12,6 +14,12 @@ void RegisterAnnotationKernels(KernelRegistry& registry) {
   };
   registry.Register(ir::ShardingConstraintOp::getOperationName().str(), identity);
   registry.Register(ir::ReshardOp::getOperationName().str(), identity);
+  registry.Register<hlo::OptimizationBarrierOp>(
+      [](hlo::OptimizationBarrierOp, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
+        std::vector<Tensor> results;
+        for (const Tensor* operand : args.operands) results.push_back(*operand);
+        return results;
+      });
 }
 
 }  // namespace tessel::runtime

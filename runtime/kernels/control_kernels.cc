@@ -1,10 +1,16 @@
 // Kernels of the ops that run regions as control flow or have no executable semantics:
-// hlo.sort, hlo.while, hlo.case and hlo.custom_call.
+// hlo.sort, hlo.while, hlo.case and hlo.custom_call; and hlo.top_k, a sort with a fixed
+// order.
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "runtime/interpreter.h"
+#include "runtime/kernels/element_convert.h"
+#include "runtime/kernels/elementwise_util.h"
 #include "runtime/kernels/index_utils.h"
 #include "runtime/kernels/kernels.h"
 #include "support/status_macros.h"
@@ -101,6 +107,61 @@ KernelResult RunSort(hlo::SortOp op, KernelArgs args) {
   return results;
 }
 
+// A key whose unsigned order is the IEEE total order of the float `x` (-NaN first, NaN
+// last); integers order as themselves.
+template <typename T>
+auto TotalOrderKey(T x) {
+  if constexpr (kIsFloat<T>) {
+    using U = std::conditional_t<sizeof(T) == 2, uint16_t,
+                                 std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>;
+    const U bits = Eigen::numext::bit_cast<U>(x);
+    const U sign = U(1) << (sizeof(U) * 8 - 1);
+    return static_cast<U>((bits & sign) ? ~bits : (bits | sign));
+  } else {
+    return x;
+  }
+}
+
+// For every row along the minor dimension: the positions of its k largest (or smallest)
+// elements, best first, ties by position, and those elements.
+KernelResult RunTopK(hlo::TopKOp op, KernelArgs args) {
+  const Tensor& x = *args.operands[0];
+  const int64_t k = static_cast<int64_t>(op.getK());
+  const bool smallest = op.getSmallest();
+  const int64_t length = x.shape().back();
+  const int64_t rows = length == 0 ? 0 : x.num_elements() / length;
+  Tensor indices = Tensor::Zeros(ElementType::kS32, ResultShape(op, 1));
+  Tensor values = Tensor::Uninitialized(x.type(), ResultShape(op, 0));
+  absl::Span<int32_t> outIndices = indices.data<int32_t>();
+  return DispatchElementType(x.type(), [&](auto tag) -> KernelResult {
+    using T = typename decltype(tag)::type;
+    if constexpr (kIsPred<T>) {
+      return absl::InvalidArgumentError("top_k of pred is not supported");
+    } else {
+      absl::Span<const T> in = x.data<T>();
+      absl::Span<T> outValues = values.data<T>();
+      std::vector<int64_t> order(length);
+      for (int64_t row = 0; row < rows; ++row) {
+        const T* r = in.data() + row * length;
+        for (int64_t i = 0; i < length; ++i) order[i] = i;
+        // A strict weak order on positions: partial_sort's result is then fully determined,
+        // since ties are broken by position.
+        std::partial_sort(order.begin(), order.begin() + k, order.end(),
+                          [&](int64_t a, int64_t b) {
+                            auto ka = TotalOrderKey(r[a]), kb = TotalOrderKey(r[b]);
+                            if (ka != kb) return smallest ? ka < kb : ka > kb;
+                            return a < b;
+                          });
+        for (int64_t i = 0; i < k; ++i) {
+          outValues[row * k + i] = r[order[i]];
+          outIndices[row * k + i] = static_cast<int32_t>(order[i]);
+        }
+      }
+      return std::vector<Tensor>{std::move(values), std::move(indices)};
+    }
+  });
+}
+
 KernelResult RunWhile(hlo::WhileOp op, KernelArgs args) {
   // The loop state is the kernel's own: each iteration replaces it.
   std::vector<Tensor> state;
@@ -141,6 +202,7 @@ KernelResult RunCustomCall(hlo::CustomCallOp op, KernelArgs) {
 
 void RegisterControlKernels(KernelRegistry& registry) {
   registry.Register<hlo::SortOp>(RunSort);
+  registry.Register<hlo::TopKOp>(RunTopK);
   registry.Register<hlo::WhileOp>(RunWhile);
   registry.Register<hlo::CaseOp>(RunCase);
   registry.Register<hlo::CustomCallOp>(RunCustomCall);

@@ -1,5 +1,4 @@
-// Golden tests of the sort, while, case and custom_call kernels, and a check that every op
-// of the executor's part B has a kernel in the default registry.
+// Golden tests of the sort, top_k, while, case and custom_call kernels.
 #include <cmath>
 #include <limits>
 
@@ -17,13 +16,36 @@ using ::testing::ElementsAre;
 
 class ControlKernelsTest : public KernelTest {};
 
-TEST_F(ControlKernelsTest, EveryPartBOpHasADefaultKernel) {
-  for (const char* name :
-       {"hlo.reduce", "hlo.reduce_window", "hlo.select_and_scatter", "hlo.dot_general",
-        "hlo.convolution", "hlo.gather", "hlo.scatter", "hlo.sort", "hlo.while", "hlo.case",
-        "hlo.custom_call"}) {
-    EXPECT_NE(DefaultKernelRegistry().Find(name), nullptr) << name;
-  }
+TEST_F(ControlKernelsTest, TopKTakesTheLargestOfEachRowInTotalOrder) {
+  constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+  const char* program = R"(
+    func.func @main(%x: tensor<2x5xf32>) -> (tensor<2x3xf32>, tensor<2x3xi32>) {
+      %v, %i = hlo.top_k %x, k = 3 : tensor<2x5xf32>
+      return %v, %i : tensor<2x3xf32>, tensor<2x3xi32>
+    })";
+  // Ties keep the lower index first; NaN is above everything, -0 below +0.
+  absl::StatusOr<std::vector<Tensor>> results =
+      Run(program, {Tensor::FromVector<float>({2, 5}, {1, 7, 7, -2, 0,  //
+                                                       -0.0f, 0.0f, kNaN, 3, -5})});
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_THAT((*results)[1].ToVector<int32_t>(), ElementsAre(1, 2, 0, 2, 3, 1));
+  std::vector<float> values = (*results)[0].ToVector<float>();
+  EXPECT_THAT(std::vector<float>(values.begin(), values.begin() + 3), ElementsAre(7, 7, 1));
+  EXPECT_TRUE(std::isnan(values[3]));
+  EXPECT_EQ(values[4], 3);
+  EXPECT_FALSE(std::signbit(values[5]));
+}
+
+TEST_F(ControlKernelsTest, TopKSmallestOfIntegers) {
+  absl::StatusOr<std::vector<Tensor>> results = Run(R"(
+    func.func @main(%x: tensor<6xui8>) -> (tensor<2xui8>, tensor<2xi32>) {
+      %v, %i = hlo.top_k %x, k = 2 smallest : tensor<6xui8>
+      return %v, %i : tensor<2xui8>, tensor<2xi32>
+    })",
+                                                    {Tensor::FromVector<uint8_t>({6}, {9, 200, 3, 3, 7, 255})});
+  ASSERT_TRUE(results.ok()) << results.status();
+  EXPECT_THAT((*results)[0].ToVector<uint8_t>(), ElementsAre(3, 3));
+  EXPECT_THAT((*results)[1].ToVector<int32_t>(), ElementsAre(2, 3));
 }
 
 TEST_F(ControlKernelsTest, SortsAscending) {

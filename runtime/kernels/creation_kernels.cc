@@ -1,4 +1,4 @@
-// Kernels of the ops that create tensors: hlo.constant, hlo.iota.
+// Kernels of the ops that create tensors: hlo.constant, hlo.iota, hlo.replica_id.
 #include <vector>
 
 #include "partitioner/ir/hlo/hlo_ops.h"
@@ -48,6 +48,11 @@ void RegisterCreationKernels(KernelRegistry& registry) {
         TESSEL_ASSIGN_OR_RETURN(ElementType type,
                                 ElementTypeFromMlir(op.getOutput().getType().getElementType()));
         return OneResult(Iota(type, ResultShape(op), op.getIotaDimension()));
+      });
+  // Programs run as one replica of their partitions.
+  registry.Register<hlo::ReplicaIdOp>(
+      [](hlo::ReplicaIdOp, KernelArgs) -> absl::StatusOr<std::vector<Tensor>> {
+        return OneResult(Tensor::Scalar<uint32_t>(0));
       });
 }
 

@@ -7,19 +7,21 @@
 
 namespace tessel::runtime {
 
-void RegisterCreationKernels(KernelRegistry& registry);
+void RegisterCreationKernels(KernelRegistry& registry);  // constant, iota, replica_id
 void RegisterElementwiseKernels(KernelRegistry& registry);  // compare, select, clamp
 void RegisterUnaryKernels(KernelRegistry& registry);        // abs ... is_finite, convert
 void RegisterBitKernels(KernelRegistry& registry);  // popcnt, clz, reduce_precision, bitcast
 void RegisterBinaryKernels(KernelRegistry& registry);       // add ... shift_right_logical
 void RegisterShapeKernels(KernelRegistry& registry);  // broadcast_in_dim, reshape, transpose, ...
 void RegisterSliceKernels(KernelRegistry& registry);  // slice, dynamic slices, pad
-void RegisterCollectiveKernels(KernelRegistry& registry);
-void RegisterAnnotationKernels(KernelRegistry& registry);  // sharding_constraint, reshard  // partition_id, collectives
+void RegisterCollectiveKernels(KernelRegistry& registry);  // partition_id, collectives
+// sharding_constraint, reshard, optimization_barrier
+void RegisterAnnotationKernels(KernelRegistry& registry);
 void RegisterReductionKernels(KernelRegistry& registry);   // reduce, reduce_window, select_and_scatter
 void RegisterLinalgKernels(KernelRegistry& registry);      // dot_general, convolution
 void RegisterIndexingKernels(KernelRegistry& registry);    // gather, scatter
-void RegisterControlKernels(KernelRegistry& registry);     // sort, while, case, custom_call
+// sort, top_k, while, case, custom_call
+void RegisterControlKernels(KernelRegistry& registry);
 
 }  // namespace tessel::runtime
 

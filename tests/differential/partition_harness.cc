@@ -207,10 +207,14 @@ void ExpectPartitionedRunMatches(const std::string& module_text,
 }
 
 std::vector<TestMesh> StandardMeshes() {
-  return {{R"(["x"=1])", {"x"}, 1},           {R"(["x"=2])", {"x"}, 2},
-          {R"(["x"=3])", {"x"}, 3},           {R"(["x"=4])", {"x"}, 4},
-          {R"(["x"=6])", {"x"}, 6},           {R"(["x"=8])", {"x"}, 8},
-          {R"(["x"=2, "y"=2])", {"x", "y"}, 4}, {R"(["x"=2, "y"=3])", {"x", "y"}, 6}};
+  return {{R"(["x"=1])", {"x"}, 1, {1}},
+          {R"(["x"=2])", {"x"}, 2, {2}},
+          {R"(["x"=3])", {"x"}, 3, {3}},
+          {R"(["x"=4])", {"x"}, 4, {4}},
+          {R"(["x"=6])", {"x"}, 6, {6}},
+          {R"(["x"=8])", {"x"}, 8, {8}},
+          {R"(["x"=2, "y"=2])", {"x", "y"}, 4, {2, 2}},
+          {R"(["x"=2, "y"=3])", {"x", "y"}, 6, {2, 3}}};
 }
 
 std::vector<std::vector<std::vector<std::string>>> AllLayouts(

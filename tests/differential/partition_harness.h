@@ -59,6 +59,7 @@ struct TestMesh {
   std::string text;  // e.g. ["x"=2, "y"=3]
   std::vector<std::string> axes;
   int devices;
+  std::vector<int> sizes;  // of `axes`, in order
 };
 
 // 1-D meshes of 1, 2, 3, 4, 6 and 8 devices and the 2x2 and 2x3 meshes.

@@ -1,5 +1,5 @@
 // Verification, type inference and custom assembly of the control flow and opaque ops:
-// hlo.sort, hlo.while, hlo.case and hlo.custom_call.
+// hlo.sort, hlo.top_k, hlo.optimization_barrier, hlo.while, hlo.case and hlo.custom_call.
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -14,6 +14,38 @@ mlir::Type getPredScalarType(mlir::MLIRContext* context) {
 }
 
 }  // namespace
+
+//===----------------------------------------------------------------------===//
+// TopKOp, OptimizationBarrierOp
+//===----------------------------------------------------------------------===//
+
+mlir::LogicalResult TopKOp::inferReturnTypes(mlir::MLIRContext* context,
+                                             std::optional<mlir::Location> location,
+                                             Adaptor adaptor,
+                                             llvm::SmallVectorImpl<mlir::Type>& inferred) {
+  InferenceErrorEmitter errors(context, location, getOperationName());
+  auto operand = llvm::dyn_cast<mlir::RankedTensorType>(adaptor.getOperand().getType());
+  if (!operand) return errors() << "operand must be a ranked tensor";
+  if (operand.getRank() == 0) return errors() << "operand must have rank at least 1";
+  const int64_t k = static_cast<int64_t>(adaptor.getK());
+  const int64_t length = operand.getShape().back();
+  if (k < 0 || k > length) {
+    return errors() << "k = " << k << " must be in [0, " << length
+                    << "], the size of the operand's minor dimension";
+  }
+  llvm::SmallVector<int64_t> shape(operand.getShape());
+  shape.back() = k;
+  inferred.push_back(mlir::RankedTensorType::get(shape, operand.getElementType()));
+  inferred.push_back(mlir::RankedTensorType::get(shape, mlir::IntegerType::get(context, 32)));
+  return mlir::success();
+}
+
+mlir::LogicalResult OptimizationBarrierOp::inferReturnTypes(
+    mlir::MLIRContext*, std::optional<mlir::Location>, Adaptor adaptor,
+    llvm::SmallVectorImpl<mlir::Type>& inferred) {
+  llvm::append_range(inferred, adaptor.getOperands().getTypes());
+  return mlir::success();
+}
 
 //===----------------------------------------------------------------------===//
 // SortOp

@@ -35,6 +35,42 @@ def Hlo_SortOp : Hlo_Op<"sort", [RecursiveMemoryEffects, InferTypeOpAdaptor]> {
   let hasRegionVerifier = 1;
 }
 
+def Hlo_TopKOp : Hlo_Op<"top_k", [Pure, InferTypeOpAdaptor]> {
+  let summary = "The k largest (or smallest) elements of every row, with their indices";
+  let description = [{
+    Along the minor dimension, `values` holds the `k` largest elements of each row in
+    descending order (with `smallest`, the k smallest in ascending order) and `indices`
+    their positions in the row. Floats are ordered by IEEE total order (-NaN < -inf < ...
+    < -0 < +0 < ... < inf < NaN); equal elements keep the lower index first. Both results
+    have the operand's shape with the minor dimension `k`; `indices` are i32.
+
+    ```mlir
+    %v, %i = hlo.top_k %x, k = 3 : tensor<8x16xf32>   // tensor<8x3xf32>, tensor<8x3xi32>
+    ```
+  }];
+  let arguments = (ins Hlo_IntOrFpTensor:$operand, I64Attr:$k, UnitAttr:$smallest);
+  let results = (outs Hlo_IntOrFpTensor:$values, Hlo_IntTensor:$indices);
+  let assemblyFormat = [{
+    $operand `,` `k` `=` $k (`smallest` $smallest^)? attr-dict `:` type($operand)
+  }];
+}
+
+def Hlo_OptimizationBarrierOp : Hlo_Op<"optimization_barrier", [InferTypeOpAdaptor]> {
+  let summary = "Returns its operands unchanged; no computation moves across it";
+  let description = [{
+    Result i is operand i. The op has no memory effects to speak of but is not pure, so
+    that nothing is folded, merged or moved through it: JAX's rematerialization relies on
+    that to recompute values after the barrier instead of keeping them alive.
+
+    ```mlir
+    %a, %b = hlo.optimization_barrier %x, %y : tensor<4xf32>, tensor<i32>
+    ```
+  }];
+  let arguments = (ins Variadic<Hlo_Tensor>:$operands);
+  let results = (outs Variadic<Hlo_Tensor>:$results);
+  let assemblyFormat = "($operands^ `:` type($operands))? attr-dict";
+}
+
 def Hlo_WhileOp : Hlo_Op<"while", [RecursiveMemoryEffects, InferTypeOpAdaptor]> {
   let summary = "Runs a body while a condition holds, carrying N values";
   let description = [{

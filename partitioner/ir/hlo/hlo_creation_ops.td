@@ -37,4 +37,18 @@ def Hlo_IotaOp : Hlo_Op<"iota", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Hlo_ReplicaIdOp : Hlo_Op<"replica_id", [Pure]> {
+  let summary = "The replica this program runs as";
+  let description = [{
+    A rank-0 ui32. Tessel runs every program as a single replica of its partitions, so
+    it is 0 there; partition_id (tessel dialect) tells the partitions apart.
+
+    ```mlir
+    %r = hlo.replica_id : tensor<ui32>
+    ```
+  }];
+  let results = (outs 0DTensorOf<[UI32]>:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
 #endif  // TESSEL_IR_HLO_CREATION_OPS_TD

@@ -128,3 +128,28 @@ func.func @custom_call_effect_only() {
   hlo.custom_call @barrier() {has_side_effect = true} : () -> ()
   return
 }
+
+// -----
+
+// CHECK-LABEL: func @top_k
+func.func @top_k(%x: tensor<8x16xf32>, %i: tensor<5xui8>)
+    -> (tensor<8x3xf32>, tensor<8x3xi32>, tensor<5xui8>, tensor<5xi32>) {
+  // CHECK: %{{.*}}, %{{.*}} = hlo.top_k %{{.*}}, k = 3 : tensor<8x16xf32>
+  %v, %j = hlo.top_k %x, k = 3 : tensor<8x16xf32>
+  // CHECK: hlo.top_k %{{.*}}, k = 5 smallest : tensor<5xui8>
+  %w, %k = hlo.top_k %i, k = 5 smallest : tensor<5xui8>
+  return %v, %j, %w, %k : tensor<8x3xf32>, tensor<8x3xi32>, tensor<5xui8>, tensor<5xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func @optimization_barrier
+func.func @optimization_barrier(%x: tensor<4xf32>, %s: tensor<i32>) -> (tensor<4xf32>, tensor<i32>) {
+  // CHECK: %[[R:.*]]:2 = hlo.optimization_barrier %{{.*}}, %{{.*}} : tensor<4xf32>, tensor<i32>
+  %a, %b = hlo.optimization_barrier %x, %s : tensor<4xf32>, tensor<i32>
+  // CHECK: hlo.optimization_barrier
+  // CHECK-NOT: :
+  hlo.optimization_barrier
+  // CHECK: return %[[R]]#0, %[[R]]#1
+  return %a, %b : tensor<4xf32>, tensor<i32>
+}

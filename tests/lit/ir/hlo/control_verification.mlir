@@ -208,3 +208,27 @@ func.func @custom_call_side_effect_type(%a: tensor<4xf32>) {
   %r = hlo.custom_call @kernel(%a) {has_side_effect = 1 : i32} : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @top_k_too_many(%x: tensor<8x4xf32>) -> (tensor<8x5xf32>, tensor<8x5xi32>) {
+  // expected-error @+1 {{k = 5 must be in [0, 4], the size of the operand's minor dimension}}
+  %v, %i = hlo.top_k %x, k = 5 : tensor<8x4xf32>
+  return %v, %i : tensor<8x5xf32>, tensor<8x5xi32>
+}
+
+// -----
+
+func.func @top_k_scalar(%x: tensor<f32>) {
+  // expected-error @+1 {{operand must have rank at least 1}}
+  %v, %i = hlo.top_k %x, k = 1 : tensor<f32>
+  return
+}
+
+// -----
+
+func.func @top_k_pred(%x: tensor<4xi1>) {
+  // expected-error @+1 {{must be statically shaped tensor of}}
+  %v, %i = hlo.top_k %x, k = 1 : tensor<4xi1>
+  return
+}

@@ -28,3 +28,13 @@ func.func @iota_float() -> tensor<2x3x4xbf16> {
   %0 = hlo.iota dim = 2 : tensor<2x3x4xbf16>
   return %0 : tensor<2x3x4xbf16>
 }
+
+// -----
+
+// CHECK-LABEL: func @replica_id
+func.func @replica_id() -> tensor<ui32> {
+  // CHECK: %[[R:.*]] = hlo.replica_id : tensor<ui32>
+  %0 = hlo.replica_id : tensor<ui32>
+  // CHECK: return %[[R]]
+  return %0 : tensor<ui32>
+}
