@@ -138,6 +138,11 @@ mlir::FailureOr<ir::ReductionKind> reductionKind(Importer& im, Instruction& inst
           .Case("maximum", ir::ReductionKind::Max)
           .Case("minimum", ir::ReductionKind::Min)
           .Default(std::nullopt);
+  // Over pred (false < true), or is the maximum and and the minimum.
+  const bool isPred = !root.shape.isTuple && root.shape.elementType &&
+                      root.shape.elementType.isInteger(1);
+  if (isPred && root.opcode == "or") kind = ir::ReductionKind::Max;
+  if (isPred && root.opcode == "and") kind = ir::ReductionKind::Min;
   bool onParams = root.operands.size() == 2;
   for (const OperandRef& ref : root.operands) {
     bool isParam = llvm::any_of((*comp)->instructions, [&](const Instruction& i) {
@@ -148,7 +153,7 @@ mlir::FailureOr<ir::ReductionKind> reductionKind(Importer& im, Instruction& inst
   if (!kind || !onParams || root.operands[0].name == root.operands[1].name) {
     return im.error(inst) << "the reduction '" << (*comp)->name << "' of '" << inst.opcode
                           << "' must be add, multiply, maximum or minimum of its two "
-                             "parameters";
+                             "parameters (or and and for pred)";
   }
   return *kind;
 }
@@ -254,30 +259,52 @@ mlir::FailureOr<Imported> importCollectivePermute(Importer& im, Instruction& ins
     IntList a = coordinates(mesh, pair[0]), b = coordinates(mesh, pair[1]);
     for (size_t i = 0; i < a.size(); ++i) moves[i] = moves[i] || a[i] != b[i];
   }
-  llvm::SmallVector<ir::AxisRefAttr> axes;
+  llvm::SmallVector<ir::AxisRefAttr> movingAxes, allAxes;
   for (size_t i = 0; i < moves.size(); ++i) {
-    if (moves[i]) axes.push_back(ir::AxisRefAttr::get(im.context(), mesh.getAxes()[i].getName()));
+    auto axis = ir::AxisRefAttr::get(im.context(), mesh.getAxes()[i].getName());
+    allAxes.push_back(axis);
+    if (moves[i]) movingAxes.push_back(axis);
   }
-  auto reject = [&]() {
-    return im.error(**pairsAttr) << "source_target_pairs do not follow one rule along mesh axes";
+  if (pairs->empty()) return im.error(**pairsAttr) << "source_target_pairs is empty";
+  std::set<std::pair<int64_t, int64_t>> actual;
+  for (const IntList& pair : *pairs) {
+    if (!actual.insert({pair[0], pair[1]}).second) {
+      return im.error(**pairsAttr) << "source_target_pairs lists {" << pair[0] << "," << pair[1]
+                                   << "} twice";
+    }
+  }
+  // The (source, target) positions within a group of `axes` that, applied to every group,
+  // give exactly the pairs; none if no single rule does.
+  auto ruleAlong = [&](llvm::ArrayRef<ir::AxisRefAttr> axes)
+      -> std::optional<std::set<std::pair<int64_t, int64_t>>> {
+    auto groups = ir::getDeviceGroups(mesh, axes);
+    std::map<int64_t, int64_t> position;  // device → position in its group
+    for (const auto& group : groups) {
+      for (size_t p = 0; p < group.size(); ++p) position[group[p]] = p;
+    }
+    std::set<std::pair<int64_t, int64_t>> rule, expected;
+    for (const IntList& pair : *pairs) rule.insert({position[pair[0]], position[pair[1]]});
+    for (const auto& group : groups) {
+      for (const auto& [s, t] : rule) expected.insert({group[s], group[t]});
+    }
+    if (expected != actual) return std::nullopt;
+    return rule;
   };
-  if (axes.empty() || pairs->empty()) return reject();
-  // Positions of every device in its group, then the rule seen from group 0.
-  auto groups = ir::getDeviceGroups(mesh, axes);
-  std::map<int64_t, std::pair<int64_t, int64_t>> where;  // device → (group, position)
-  for (size_t g = 0; g < groups.size(); ++g) {
-    for (size_t p = 0; p < groups[g].size(); ++p) where[groups[g][p]] = {g, p};
+  // The fewest axes that hold the moves; failing that, one group of the whole mesh, whose
+  // positions are the devices themselves, holds any permutation (a reversal, a single pair).
+  llvm::SmallVector<ir::AxisRefAttr> axes = movingAxes;
+  std::optional<std::set<std::pair<int64_t, int64_t>>> rule;
+  if (!axes.empty()) rule = ruleAlong(axes);
+  if (!rule) {
+    axes = allAxes;
+    rule = ruleAlong(axes);
   }
-  std::set<std::pair<int64_t, int64_t>> rule;
-  for (const IntList& pair : *pairs) rule.insert({where[pair[0]].second, where[pair[1]].second});
-  std::set<std::pair<int64_t, int64_t>> expected, actual;
-  for (const auto& group : groups) {
-    for (const auto& [s, t] : rule) expected.insert({group[s], group[t]});
+  if (!rule) {
+    return im.error(**pairsAttr) << "source_target_pairs send one device to two targets or "
+                                    "take two sources into one device";
   }
-  for (const IntList& pair : *pairs) actual.insert({pair[0], pair[1]});
-  if (expected != actual) return reject();
   llvm::SmallVector<int64_t> flat;
-  for (const auto& [s, t] : rule) {
+  for (const auto& [s, t] : *rule) {
     flat.push_back(s);
     flat.push_back(t);
   }

@@ -70,6 +70,7 @@ Importer::Importer(ParsedModule& parsed, mlir::ModuleOp module)
   RegisterComputeImporters(table_);
   RegisterControlImporters(table_);
   RegisterCollectiveImporters(table_);
+  RegisterAsyncImporters(table_);
 }
 
 mlir::Location Importer::loc(SourcePos pos) {

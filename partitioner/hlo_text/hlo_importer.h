@@ -38,6 +38,8 @@ void RegisterComputeImporters(ImporterTable& table);
 mlir::FailureOr<Imported> ImportTopKCustomCall(Importer& im, Instruction& inst);
 void RegisterControlImporters(ImporterTable& table);
 void RegisterCollectiveImporters(ImporterTable& table);
+// The asynchronous pairs (*-start/*-done, async-start/update/done), hlo_import_async.cc.
+void RegisterAsyncImporters(ImporterTable& table);
 
 // Attribute names under which imported pass-through data is kept.
 inline constexpr llvm::StringLiteral kHloShardingAttr = "tessel.hlo_sharding";
@@ -88,6 +90,12 @@ class Importer {
   Imported single(mlir::Operation* op) { return Imported{{op->getResult(0)}, op}; }
   Imported all(mlir::Operation* op) {
     return Imported{llvm::SmallVector<mlir::Value>(op->getResults()), op};
+  }
+
+  // Imports `inst` with the importer of `opcode` instead of its own (an async form through
+  // its synchronous one). REQUIRES: `opcode` has an importer.
+  mlir::FailureOr<Imported> importWith(llvm::StringRef opcode, Instruction& inst) {
+    return table_.find(opcode)->second(*this, inst);
   }
 
   // The computation named by attribute `attrName` of `inst`.
