@@ -528,6 +528,74 @@ OPTIMIZER_PROGRAMS = {
 }
 
 
+# --- programs with the ops of random numbers, top-k, erf, remat, bf16 and integer bits ----
+
+def dropout_mlp(key, x, w1, w2):
+    h = jax.nn.relu(x @ w1)
+    keep = jax.random.bernoulli(key, 0.9, h.shape)
+    return jnp.where(keep, h / 0.9, 0.0) @ w2
+
+
+DROPOUT_ARGS = (jax.ShapeDtypeStruct((2,), jnp.uint32, sharding=NamedSharding(MESH, P())),
+                spec((32, 64), P("data", None)), spec((64, 128), P(None, "model")),
+                spec((128, 64), P("model", None)))
+
+
+def topk_logits(x, w):
+    logits = constrain(x @ w, P("data", "model"))
+    return jax.lax.top_k(logits, 4)
+
+
+TOPK_ARGS = (spec((32, 64), P("data", None)), spec((64, 512), P(None, "model")))
+
+
+def gelu_erf_mlp(x, w1, w2):
+    return jax.nn.gelu(x @ w1, approximate=False) @ w2
+
+
+GELU_ERF_ARGS = (spec((32, 64), P("data", None)), spec((64, 128), P(None, "model")),
+                 spec((128, 64), P("model", None)))
+
+
+def remat_train(w1, w2, x, y):
+    def layer(h, w):
+        return jnp.tanh(h @ w)
+
+    def loss(w1, w2):
+        h = jax.checkpoint(layer)(x, w1)
+        h = jax.checkpoint(layer)(h, w2)
+        return jnp.mean((h - y) ** 2)
+
+    g1, g2 = jax.grad(loss, argnums=(0, 1))(w1, w2)
+    return w1 - 0.1 * g1, w2 - 0.1 * g2
+
+
+REMAT_ARGS = (spec((64, 128), P(None, "model")), spec((128, 64), P("model", None)),
+              spec((32, 64), P("data", None)), spec((32, 64), P("data", None)))
+
+
+def bf16_mlp(x, w1, w2):
+    h = jnp.dot(x, w1, preferred_element_type=jnp.float32)
+    h = jax.nn.relu(h).astype(jnp.bfloat16)
+    return jnp.dot(h, w2, preferred_element_type=jnp.float32)
+
+
+BF16_ARGS = (spec((32, 64), P("data", None), jnp.bfloat16),
+             spec((64, 128), P(None, "model"), jnp.bfloat16),
+             spec((128, 64), P("model", None), jnp.bfloat16))
+
+
+def int_hash(ids, table):
+    h = ids.astype(jnp.uint32) * jnp.uint32(2654435761)
+    h = h ^ (h >> 15)
+    bits = jax.lax.population_count(h) + jax.lax.clz(h)
+    bucket = (h % table.shape[0]).astype(jnp.int32)
+    return table[bucket] * bits[..., None].astype(jnp.float32)
+
+
+INT_HASH_ARGS = (spec((32, 16), P("data", None), jnp.int32), spec((64, 32), P(None, "model")))
+
+
 PROGRAMS = {
     "mlp": (mlp, MLP_ARGS),
     "transformer_block": (transformer_block, TRANSFORMER_ARGS),
@@ -556,6 +624,12 @@ PROGRAMS = {
     "conv_train": (conv_train, CONV_TRAIN_ARGS),
     "moe_train": (moe_train, MOE_TRAIN_ARGS),
     "seq_parallel_train": (seq_parallel_train, SEQ_PARALLEL_TRAIN_ARGS),
+    "dropout_mlp": (dropout_mlp, DROPOUT_ARGS),
+    "topk_logits": (topk_logits, TOPK_ARGS),
+    "gelu_erf_mlp": (gelu_erf_mlp, GELU_ERF_ARGS),
+    "remat_train": (remat_train, REMAT_ARGS),
+    "bf16_mlp": (bf16_mlp, BF16_ARGS),
+    "int_hash": (int_hash, INT_HASH_ARGS),
     **OPTIMIZER_PROGRAMS,
 }
 

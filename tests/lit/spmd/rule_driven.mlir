@@ -95,3 +95,19 @@ func.func @dot_same_value_twice(%a: tensor<4x4xf32> {tessel.sharding = #tessel.s
       : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
 }
+
+// -----
+
+tessel.mesh @mesh = <["x"=2, "y"=2]>
+
+// Each pair of an optimization_barrier keeps its own layout, even where both use "x".
+// CHECK-LABEL: func @optimization_barrier_pairs
+func.func @optimization_barrier_pairs(
+    %a: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {"y"}]>},
+    %b: tensor<4x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>})
+    -> (tensor<8x4xf32>, tensor<4x6xf32>) {
+  // CHECK-NOT: tessel.all_gather
+  // CHECK: hlo.optimization_barrier %arg0, %arg1 : tensor<4x2xf32>, tensor<2x6xf32>
+  %x, %y = hlo.optimization_barrier %a, %b : tensor<8x4xf32>, tensor<4x6xf32>
+  return %x, %y : tensor<8x4xf32>, tensor<4x6xf32>
+}

@@ -133,3 +133,25 @@
 // GSHARD-COUNT-2: tessel.all_to_all
 // GSHARD-NOT: tessel.all_gather
 // GSHARD-NOT: tessel.all_reduce
+
+// Programs with random numbers (dropout through JAX's threefry: shifts, xor and
+// bitcast_convert), top-k over logits split along the vocabulary (local top-k and an
+// all_gather of the candidates), GELU with erf, rematerialized layers (optimization
+// barriers), bf16 matmuls with f32 results and integer hashing (popcnt, count of leading
+// zeros): both lowerings match.
+// RUN: tessel run %S/../../corpus/dropout_mlp.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/dropout_mlp.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/topk_logits.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/topk_logits.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/gelu_erf_mlp.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/gelu_erf_mlp.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/remat_train.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/remat_train.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/bf16_mlp.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/bf16_mlp.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/int_hash.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/int_hash.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel partition %S/../../corpus/topk_logits.hlo 2>/dev/null | FileCheck %s --check-prefix=TOPK-SPMD
+// TOPK-SPMD: hlo.top_k %{{.*}}, k = 4 : tensor<8x256xf32>
+// TOPK-SPMD-COUNT-2: tessel.all_gather {{.*}} dim = 1 : (tensor<8x4x
+// TOPK-SPMD: hlo.sort
