@@ -73,16 +73,64 @@ mlir::LogicalResult exportReduceScatter(Exporter& ex, CompText& comp, mlir::Oper
                             "}, use_global_device_ids=true" + reducer(ex, op, rs.getKind()));
 }
 
-// XLA's array all-to-all splits and concatenates along one dimension.
+// `shape` of `elementType` as HLO text.
+std::string shapeText(llvm::ArrayRef<int64_t> shape, mlir::Type elementType) {
+  return Exporter::shapeOf(mlir::RankedTensorType::get(shape, elementType));
+}
+
+// XLA's array all-to-all splits and concatenates along one dimension. With split s and
+// concat c apart (group size n), the operand's dim s is cut into (n, S/n) and the n chunks
+// brought to the front, the all-to-all exchanges them along that front dimension, and the
+// received chunks (in group order) move to just before dim c and merge with it:
+//   reshape, transpose, all-to-all dimensions={0}, transpose, reshape.
 mlir::LogicalResult exportAllToAll(Exporter& ex, CompText& comp, mlir::Operation* op) {
   auto a2a = mlir::cast<ir::AllToAllOp>(op);
-  if (a2a.getSplitDim() != a2a.getConcatDim()) {
-    return op->emitError() << "all_to_all with split_dim " << a2a.getSplitDim()
-                           << " != concat_dim " << a2a.getConcatDim()
-                           << " has no single HLO instruction";
+  const int64_t split = a2a.getSplitDim(), concat = a2a.getConcatDim();
+  if (split == concat) {
+    return emitCollective(ex, comp, a2a, "all-to-all",
+                          ", dimensions={" + std::to_string(split) + "}");
   }
-  return emitCollective(ex, comp, a2a, "all-to-all",
-                        ", dimensions={" + std::to_string(a2a.getSplitDim()) + "}");
+  mlir::FailureOr<std::string> groups = replicaGroups(ex, a2a);
+  mlir::FailureOr<std::string> operand = ex.operandList(comp, op->getOperands(), op);
+  if (failed(groups) || failed(operand)) return mlir::failure();
+  auto type = mlir::cast<mlir::RankedTensorType>(a2a.getOperand().getType());
+  mlir::Type element = type.getElementType();
+  const int64_t n = a2a.getGroupSize();
+  const int64_t rank = type.getRank();
+  // [.., n, S/n, ..]: the chunk index at position `split`.
+  llvm::SmallVector<int64_t> cut(type.getShape());
+  cut[split] /= n;
+  cut.insert(cut.begin() + split, n);
+  std::string value = ex.addLine(comp, "reshape", shapeText(cut, element),
+                                 "reshape(" + *operand + ")");
+  // [n, rest...] where rest is the operand's shape with dim `split` at S/n.
+  llvm::SmallVector<int64_t> toFront = {split};
+  llvm::SmallVector<int64_t> front = {n};
+  for (int64_t d = 0; d <= rank; ++d) {
+    if (d == split) continue;
+    toFront.push_back(d);
+    front.push_back(cut[d]);
+  }
+  value = ex.addLine(comp, "transpose", shapeText(front, element),
+                     "transpose(" + value + "), dimensions=" + Exporter::intList(toFront));
+  value = ex.addLine(comp, "all-to-all", shapeText(front, element),
+                     "all-to-all(" + value + "), channel_id=" +
+                         std::to_string(ex.nextChannelId()) + ", replica_groups=" + *groups +
+                         ", dimensions={0}");
+  // [rest[0..c), n, rest[c..)], then n merged into dim c.
+  llvm::SmallVector<int64_t> toConcat, beside;
+  for (int64_t d = 1; d <= rank; ++d) {
+    if (d - 1 == concat) {
+      toConcat.push_back(0);
+      beside.push_back(n);
+    }
+    toConcat.push_back(d);
+    beside.push_back(front[d]);
+  }
+  value = ex.addLine(comp, "transpose", shapeText(beside, element),
+                     "transpose(" + value + "), dimensions=" + Exporter::intList(toConcat));
+  ex.define(comp, op, "reshape", "reshape(" + value + ")");
+  return mlir::success();
 }
 
 mlir::LogicalResult exportCollectivePermute(Exporter& ex, CompText& comp, mlir::Operation* op) {
@@ -113,6 +161,21 @@ mlir::LogicalResult exportPartitionId(Exporter& ex, CompText& comp, mlir::Operat
   return mlir::success();
 }
 
+// A sharding constraint or reshard is GSPMD's annotation call; its sharding travels as the
+// `sharding=` of the pass-through attributes (--tessel-export-hlo-shardings writes it).
+mlir::LogicalResult exportShardingAnnotation(Exporter& ex, CompText& comp, mlir::Operation* op) {
+  if (!op->hasAttr("tessel.hlo_sharding")) {
+    return op->emitError() << "'" << op->getName()
+                           << "' needs its sharding in GSPMD form to be written as HLO (run "
+                              "--tessel-export-hlo-shardings first)";
+  }
+  mlir::FailureOr<std::string> operand = ex.operandList(comp, op->getOperands(), op);
+  if (failed(operand)) return mlir::failure();
+  ex.define(comp, op, "sharding",
+            "custom-call(" + *operand + "), custom_call_target=\"Sharding\"");
+  return mlir::success();
+}
+
 }  // namespace
 
 void RegisterCollectiveExporters(ExporterTable& table) {
@@ -122,6 +185,8 @@ void RegisterCollectiveExporters(ExporterTable& table) {
   table["tessel.all_to_all"] = exportAllToAll;
   table["tessel.collective_permute"] = exportCollectivePermute;
   table["tessel.partition_id"] = exportPartitionId;
+  table["tessel.sharding_constraint"] = exportShardingAnnotation;
+  table["tessel.reshard"] = exportShardingAnnotation;
 }
 
 }  // namespace tessel::hlo_text

@@ -97,23 +97,37 @@ mlir::LogicalResult exportReplicaId(Exporter& ex, CompText& comp, mlir::Operatio
   return mlir::success();
 }
 
-// The state travels as one tuple; the body returns a tuple even for one value.
+// The state travels as one tuple; the body returns a tuple even for one value. An HLO
+// computation cannot read values from outside, so the values the regions capture are
+// carried along: appended to the state, passed on unchanged by the body, dropped after.
 mlir::LogicalResult exportWhile(Exporter& ex, CompText& comp, mlir::Operation* op) {
-  mlir::FailureOr<std::string> operands = ex.operandList(comp, op->getOperands(), op);
+  llvm::SetVector<mlir::Value> captured;
+  for (mlir::Region& region : op->getRegions()) {
+    mlir::getUsedValuesDefinedAbove(region, captured);
+  }
+  llvm::SmallVector<mlir::Value> inputs(op->getOperands());
+  inputs.append(captured.begin(), captured.end());
+  mlir::FailureOr<std::string> operands = ex.operandList(comp, inputs, op);
   if (failed(operands)) return mlir::failure();
   mlir::Region& cond = op->getRegion(0);
   mlir::Region& body = op->getRegion(1);
-  mlir::FailureOr<std::string> condName = ex.tupleParamComputation(
-      cond, cond.front().getArguments(), op, "while_condition", false);
+  auto bound = [&](mlir::Region& region) {
+    llvm::SmallVector<mlir::Value> values(region.front().getArguments());
+    values.append(captured.begin(), captured.end());
+    return values;
+  };
+  mlir::FailureOr<std::string> condName =
+      ex.tupleParamComputation(cond, bound(cond), op, "while_condition", false);
   if (failed(condName)) return mlir::failure();
-  mlir::FailureOr<std::string> bodyName =
-      ex.tupleParamComputation(body, body.front().getArguments(), op, "while_body", true);
+  mlir::FailureOr<std::string> bodyName = ex.tupleParamComputation(
+      body, bound(body), op, "while_body", true, captured.getArrayRef());
   if (failed(bodyName)) return mlir::failure();
-  std::string state = ex.addLine(comp, "tuple", Exporter::tupleShapeOf(op->getOperandTypes()),
+  std::string state = ex.addLine(comp, "tuple",
+                                 Exporter::tupleShapeOf(mlir::ValueRange(inputs).getTypes()),
                                  "tuple(" + *operands + ")");
   ex.define(comp, op, "while",
             "while(" + state + "), condition=%" + *condName + ", body=%" + *bodyName,
-            /*forceTuple=*/true);
+            /*forceTuple=*/true, mlir::ValueRange(captured.getArrayRef()).getTypes());
   return mlir::success();
 }
 

@@ -2,6 +2,8 @@
 // regions, instruction naming and the ROOT of each computation.
 #include "partitioner/hlo_text/hlo_exporter.h"
 
+#include <algorithm>
+
 #include "absl/status/status.h"
 #include "llvm/ADT/StringExtras.h"
 #include "mlir/IR/Diagnostics.h"
@@ -9,6 +11,7 @@
 #include "partitioner/hlo_text/hlo_importer.h"
 #include "partitioner/hlo_text/hlo_parser.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/tessel/tessel_ops.h"
 
 namespace tessel::hlo_text {
 namespace {
@@ -109,10 +112,11 @@ std::string Exporter::addLine(CompText& comp, llvm::StringRef hint, std::string 
 }
 
 void Exporter::define(CompText& comp, mlir::Operation* op, llvm::StringRef hint,
-                      std::string rest, bool forceTuple) {
-  bool single = op->getNumResults() == 1 && !forceTuple;
-  std::string shape =
-      single ? shapeOf(op->getResult(0).getType()) : tupleShapeOf(op->getResultTypes());
+                      std::string rest, bool forceTuple, mlir::TypeRange extraTypes) {
+  bool single = op->getNumResults() == 1 && !forceTuple && extraTypes.empty();
+  llvm::SmallVector<mlir::Type> types(op->getResultTypes());
+  types.append(extraTypes.begin(), extraTypes.end());
+  std::string shape = single ? shapeOf(op->getResult(0).getType()) : tupleShapeOf(types);
   std::string name = addLine(comp, hint, shape, std::move(rest));
   comp.lines.back().extra = passThrough(op->getDiscardableAttrDictionary());
   if (single) {
@@ -208,7 +212,8 @@ mlir::FailureOr<std::string> Exporter::tupleParamComputation(mlir::Region& regio
                                                              mlir::ValueRange boundValues,
                                                              mlir::Operation* user,
                                                              llvm::StringRef hint,
-                                                             bool tupleRoot) {
+                                                             bool tupleRoot,
+                                                             mlir::ValueRange passedOn) {
   CompText comp;
   std::string param =
       addLine(comp, "param", tupleShapeOf(boundValues.getTypes()), "parameter(0)");
@@ -220,9 +225,13 @@ mlir::FailureOr<std::string> Exporter::tupleParamComputation(mlir::Region& regio
   mlir::Block& block = region.front();
   mlir::FailureOr<std::vector<std::string>> roots = exportBlock(comp, block);
   if (failed(roots)) return mlir::failure();
+  llvm::SmallVector<mlir::Type> rootTypes(block.getTerminator()->getOperandTypes());
+  for (mlir::Value value : passedOn) {
+    roots->push_back(comp.names[value]);
+    rootTypes.push_back(value.getType());
+  }
   std::string name = uniqueComputationName(hint);
-  computations_.push_back(finish(comp, name, false, *roots,
-                                 block.getTerminator()->getOperandTypes(),
+  computations_.push_back(finish(comp, name, false, *roots, rootTypes,
                                  std::vector<std::string>(roots->size()), tupleRoot));
   return name;
 }
@@ -296,6 +305,13 @@ mlir::LogicalResult Exporter::run(llvm::raw_ostream& os) {
       finish(comp, "main", true, *roots, entry.getResultTypes(), rootShardings);
 
   std::string header = "HloModule " + module_.getSymName().value_or("module").str();
+  // A program with shardings but no collectives yet (a propagated one) runs on its mesh.
+  if (numDevices_ == 0) {
+    for (auto mesh : module_.getOps<ir::MeshOp>()) {
+      numDevices_ = std::max(numDevices_, mesh.getMesh().getTotalSize());
+    }
+    if (numDevices_ == 1) numDevices_ = 0;
+  }
   if (numDevices_ > 0) header += ", num_partitions=" + std::to_string(numDevices_);
   if (auto frontend = module_->getAttrOfType<mlir::DictionaryAttr>(kFrontendAttrsAttr)) {
     mlir::NamedAttribute entryAttr(mlir::StringAttr::get(module_.getContext(), kFrontendAttrsAttr),

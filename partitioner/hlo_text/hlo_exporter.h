@@ -69,8 +69,10 @@ class Exporter {
   // Adds `%<hint>.N = <result shape> <rest><sharding of op>` and names the op's results
   // (through get-tuple-element lines when there is not exactly one result).
   // With `forceTuple` a single result still gets a tuple shape (while loops).
+  // `extraTypes` are further tuple elements after the op's results (forces a tuple): the
+  // captured values a while loop carries in its state.
   void define(CompText& comp, mlir::Operation* op, llvm::StringRef hint, std::string rest,
-              bool forceTuple = false);
+              bool forceTuple = false, mlir::TypeRange extraTypes = {});
   // Adds a line with the given shape and returns its name.
   std::string addLine(CompText& comp, llvm::StringRef hint, std::string shape,
                       std::string rest);
@@ -82,10 +84,13 @@ class Exporter {
   // Exports the body of a case branch or loop as a computation with one tuple parameter
   // whose elements are `inputs` (bound, in order, to `boundValues`); returns its name.
   // With `tupleRoot` the root is a tuple even for one value (a while body).
+  // `passedOn` (bound values) are appended to the root unchanged: the captured values a
+  // while body carries along in its state.
   mlir::FailureOr<std::string> tupleParamComputation(mlir::Region& region,
                                                      mlir::ValueRange boundValues,
                                                      mlir::Operation* user,
-                                                     llvm::StringRef hint, bool tupleRoot);
+                                                     llvm::StringRef hint, bool tupleRoot,
+                                                     mlir::ValueRange passedOn = {});
   // The computation for a func.func (exported once), by its symbol name.
   mlir::FailureOr<std::string> functionComputation(mlir::func::FuncOp func);
   // Adds a computation `(a, b) -> op(a, b)` over rank-0 `elementType` and returns its name.

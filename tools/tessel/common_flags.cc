@@ -20,7 +20,8 @@
 
 ABSL_FLAG(std::string, function, "main", "The function of the program to work on.");
 ABSL_FLAG(std::string, format, "table",
-          "Output format: for people (table for report, text for viz) or json for programs.");
+          "Output format: for people (table for report, text for viz) or json for programs; "
+          "for partition, mlir, hlo (XLA HLO text) or auto (hlo when --output ends in .hlo).");
 ABSL_FLAG(std::string, mesh, "",
           "Device mesh axes NAME=SIZE,...: replaces the sizes of the program's one mesh "
           "(same axis names), or declares the mesh of a program without one.");

@@ -18,7 +18,8 @@
 // The function of the program a subcommand works on.
 ABSL_DECLARE_FLAG(std::string, function);
 
-// The output format of report ("table" or "json") and viz ("text" or "json"); each command
+// The output format of report ("table" or "json"), viz ("text" or "json") and partition
+// ("mlir", "hlo" or "auto"); each command
 // sets its own default (Subcommand::flag_defaults).
 ABSL_DECLARE_FLAG(std::string, format);
 

@@ -13,6 +13,10 @@
 #include "cost_model/hardware_spec.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "partitioner/hlo_text/hlo_export.h"
+#include "partitioner/sharding/transforms/passes.h"
 #include "tools/tessel/common_flags.h"
 #include "tools/tessel/pipeline.h"
 #include "tools/tessel/program.h"
@@ -20,6 +24,9 @@
 
 ABSL_FLAG(std::string, output, "",
           "Write the partitioned program to this file instead of standard output.");
+ABSL_FLAG(bool, propagated, false,
+          "Write the program after propagation instead of partitioning it: every value "
+          "carries its sharding (in HLO, sharding= on every instruction).");
 ABSL_FLAG(bool, timing, false,
           "Print the time of each stage (load, propagate, partition, print) and the peak "
           "memory to standard error.");
@@ -42,15 +49,62 @@ double PeakMemoryBytes() {
   return 0;
 }
 
-}  // namespace
+// Removes the HLO text an import kept verbatim (shardings, Shardy's frontend attributes) from
+// `op`'s attributes, or from the argument and result attributes of a function.
+void dropImportedText(mlir::Operation* op) {
+  constexpr llvm::StringLiteral kImported[] = {"tessel.hlo_sharding",
+                                               "tessel.hlo_frontend_attributes"};
+  for (llvm::StringRef name : kImported) op->removeAttr(name);
+  if (auto function = llvm::dyn_cast<mlir::func::FuncOp>(op)) {
+    mlir::MLIRContext* context = op->getContext();
+    for (unsigned i = 0; i < function.getNumArguments(); ++i) {
+      for (llvm::StringRef name : kImported) {
+        function.removeArgAttr(i, mlir::StringAttr::get(context, name));
+      }
+    }
+    for (unsigned i = 0; i < function.getNumResults(); ++i) {
+      for (llvm::StringRef name : kImported) {
+        function.removeResultAttr(i, mlir::StringAttr::get(context, name));
+      }
+    }
+  }
+}
 
+// The module as HLO text in `hlo`. What the input said in HLO (its shardings and Shardy's
+// attributes) no longer describes it and is dropped; a propagated program gets the
+// shardings propagation found, in GSPMD form (--tessel-export-hlo-shardings), which XLA
+// reads with or without Shardy; a partitioned one has none, as XLA's own partitioned
+// modules. What cannot be written (an op with no HLO form) is an error at that op.
+absl::Status ToHloText(mlir::ModuleOp module, bool propagated, std::string& hlo) {
+  module->walk(dropImportedText);
+  mlir::PassManager pm(module.getContext());
+  if (propagated) pm.addPass(sharding::createExportHloShardingsPass());
+  std::string diagnostics;
+  {
+    mlir::ScopedDiagnosticHandler handler(module.getContext(), [&](mlir::Diagnostic& diag) {
+      llvm::raw_string_ostream os(diagnostics);
+      os << diag.getLocation() << ": " << diag << "\n";
+      return mlir::success();
+    });
+    if (mlir::failed(pm.run(module))) {
+      return absl::InvalidArgumentError("cannot write HLO shardings:\n" + diagnostics);
+    }
+  }
+  absl::StatusOr<std::string> text = hlo_text::ExportHloTextToString(module);
+  if (!text.ok()) return text.status();
+  hlo = *std::move(text);
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 Subcommand PartitionCommand() {
   Subcommand command;
   command.name = "partition";
   command.synopsis =
       "partition FILE [--mesh=NAME=SIZE,...] [--shard_weight_update] [--combine_collectives] "
-      "[--hardware=SPEC.textproto] [--strategy_remarks] [--timing] [--output=OUT]";
+      "[--hardware=SPEC.textproto] [--strategy_remarks] [--propagated] [--format=mlir|hlo] "
+      "[--timing] [--output=OUT]";
   command.summary = "Propagate shardings and partition a program into its SPMD form.";
   command.details =
       "FILE is an annotated program (MLIR or XLA HLO text): a tessel.mesh and shardings on\n"
@@ -68,9 +122,16 @@ Subcommand PartitionCommand() {
       "--strategy_remarks prints the choice and the runner-up. --timing prints the time of\n"
       "each stage and the peak memory.\n"
       "\n"
+      "The program is written as MLIR, or as XLA HLO text with --format=hlo or an --output\n"
+      "ending in .hlo (a module XLA or any HLO tool reads). --propagated writes the program\n"
+      "after propagation, unpartitioned, with every value's sharding (in HLO: sharding= on\n"
+      "every instruction, in GSPMD form).\n"
+      "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
-  command.flags = {"mesh",     "output",          "shard_weight_update", "combine_collectives",
-                   "hardware", "strategy_remarks", "timing"};
+  command.flags = {"mesh",     "output",           "shard_weight_update", "combine_collectives",
+                   "hardware", "strategy_remarks", "timing",              "format",
+                   "propagated"};
+  command.flag_defaults = {{"format", "auto"}};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     if (args.positional.size() != 1) {
       err << "tessel partition: expected one FILE, got " << args.positional.size()
@@ -81,6 +142,16 @@ Subcommand PartitionCommand() {
     if (!mesh.ok()) {
       err << "tessel partition: " << mesh.status().message()
           << "\nsee 'tessel partition --help' for usage\n";
+      return static_cast<int>(kExitUsage);
+    }
+    const std::string output = absl::GetFlag(FLAGS_output);
+    std::string format = absl::GetFlag(FLAGS_format);
+    if (format == "auto") {
+      format = llvm::StringRef(output).ends_with(".hlo") ? "hlo" : "mlir";
+    }
+    if (format != "mlir" && format != "hlo") {
+      err << "tessel partition: --format must be mlir, hlo or auto, got '" << format
+          << "'\nsee 'tessel partition --help' for usage\n";
       return static_cast<int>(kExitUsage);
     }
     cost_model::HardwareSpec spec = cost_model::DefaultHardwareSpec();
@@ -108,8 +179,10 @@ Subcommand PartitionCommand() {
           PipelineOptions{absl::GetFlag(FLAGS_shard_weight_update),
                           absl::GetFlag(FLAGS_combine_collectives), &spec,
                           absl::GetFlag(FLAGS_strategy_remarks), /*hierarchical_all_reduce=*/true,
-                          &stages});
+                          &stages, absl::GetFlag(FLAGS_propagated)});
     }
+    std::string hlo;
+    if (status.ok() && format == "hlo") status = ToHloText(**module, absl::GetFlag(FLAGS_propagated), hlo);
     if (!status.ok()) {
       err << "tessel partition: " << status.message() << "\n";
       return static_cast<int>(kExitBadInput);
@@ -122,12 +195,15 @@ Subcommand PartitionCommand() {
         // Partitioning leaves a valid module (the tests verify every one it makes); printing
         // would otherwise verify it again first, which costs as much as the print.
         llvm::raw_os_ostream os(stream);
-        (*module)->print(os, mlir::OpPrintingFlags().assumeVerified());
+        if (format == "hlo") {
+          os << hlo;
+        } else {
+          (*module)->print(os, mlir::OpPrintingFlags().assumeVerified());
+        }
       }
       stream.flush();
       return static_cast<bool>(stream);
     };
-    const std::string output = absl::GetFlag(FLAGS_output);
     if (output.empty()) {
       if (!printTo(out)) {
         err << "tessel partition: cannot write the program to standard output\n";

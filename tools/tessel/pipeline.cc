@@ -104,6 +104,7 @@ absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
   if (options.shard_weight_update) {
     passes::shardWeightUpdates(module, passes::WeightUpdateShardingOptions());
   }
+  if (options.propagate_only) return collector.Finish(false, "weight-update sharding");
   spmd::PartitionOptions partition_options;
   partition_options.hardware = options.hardware;
   partition_options.strategyRemarks = options.strategy_remarks;

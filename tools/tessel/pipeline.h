@@ -41,6 +41,8 @@ struct PipelineOptions {
   bool hierarchical_all_reduce = true;
   // Filled with the time of each stage when not null (the --timing flag).
   StageSeconds* seconds = nullptr;
+  // Stop after propagation (and weight-update sharding): the --propagated flag.
+  bool propagate_only = false;
 };
 
 // Runs --tessel-propagate, the passes `options` asks for, and --tessel-partition on

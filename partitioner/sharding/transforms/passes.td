@@ -1,4 +1,5 @@
-// Passes of the sharding layer: imports of other sharding representations into Tessel's.
+// Passes of the sharding layer: imports of other sharding representations into Tessel's,
+// and the export of Tessel's shardings as GSPMD text.
 #ifndef TESSEL_PARTITIONER_SHARDING_TRANSFORMS_PASSES_TD
 #define TESSEL_PARTITIONER_SHARDING_TRANSFORMS_PASSES_TD
 
@@ -73,6 +74,27 @@ def ImportHloShardingsPass : Pass<"tessel-import-hlo-shardings", "mlir::ModuleOp
     does not parse, maximal (`{maximal device=N}`) and manual shardings (no mesh form outside
     a manual computation), a tiled rank that is not the value's, a tuple whose leaf count is
     not the number of annotated values, and tiled shardings over different device counts.
+  }];
+  let dependentDialects = ["::tessel::ir::TesselDialect"];
+}
+
+def ExportHloShardingsPass : Pass<"tessel-export-hlo-shardings", "mlir::ModuleOp"> {
+  let summary = "Writes every `tessel.sharding` as GSPMD text (`tessel.hlo_sharding`) for HLO export";
+  let description = [{
+    The inverse of --tessel-import-hlo-shardings, for handing a propagated program to XLA:
+    every `tessel.sharding` of a function argument or result and every per-value sharding
+    of an op gets the GSPMD sharding that places data on devices exactly as it does
+    (docs/sharding.md), as the `tessel.hlo_sharding` string the HLO exporter writes after
+    `sharding=`. An op with several results gets a tuple sharding. Inside a
+    `tessel.manual_computation` the manual axes fold into GSPMD's manual tile dimension.
+    The `tessel.sharding` attributes stay; a stale `tessel.hlo_sharding` (from an import) is
+    replaced. Open dimensions and priorities have no GSPMD form and are dropped.
+
+    On a mesh `["x"=2, "y"=4]`, an argument with rows over "y" and columns over "x" gets
+    `tessel.hlo_sharding = "{devices=[4,2]<=[2,4]T(1,0)}"`.
+
+    Rejected with a diagnostic at the op or function: a sharding whose mesh is not in the
+    module.
   }];
   let dependentDialects = ["::tessel::ir::TesselDialect"];
 }

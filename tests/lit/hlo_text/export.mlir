@@ -50,3 +50,49 @@ module @broadcast {
 func.func @only(%x: tensor<4xf32>) {
   return
 }
+
+// -----
+
+// all_to_all with split != concat: the chunks of the split dim go to the front, XLA's
+// all-to-all exchanges them there, and they merge into the concat dim.
+// CHECK-LABEL: HloModule all_to_all_apart, num_partitions=2
+// CHECK: %reshape.{{[0-9]+}} = f32[2,2,4]{2,1,0} reshape(%arg0.1)
+// CHECK: %transpose.{{[0-9]+}} = f32[2,2,4]{2,1,0} transpose(%reshape.{{[0-9]+}}), dimensions={0,1,2}
+// CHECK: all-to-all(%transpose.{{[0-9]+}}), channel_id=1, replica_groups={{[{][{]}}0,1}}, dimensions={0}
+// CHECK: %transpose.{{[0-9]+}} = f32[2,2,4]{2,1,0} transpose(%all-to-all.{{[0-9]+}}), dimensions={1,0,2}
+// CHECK: ROOT %reshape.{{[0-9]+}} = f32[2,8]{1,0} reshape(%transpose.{{[0-9]+}})
+module @all_to_all_apart {
+  tessel.mesh @mesh = <["x"=2]>
+  func.func @main(%a: tensor<4x4xf32>) -> tensor<2x8xf32> {
+    %0 = tessel.all_to_all %a over @mesh ["x"] split_dim = 0 concat_dim = 1 : (tensor<4x4xf32>) -> tensor<2x8xf32>
+    return %0 : tensor<2x8xf32>
+  }
+}
+
+// -----
+
+// A while loop whose condition reads a value from outside carries it in its state.
+// CHECK-LABEL: HloModule while_capture
+// CHECK: %while_condition
+// CHECK: %param.{{[0-9]+}} = (f32[], f32[]) parameter(0)
+// CHECK: %while_body
+// CHECK: ROOT %tuple.{{[0-9]+}} = (f32[], f32[]) tuple(
+// CHECK: ENTRY %main {
+// CHECK: %tuple.{{[0-9]+}} = (f32[], f32[]) tuple(%arg0.1, %arg1.2)
+// CHECK: %while.{{[0-9]+}} = (f32[], f32[]) while(
+// CHECK: ROOT %get-tuple-element.{{[0-9]+}} = f32[] get-tuple-element(%while.{{[0-9]+}}), index=0
+module @while_capture {
+  func.func @main(%x: tensor<f32>, %limit: tensor<f32>) -> tensor<f32> {
+    %r = hlo.while(%i = %x) : tensor<f32>
+    cond {
+      %c = hlo.compare LT, %i, %limit : tensor<f32>
+      hlo.return %c : tensor<i1>
+    } do {
+      %one = hlo.constant dense<1.0> : tensor<f32>
+      %n = hlo.add %i, %one : tensor<f32>
+      hlo.return %n : tensor<f32>
+    }
+    return %r : tensor<f32>
+  }
+}
+
