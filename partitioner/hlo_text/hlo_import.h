@@ -17,6 +17,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "llvm/ADT/StringRef.h"
+#include <string>
+#include <vector>
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -32,6 +35,10 @@ mlir::OwningOpRef<mlir::ModuleOp> ImportHloText(llvm::StringRef text, llvm::Stri
 // InvalidArgument status.
 absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> ImportHloTextToModule(
     absl::string_view text, absl::string_view bufferName, mlir::MLIRContext& context);
+
+// The XLA opcodes the importer reads, sorted (docs/ops.md lists every XLA opcode with
+// Tessel's status; a test keeps the two in step).
+std::vector<std::string> ImportedHloOpcodes();
 
 }  // namespace tessel::hlo_text
 

@@ -3,7 +3,12 @@
 // flattening, declared-shape checks, pass-through shardings, unknown attributes).
 #include "partitioner/hlo_text/hlo_importer.h"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "llvm/ADT/ScopeExit.h"
+#include "partitioner/hlo_text/hlo_import.h"
 #include "llvm/ADT/StringSet.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "partitioner/ir/function_attrs.h"
@@ -63,14 +68,31 @@ mlir::FailureOr<std::vector<std::string>> leafShardings(Importer& importer,
 
 }  // namespace
 
+namespace {
+
+void registerAllImporters(ImporterTable& table) {
+  RegisterElementwiseImporters(table);
+  RegisterShapeImporters(table);
+  RegisterComputeImporters(table);
+  RegisterControlImporters(table);
+  RegisterCollectiveImporters(table);
+  RegisterAsyncImporters(table);
+}
+
+}  // namespace
+
+std::vector<std::string> ImportedHloOpcodes() {
+  ImporterTable table;
+  registerAllImporters(table);
+  std::vector<std::string> opcodes = {"parameter"};  // bound by the driver itself
+  for (const auto& entry : table) opcodes.push_back(entry.getKey().str());
+  std::sort(opcodes.begin(), opcodes.end());
+  return opcodes;
+}
+
 Importer::Importer(ParsedModule& parsed, mlir::ModuleOp module)
     : parsed_(parsed), module_(module), builder_(module.getContext()) {
-  RegisterElementwiseImporters(table_);
-  RegisterShapeImporters(table_);
-  RegisterComputeImporters(table_);
-  RegisterControlImporters(table_);
-  RegisterCollectiveImporters(table_);
-  RegisterAsyncImporters(table_);
+  registerAllImporters(table_);
 }
 
 mlir::Location Importer::loc(SourcePos pos) {

@@ -1,5 +1,10 @@
 // Tests of the Status-returning entry points of HLO text import and export.
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "gtest/gtest.h"
@@ -44,6 +49,39 @@ TEST(HloTextTest, ImportErrorCarriesFileLineAndColumn) {
                                       "bad.hlo", context);
   EXPECT_THAT(module.status(), StatusIs(absl::StatusCode::kInvalidArgument,
                                         "bad.hlo:3:18: error: opcode 'fft' is not supported"));
+}
+
+// docs/ops.md lists every XLA opcode, marked imported (✓) or not (—): the importer must
+// read exactly the ones marked, and refuse the others with a located error naming them.
+TEST(HloTextTest, OpcodeTableOfDocsMatchesTheImporter) {
+  std::ifstream file("docs/ops.md");
+  ASSERT_TRUE(file) << "docs/ops.md is not among the test's data";
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::string doc = text.str();
+  const size_t section = doc.find("## XLA opcodes");
+  ASSERT_NE(section, std::string::npos);
+  std::set<std::string> marked, listed;
+  const std::regex row(R"(\| `([a-z0-9-]+)` \| (✓|—) \|)");
+  for (std::sregex_iterator it(doc.begin() + section, doc.end(), row), end; it != end; ++it) {
+    listed.insert((*it)[1]);
+    if ((*it)[2] == "✓") marked.insert((*it)[1]);
+  }
+  EXPECT_GT(listed.size(), 130u);
+  const std::vector<std::string> imported = ImportedHloOpcodes();
+  EXPECT_EQ(marked, std::set<std::string>(imported.begin(), imported.end()));
+  for (const std::string& opcode : listed) {
+    if (marked.count(opcode)) continue;
+    mlir::MLIRContext context;
+    auto module = ImportHloTextToModule(
+        "HloModule m\nENTRY main {\n  x = f32[4] parameter(0)\n  ROOT y = f32[4] " + opcode +
+            "(x)\n}\n",
+        "unsupported.hlo", context);
+    EXPECT_THAT(module.status(),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         "unsupported.hlo:4:19: error: opcode '" + opcode + "' is not supported"))
+        << opcode;
+  }
 }
 
 TEST(HloTextTest, EmptyInputIsAnError) {
