@@ -33,7 +33,7 @@ PAD = re.compile(r"(%\S+) = hlo\.pad .*: \(tensor<([0-9x]+)x[a-z0-9]+>, .*\) -> 
 REDUCE_SCATTER = re.compile(r"= tessel\.reduce_scatter (%\S+) over")
 # Collectives over the data axis or a part of it: kind, axes and the operand's type.
 DATA_COLLECTIVE = re.compile(
-    r'tessel\.(all_reduce|all_gather) %\S+ over @mesh (\[[^]]*"axis_0"[^]]*\])[^:]*: \(?tensor<([^>]*)>')
+    r'tessel\.(all_reduce|all_gather) %\S+ over @mesh (\[[^]]*"data"[^]]*\])[^:]*: \(?tensor<([^>]*)>')
 
 
 def data_collectives(text):
@@ -44,7 +44,7 @@ def data_collectives(text):
     for kind, axes, type_text in DATA_COLLECTIVE.findall(text):
         *dims, element = type_text.split("x")
         bits = int(re.sub(r"[^0-9]", "", element) or 8)
-        found.append((kind, axes == '["axis_0"]', tuple(int(d) for d in dims), bits // 8))
+        found.append((kind, axes == '["data"]', tuple(int(d) for d in dims), bits // 8))
     return found
 
 
@@ -85,7 +85,7 @@ def main():
     for name in programs:
         path = os.path.join(corpus, name + ".hlo")
         for data, model in MESHES:
-            mesh = f"--mesh=axis_0={data},axis_1={model}"
+            mesh = f"--mesh=data={data},model={model}"
             where = f"{name} on {data}x{model}"
             code, out = run([tessel, "run", path, "--check", "--shard_weight_update", mesh,
                              "--print_limit=0"])

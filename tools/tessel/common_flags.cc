@@ -169,4 +169,25 @@ absl::Status ApplyMeshAxes(mlir::ModuleOp module, absl::Span<const MeshAxisSize>
   return absl::OkStatus();
 }
 
+absl::Status CheckSpecAxes(const cost_model::HardwareSpec& spec, mlir::ModuleOp module) {
+  std::vector<std::string> axes;
+  for (ir::MeshOp mesh : module.getOps<ir::MeshOp>()) {
+    for (ir::MeshAxisAttr axis : mesh.getMesh().getAxes()) {
+      const std::string name = axis.getName().str();
+      if (std::find(axes.begin(), axes.end(), name) == axes.end()) axes.push_back(name);
+    }
+  }
+  for (const cost_model::AxisLink& link : spec.axis_links()) {
+    if (std::find(axes.begin(), axes.end(), link.axis()) != axes.end()) continue;
+    std::vector<std::string> quoted;
+    for (const std::string& name : axes) quoted.push_back(absl::StrCat("\"", name, "\""));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the hardware spec gives axis \"", link.axis(), "\" a link, but no mesh of the program has it (",
+        axes.empty() ? std::string("the program has no mesh")
+                     : absl::StrCat("axes: ", absl::StrJoin(quoted, ", ")),
+        ")"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace tessel::cli

@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "cost_model/hardware_spec.h"
 #include "mlir/IR/BuiltinOps.h"
 
 // The function of the program a subcommand works on.
@@ -52,6 +53,11 @@ absl::StatusOr<std::vector<MeshAxisSize>> ParseMeshSpec(absl::string_view spec);
 // input) for a program with several meshes, an unknown or missing axis, resizing a mesh
 // with explicit device ids, or a program that no longer verifies. No axes: no change.
 absl::Status ApplyMeshAxes(mlir::ModuleOp module, absl::Span<const MeshAxisSize> axes);
+
+// Succeeds if every axis the hardware spec gives a link of its own is an axis of a mesh of
+// `module`; otherwise the error names it and lists the axes there are (a typo in a spec
+// would otherwise silently price that axis on the default link).
+absl::Status CheckSpecAxes(const cost_model::HardwareSpec& spec, mlir::ModuleOp module);
 
 }  // namespace tessel::cli
 

@@ -173,6 +173,7 @@ Subcommand PartitionCommand() {
     StageSeconds stages;
     if (status.ok()) status = module.status();
     if (status.ok()) status = ApplyMeshAxes(**module, *mesh);
+    if (status.ok()) status = CheckSpecAxes(spec, **module);
     if (status.ok()) {
       status = PropagateAndPartition(
           **module, err,

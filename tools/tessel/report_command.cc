@@ -92,6 +92,7 @@ absl::Status Report(const ReportOptions& options, std::ostream& out, std::ostrea
   }
   absl::Status resized = ApplyMeshAxes(**module, options.mesh);
   if (!resized.ok()) return resized;
+  if (absl::Status axes = CheckSpecAxes(spec, **module); !axes.ok()) return axes;
   if (!partitioned) {
     absl::Status status = PropagateAndPartition(
         **module, err,

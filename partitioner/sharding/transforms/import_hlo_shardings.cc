@@ -17,6 +17,7 @@
 #include "partitioner/ir/function_attrs.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/sharding/conversion.h"
+#include "partitioner/sharding/declared_axes.h"
 #include "partitioner/sharding/hlo_sharding.h"
 #include "partitioner/sharding/mlir_conversion.h"
 #include "partitioner/sharding/transforms/passes.h"
@@ -29,6 +30,7 @@ namespace tessel::sharding {
 namespace {
 
 constexpr llvm::StringLiteral kHloShardingAttr = "tessel.hlo_sharding";
+constexpr llvm::StringLiteral kFrontendAttrs = "tessel.hlo_frontend_attributes";
 
 // One place that carries a sharding string: an op (all its results), or one argument or
 // result of a function.
@@ -193,6 +195,14 @@ struct ImportHloShardingsPass : public impl::ImportHloShardingsPassBase<ImportHl
       module.emitError() << "cannot import the module's HLO shardings: "
                          << std::string(imported.status().message());
       return signalPassFailure();
+    }
+
+    // The axes take the names of the mesh the frontend declared, where they line up.
+    if (auto frontend = module->getAttrOfType<mlir::DictionaryAttr>(kFrontendAttrs)) {
+      if (auto meshes = frontend.getAs<mlir::StringAttr>("xla.sdy.meshes")) {
+        absl::StatusOr<std::vector<DeclaredMesh>> declared = ParseShardyMeshes(meshes.str());
+        if (declared.ok()) NameAxesAsDeclared(*declared, *imported);
+      }
     }
 
     // Meshes first, each under a name no other symbol uses.

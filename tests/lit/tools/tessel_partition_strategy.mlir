@@ -22,8 +22,8 @@
 
 // REMARK: dot.mlir:3:8: remark: strategy: operand 0 [{}, {"x"}], operand 1 [{"x"}, {}] with reduce_scatter over x (10 us, 600 bytes sent); runner-up: operand 0 [{"x"}, {}], operand 1 [{}, {}] with all_to_all over x, all_gather over x (20 us, 520 bytes sent)
 
-// The JAX program's row-parallel matmul: a reduce_scatter over "model" (axis_1).
-// CORPUS: remark: strategy: operand 0 [{}, {"axis_1"}], operand 1 [{"axis_1"}, {}] with reduce_scatter over axis_1
+// The JAX program's row-parallel matmul: a reduce_scatter over "model".
+// CORPUS: remark: strategy: operand 0 [{}, {"model"}], operand 1 [{"model"}, {}] with reduce_scatter over model
 
 // A convolution is computed in the layout its users want, or in that layout less the axes
 // splitting its input features (partial sums reduce-scattered), or in the layout its operands

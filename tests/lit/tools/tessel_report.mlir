@@ -89,9 +89,9 @@
 // AS-IS:              no collectives
 // PARTITIONED-HERE:   arguments          256 B
 
-// JAX's MLP from the corpus: its GSPMD shardings become a mesh with axes axis_0, axis_1.
+// JAX's MLP from the corpus: its shardings land on the mesh JAX declared, data x model.
 // HLO:      cost report: @main on 8 devices
-// HLO:      all_reduce           axis_1            1     2.00 KiB     2.00 KiB    4.00 us
+// HLO:      all_reduce           model             1     2.00 KiB     2.00 KiB    4.00 us
 
 // TOP:      verify    Parse and verify a program and print it as MLIR.
 // TOP-NEXT: report    Estimate per-device memory, communication and step time.
@@ -114,6 +114,15 @@
 // RUN: sh -c 'tessel report %t/spmd.mlir --function=nope; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NO-FUNCTION
 // NO-FUNCTION: tessel report: {{.*}}spmd.mlir: no function @nope (functions: @main)
 // NO-FUNCTION: exit=1
+// A spec that links an axis the program's mesh does not have (JAX's MLP names its axes
+// "data" and "model"): an error listing the axes there are, for report and partition.
+// RUN: sh -c 'tessel report %S/../../corpus/mlp.hlo --hardware=%t/typo_axis.textproto; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=TYPO-AXIS
+// RUN: sh -c 'tessel partition %S/../../corpus/mlp.hlo --hardware=%t/typo_axis.textproto; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=TYPO-AXIS
+// TYPO-AXIS: the hardware spec gives axis "modle" a link, but no mesh of the program has it (axes: "data", "model")
+// TYPO-AXIS: exit=1
+// JAX's names are the names the spec, --mesh and the report use.
+// RUN: tessel report %S/../../corpus/mlp.hlo --hardware=%t/slow.textproto --mesh=data=2,model=4 | FileCheck %s --check-prefix=NAMED
+// NAMED: all_reduce           model             1
 // RUN: sh -c 'tessel report %t/spmd.mlir --hardware=%t/bad.textproto; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=BAD-SPEC
 // BAD-SPEC: tessel report: {{.*}}bad.textproto:3:6: Message type "tessel.cost_model.HardwareSpec" has no field named "flops".
 // BAD-SPEC: exit=1
@@ -226,6 +235,14 @@ memory_bandwidth_bytes_per_second: 2e12
 memory_capacity_bytes: 1000000000
 default_link { bandwidth_bytes_per_second: 4e11 latency_seconds: 1e-6 }
 axis_links { axis: "model" link { bandwidth_bytes_per_second: 1e9 latency_seconds: 1e-5 } }
+
+//--- typo_axis.textproto
+name: "typo in an axis name"
+flops_per_second: 1e15
+memory_bandwidth_bytes_per_second: 2e12
+memory_capacity_bytes: 1000000000
+default_link { bandwidth_bytes_per_second: 4e11 latency_seconds: 1e-6 }
+axis_links { axis: "modle" link { bandwidth_bytes_per_second: 1e9 latency_seconds: 1e-5 } }
 
 //--- bad.textproto
 name: "typo"

@@ -92,8 +92,8 @@
 // RUN: tessel partition %S/../../corpus/train_step.hlo --shard_weight_update 2>/dev/null | FileCheck %s --check-prefix=TRAIN-WUS-SPMD
 // TRAIN-WUS: check: ran the partitioned program on 8 partitions
 // TRAIN-WUS-COUNT-8: check: result {{[0-9]}} {{.*}} matches
-// TRAIN-WUS-SPMD-COUNT-2: tessel.reduce_scatter {{.*}} over @mesh ["axis_0"]
-// TRAIN-WUS-SPMD-COUNT-2: tessel.all_gather {{.*}} over @mesh ["axis_0"]
+// TRAIN-WUS-SPMD-COUNT-2: tessel.reduce_scatter {{.*}} over @mesh ["data"]
+// TRAIN-WUS-SPMD-COUNT-2: tessel.all_gather {{.*}} over @mesh ["data"]
 
 // Training steps of the transformer block (momentum), the conv net, the expert-parallel MoE
 // and the sequence-parallel MLP, as JAX derives them: plain and weight-update sharded.
