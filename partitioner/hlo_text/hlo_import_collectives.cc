@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/StringSwitch.h"
 #include "partitioner/hlo_text/hlo_importer.h"
+#include "partitioner/sharding/declared_axes.h"
 #include "partitioner/ir/tessel/collective_groups.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 
@@ -130,7 +131,19 @@ int64_t deviceCount(Importer& im, const std::vector<IntList>& groups) {
 mlir::FailureOr<ir::ReductionKind> reductionKind(Importer& im, Instruction& inst) {
   mlir::FailureOr<Computation*> comp = im.computationAttr(inst, "to_apply");
   if (failed(comp)) return mlir::failure();
-  const Instruction& root = (*comp)->instructions[(*comp)->rootIndex];
+  const Instruction* rootPtr = &(*comp)->instructions[(*comp)->rootIndex];
+  // Shardy's round trip may wrap the reducer's result in a Sharding annotation.
+  if (rootPtr->opcode == "custom-call" && rootPtr->operands.size() == 1) {
+    bool isSharding = llvm::any_of(rootPtr->attrs, [](const AttrText& attr) {
+      return attr.name == "custom_call_target" && attr.value == "\"Sharding\"";
+    });
+    if (isSharding) {
+      for (const Instruction& inst : (*comp)->instructions) {
+        if (inst.name == rootPtr->operands[0].name) rootPtr = &inst;
+      }
+    }
+  }
+  const Instruction& root = *rootPtr;
   std::optional<ir::ReductionKind> kind =
       llvm::StringSwitch<std::optional<ir::ReductionKind>>(root.opcode)
           .Case("add", ir::ReductionKind::Sum)
@@ -343,7 +356,15 @@ mlir::FailureOr<mlir::Attribute> Importer::meshFor(const Instruction& inst, int6
                        << "]";
   }
   llvm::SmallVector<ir::MeshAxisAttr> axes;
-  int64_t rest = numDevices;
+  // The collectives of shard_map bodies run along the axes JAX declared: in a module with
+  // Shardy's manual computations, that mesh (when its devices are in order) is the one
+  // collectives name, so that the body and its in/out shardings share it.
+  if (const sharding::DeclaredMesh* declared = declaredMeshFor(numDevices)) {
+    for (const sharding::MeshAxis& axis : declared->mesh.axes) {
+      axes.push_back(ir::MeshAxisAttr::get(context(), axis.name, axis.size));
+    }
+  }
+  int64_t rest = axes.empty() ? numDevices : 1;
   for (int64_t factor = 2; rest > 1; ++factor) {
     while (rest % factor == 0) {
       axes.push_back(ir::MeshAxisAttr::get(context(), "axis_" + std::to_string(axes.size()), factor));
@@ -356,6 +377,27 @@ mlir::FailureOr<mlir::Attribute> Importer::meshFor(const Instruction& inst, int6
   builder_.create<ir::MeshOp>(loc(parsed_.pos), kMeshName, mesh);
   mesh_ = mesh;
   return mesh_;
+}
+
+const sharding::DeclaredMesh* Importer::declaredMeshFor(int64_t numDevices) {
+  if (!hasManualComputations_) return nullptr;
+  auto frontend = module_->getAttrOfType<mlir::DictionaryAttr>(kFrontendAttrsAttr);
+  auto text = frontend ? frontend.getAs<mlir::StringAttr>("xla.sdy.meshes") : nullptr;
+  if (!text) return nullptr;
+  absl::StatusOr<std::vector<sharding::DeclaredMesh>> meshes =
+      sharding::ParseShardyMeshes(text.str());
+  if (!meshes.ok()) return nullptr;
+  declaredMeshes_ = *std::move(meshes);
+  for (const sharding::DeclaredMesh& mesh : declaredMeshes_) {
+    bool inOrder = true;
+    for (size_t i = 0; i < mesh.mesh.device_ids.size(); ++i) {
+      inOrder = inOrder && mesh.mesh.device_ids[i] == static_cast<int64_t>(i);
+    }
+    if (inOrder && mesh.mesh.Validate().ok() && mesh.mesh.NumDevices() == numDevices) {
+      return &mesh;
+    }
+  }
+  return nullptr;
 }
 
 void RegisterCollectiveImporters(ImporterTable& table) {

@@ -438,6 +438,17 @@ mlir::LogicalResult Importer::run() {
       }
     }
   }
+  for (const Computation& comp : parsed_.computations) {
+    for (const Instruction& inst : comp.instructions) {
+      if (inst.opcode != "custom-call") continue;
+      for (const AttrText& attr : inst.attrs) {
+        if (attr.name == "custom_call_target" &&
+            attr.value == "\"xla.sdy.GlobalToLocalShape\"") {
+          hasManualComputations_ = true;
+        }
+      }
+    }
+  }
   return importEntry(parsed_.computations[parsed_.entryIndex]);
 }
 

@@ -16,6 +16,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "partitioner/hlo_text/hlo_attr_parsers.h"
 #include "partitioner/hlo_text/hlo_parser.h"
+#include "partitioner/sharding/declared_axes.h"
 
 namespace tessel::hlo_text {
 
@@ -118,6 +119,9 @@ class Importer {
   int64_t numReplicas() const { return numReplicas_; }
   // The module, for collectives that need to add a mesh.
   mlir::ModuleOp module() { return module_; }
+  // The declared Shardy mesh of `numDevices` devices in order, where the module has manual
+  // computations; null otherwise.
+  const sharding::DeclaredMesh* declaredMeshFor(int64_t numDevices);
   // The synthesized device mesh used by imported collectives, created on first use.
   mlir::FailureOr<mlir::Attribute> meshFor(const Instruction& inst, int64_t numDevices);
 
@@ -143,6 +147,10 @@ class Importer {
   int64_t numPartitions_ = 0;
   int64_t numReplicas_ = 1;
   mlir::Attribute mesh_;
+  // Whether the module has Shardy's manual computations (shard_map); then collectives use
+  // the mesh the module declares (declaredMeshFor).
+  bool hasManualComputations_ = false;
+  std::vector<sharding::DeclaredMesh> declaredMeshes_;
 };
 
 }  // namespace tessel::hlo_text

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
+#include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/passes/collective_combining.h"
 #include "partitioner/passes/hierarchical_all_reduce.h"
 #include "partitioner/passes/weight_update_sharding.h"
@@ -63,7 +64,11 @@ class DiagnosticCollector {
 
 absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks) {
   bool any = false;
+  bool manual = false;
   module.walk([&](mlir::Operation* op) {
+    if (auto call = llvm::dyn_cast<hlo::CustomCallOp>(op)) {
+      manual |= call.getCallTargetName() == "xla.sdy.GlobalToLocalShape";
+    }
     if (op->getDiscardableAttr("tessel.hlo_sharding")) any = true;
     if (auto function = llvm::dyn_cast<mlir::func::FuncOp>(op)) {
       for (unsigned i = 0; i < function.getNumArguments(); ++i) {
@@ -74,14 +79,16 @@ absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks) {
       }
     }
   });
-  if (!any) return absl::OkStatus();
+  if (!any && !manual) return absl::OkStatus();
   DiagnosticCollector collector(module.getContext(), remarks);
   mlir::PassManager pm(module.getContext());
   // The import verified the module, and the pass only turns sharding strings into
   // attributes it builds through the checked conversions (an invalid one is its error):
   // verifying the whole module again would cost as much as the import.
   pm.enableVerifier(false);
-  pm.addPass(sharding::createImportHloShardingsPass());
+  if (any) pm.addPass(sharding::createImportHloShardingsPass());
+  // shard_map bodies name the declared mesh, which the shardings' import sets up first.
+  if (manual) pm.addPass(sharding::createImportShardyManualComputationsPass());
   return collector.Finish(mlir::failed(pm.run(module)), "sharding import");
 }
 

@@ -78,6 +78,29 @@ def ImportHloShardingsPass : Pass<"tessel-import-hlo-shardings", "mlir::ModuleOp
   let dependentDialects = ["::tessel::ir::TesselDialect"];
 }
 
+def ImportShardyManualComputationsPass
+    : Pass<"tessel-import-shardy-manual-computations", "mlir::ModuleOp"> {
+  let summary = "Turns Shardy's round-trip form of shard_map into tessel.manual_computation";
+  let description = [{
+    JAX with Shardy writes a `shard_map` as three instructions: a custom call
+    `xla.sdy.GlobalToLocalShape` (global operands in, local values out; frontend
+    attributes `xla.sdy.in_shardings` and `xla.sdy.manual_axes`), a `call` of the body
+    computation, and a custom call `xla.sdy.LocalToGlobalShape` (frontend attribute
+    `xla.sdy.out_shardings`). After HLO import these are `hlo.custom_call`, `func.call`
+    and `hlo.custom_call`; this pass replaces the three by one `tessel.manual_computation`
+    whose region is the body, inlined (its `func.return` a `tessel.return`), with the
+    Shardy shardings read as Tessel's (the syntax inside `<...>` is shared) and the manual
+    axes as written. The body's collectives already name the declared mesh's axes (HLO
+    import uses that mesh for the collectives of modules with manual computations). A body
+    function nothing else calls is erased.
+
+    Rejected with a diagnostic at the custom call: a GlobalToLocalShape whose results are
+    not the operands, in order, of one call, whose call results do not feed one
+    LocalToGlobalShape, or whose shardings or manual axes do not parse.
+  }];
+  let dependentDialects = ["::tessel::ir::TesselDialect"];
+}
+
 def ExportHloShardingsPass : Pass<"tessel-export-hlo-shardings", "mlir::ModuleOp"> {
   let summary = "Writes every `tessel.sharding` as GSPMD text (`tessel.hlo_sharding`) for HLO export";
   let description = [{
