@@ -1,4 +1,4 @@
-// Golden tests of the sort, top_k, while, case and custom_call kernels.
+// Golden tests of the sort, top_k, while, case, custom_call and manual_computation kernels.
 #include <cmath>
 #include <limits>
 
@@ -34,6 +34,23 @@ TEST_F(ControlKernelsTest, TopKTakesTheLargestOfEachRowInTotalOrder) {
   EXPECT_TRUE(std::isnan(values[3]));
   EXPECT_EQ(values[4], 3);
   EXPECT_FALSE(std::signbit(values[5]));
+}
+
+// A manual computation runs its body on every device of the mesh, with collectives, each
+// on its shard: [1, 2] and [3, 4] sum to [4, 6], and each adds its own shard back.
+TEST_F(ControlKernelsTest, ManualComputationRunsTheBodyOnEveryDevice) {
+  Tensor result = RunOne(R"(
+    tessel.mesh @mesh = <["x"=2]>
+    func.func @main(%a: tensor<4xi32>) -> tensor<4xi32> {
+      %r = tessel.manual_computation(%a) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%la: tensor<2xi32>) {
+        %s = tessel.all_reduce %la over @mesh ["x"] kind = sum : tensor<2xi32>
+        %t = hlo.add %s, %la : tensor<2xi32>
+        tessel.return %t : tensor<2xi32>
+      } : (tensor<4xi32>) -> tensor<4xi32>
+      return %r : tensor<4xi32>
+    })",
+                         {Tensor::FromVector<int32_t>({4}, {1, 2, 3, 4})});
+  EXPECT_THAT(result.ToVector<int32_t>(), ElementsAre(5, 8, 7, 10));
 }
 
 TEST_F(ControlKernelsTest, TopKSmallestOfIntegers) {

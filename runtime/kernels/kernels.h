@@ -22,6 +22,8 @@ void RegisterLinalgKernels(KernelRegistry& registry);      // dot_general, convo
 void RegisterIndexingKernels(KernelRegistry& registry);    // gather, scatter
 // sort, top_k, while, case, custom_call
 void RegisterControlKernels(KernelRegistry& registry);
+// tessel.manual_computation: its body on every device of the mesh
+void RegisterManualComputationKernel(KernelRegistry& registry);
 
 }  // namespace tessel::runtime
 

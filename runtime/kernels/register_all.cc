@@ -20,6 +20,7 @@ const KernelRegistry& DefaultKernelRegistry() {
     RegisterLinalgKernels(*registry);
     RegisterIndexingKernels(*registry);
     RegisterControlKernels(*registry);
+    RegisterManualComputationKernel(*registry);
     return registry;
   }();
   return *registry;

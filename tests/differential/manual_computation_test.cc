@@ -1,6 +1,7 @@
 // manual_computation partitioned and run on every device must equal a global program that
-// computes the same thing without manual code (the reference executor has no kernel for
-// manual computations, so the oracle is that twin program). Fully manual over 2 and 4
+// computes the same thing without manual code: a twin written independently of the
+// executor's manual-computation kernel (which runs the body per device the way the
+// partitioned program does, and so would share its mistakes). Fully manual over 2 and 4
 // devices; manual over "x" with "y" left automatic inside, where "y" divides the manual
 // shard (2x2) and where it does not (2x3: 4 rows over "y"=3).
 #include <string>
