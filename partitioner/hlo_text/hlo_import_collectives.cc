@@ -329,11 +329,21 @@ mlir::FailureOr<Imported> importCollectivePermute(Importer& im, Instruction& ins
        im.builder().getNamedAttr("pairs", im.builder().getDenseI64ArrayAttr(flat))}));
 }
 
+// XLA's partition-id is a u32; hand-written modules also type it s32 (or another integer),
+// which is the u32 converted.
 mlir::FailureOr<Imported> importPartitionId(Importer& im, Instruction& inst) {
   if (failed(im.expectOperands(inst, 0))) return mlir::failure();
   mlir::FailureOr<mlir::Type> type = im.arrayType(inst);
   if (failed(type)) return mlir::failure();
-  return im.single(im.create(inst, "tessel.partition_id", {}, *type));
+  auto u32 = mlir::RankedTensorType::get(
+      {}, mlir::IntegerType::get(im.context(), 32, mlir::IntegerType::Unsigned));
+  auto tensor = mlir::cast<mlir::RankedTensorType>(*type);
+  if (*type == u32 || tensor.getRank() != 0 || !tensor.getElementType().isInteger() ||
+      tensor.getElementType().isInteger(1)) {
+    return im.single(im.create(inst, "tessel.partition_id", {}, *type));
+  }
+  mlir::Value id = im.create(inst, "tessel.partition_id", {}, u32)->getResult(0);
+  return im.single(im.create(inst, "hlo.convert", {id}, *type));
 }
 
 }  // namespace

@@ -112,8 +112,21 @@ mlir::FailureOr<Imported> importReducePrecision(Importer& im, Instruction& inst)
 }
 
 // copy only changes the layout, which the dialect does not model.
+// A sharding written on a copy pins that value (the usual way to constrain an intermediate in
+// hand-written HLO): the copy becomes GSPMD's Sharding annotation, which the sharding import
+// turns into a sharding constraint, so the sharding is never dropped.
 mlir::FailureOr<Imported> importCopy(Importer& im, Instruction& inst) {
   if (failed(im.expectOperands(inst, 1))) return mlir::failure();
+  bool sharded = false;
+  for (const AttrText& attr : inst.attrs) sharded |= attr.name == "sharding";
+  if (sharded && !inst.shape.isTuple) {
+    mlir::FailureOr<mlir::Value> operand = im.operand(inst, 0);
+    mlir::FailureOr<mlir::Type> type = im.arrayType(inst);
+    if (failed(operand) || failed(type)) return mlir::failure();
+    return im.single(im.create(
+        inst, "hlo.custom_call", {*operand}, *type,
+        {im.builder().getNamedAttr("call_target_name", im.builder().getStringAttr("Sharding"))}));
+  }
   return Imported{im.allOperandLeaves(inst), nullptr};
 }
 
