@@ -183,6 +183,48 @@ void BM_ConvEigen(benchmark::State& state) {
 }
 BENCHMARK(BM_ConvEigen)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 
+// --- sort of [n, n] f32 rows with JAX's comparator (NaN and -0 canonicalized, then a
+// total-order less-than), run on scalars (Scalar) and, with one unused add in the region
+// that the scalar evaluator does not take, through the interpreter (Interpreted) ---
+
+std::string SortProgram(int64_t n, bool interpreted) {
+  const std::string t = absl::StrCat("tensor<", n, "x", n, "xf32>");
+  return absl::StrCat(
+      "func.func @main(%x: ", t, ") -> ", t, " {\n",
+      "%s = hlo.sort(%x) dimension = 1 is_stable : ", t, " comparator {\n",
+      "^bb0(%a: tensor<f32>, %b: tensor<f32>):\n",
+      interpreted ? "  %unused = hlo.add %a, %a : tensor<f32>\n" : "",
+      "  %nan = hlo.constant dense<0x7FC00000> : tensor<f32>\n",
+      "  %zero = hlo.constant dense<0.0> : tensor<f32>\n",
+      "  %an = hlo.compare NE, %a, %a : tensor<f32>\n",
+      "  %az = hlo.compare EQ, %a, %zero : tensor<f32>\n",
+      "  %a0 = hlo.select %az, %zero, %a : tensor<i1>, tensor<f32>\n",
+      "  %a1 = hlo.select %an, %nan, %a0 : tensor<i1>, tensor<f32>\n",
+      "  %bn = hlo.compare NE, %b, %b : tensor<f32>\n",
+      "  %bz = hlo.compare EQ, %b, %zero : tensor<f32>\n",
+      "  %b0 = hlo.select %bz, %zero, %b : tensor<i1>, tensor<f32>\n",
+      "  %b1 = hlo.select %bn, %nan, %b0 : tensor<i1>, tensor<f32>\n",
+      "  %lt = hlo.compare LT, %a1, %b1, TOTALORDER : tensor<f32>\n",
+      "  hlo.return %lt : tensor<i1>\n",
+      "}\nreturn %s : ", t, "\n}");
+}
+
+void BM_SortScalar(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  Program program(SortProgram(n, false), {Ramp({n, n})});
+  for (auto _ : state) benchmark::DoNotOptimize(program.Run());
+  state.SetItemsProcessed(state.iterations() * n * n);
+}
+BENCHMARK(BM_SortScalar)->Arg(64)->Arg(256)->Unit(benchmark::kMillisecond);
+
+void BM_SortInterpreted(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  Program program(SortProgram(n, true), {Ramp({n, n})});
+  for (auto _ : state) benchmark::DoNotOptimize(program.Run());
+  state.SetItemsProcessed(state.iterations() * n * n);
+}
+BENCHMARK(BM_SortInterpreted)->Arg(64)->Arg(256)->Unit(benchmark::kMillisecond);
+
 // --- elementwise add of n f32 elements against memcpy of the same buffer ---
 
 void BM_AddExecutor(benchmark::State& state) {

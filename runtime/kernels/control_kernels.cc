@@ -13,6 +13,7 @@
 #include "runtime/kernels/elementwise_util.h"
 #include "runtime/kernels/index_utils.h"
 #include "runtime/kernels/kernels.h"
+#include "runtime/kernels/scalar_region.h"
 #include "support/status_macros.h"
 
 namespace tessel::runtime {
@@ -65,7 +66,19 @@ KernelResult RunSort(hlo::SortOp op, KernelArgs args) {
 
   absl::Status status = absl::OkStatus();
   int64_t base = 0;  // position of the slice's first element
+  // The usual comparator (compares, selects, constants) runs on scalars; any other goes
+  // through the interpreter, a region walk with tensors per comparison.
+  const std::optional<ScalarRegion> fast = ScalarRegion::Compile(op.getComparator());
+  std::vector<Scalar> scalarArgs(2 * n);
+  auto fastLess = [&](int64_t x, int64_t y) {
+    for (size_t i = 0; i < n; ++i) {
+      scalarArgs[2 * i] = ReadScalar(*inputs[i], base + x * stride);
+      scalarArgs[2 * i + 1] = ReadScalar(*inputs[i], base + y * stride);
+    }
+    return fast->Run(scalarArgs).bits != 0;
+  };
   auto less = [&](int64_t x, int64_t y) {
+    if (fast) return fastLess(x, y);
     if (!status.ok()) return false;  // after a failure, finish quickly; the error wins
     std::vector<Tensor> scalars;
     scalars.reserve(2 * n);
@@ -107,21 +120,6 @@ KernelResult RunSort(hlo::SortOp op, KernelArgs args) {
   return results;
 }
 
-// A key whose unsigned order is the IEEE total order of the float `x` (-NaN first, NaN
-// last); integers order as themselves.
-template <typename T>
-auto TotalOrderKey(T x) {
-  if constexpr (kIsFloat<T>) {
-    using U = std::conditional_t<sizeof(T) == 2, uint16_t,
-                                 std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>;
-    const U bits = Eigen::numext::bit_cast<U>(x);
-    const U sign = U(1) << (sizeof(U) * 8 - 1);
-    return static_cast<U>((bits & sign) ? ~bits : (bits | sign));
-  } else {
-    return x;
-  }
-}
-
 // For every row along the minor dimension: the positions of its k largest (or smallest)
 // elements, best first, ties by position, and those elements.
 KernelResult RunTopK(hlo::TopKOp op, KernelArgs args) {
@@ -148,7 +146,14 @@ KernelResult RunTopK(hlo::TopKOp op, KernelArgs args) {
         // since ties are broken by position.
         std::partial_sort(order.begin(), order.begin() + k, order.end(),
                           [&](int64_t a, int64_t b) {
-                            auto ka = TotalOrderKey(r[a]), kb = TotalOrderKey(r[b]);
+                            auto key = [](T x) {
+                              if constexpr (kIsFloat<T>) {
+                                return TotalOrderKey(x);
+                              } else {
+                                return x;
+                              }
+                            };
+                            auto ka = key(r[a]), kb = key(r[b]);
                             if (ka != kb) return smallest ? ka < kb : ka > kb;
                             return a < b;
                           });

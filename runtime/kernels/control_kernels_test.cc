@@ -2,6 +2,7 @@
 #include <cmath>
 #include <limits>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "runtime/kernel_registry.h"
@@ -51,6 +52,53 @@ TEST_F(ControlKernelsTest, ManualComputationRunsTheBodyOnEveryDevice) {
     })",
                          {Tensor::FromVector<int32_t>({4}, {1, 2, 3, 4})});
   EXPECT_THAT(result.ToVector<int32_t>(), ElementsAre(5, 8, 7, 10));
+}
+
+// JAX's comparator (NaN and -0 canonicalized, then a total-order less-than) sorts the same
+// on scalars as through the interpreter, which an unused add in the region forces.
+TEST_F(ControlKernelsTest, ScalarComparatorSortsAsTheInterpretedOne) {
+  auto program = [](bool interpreted) {
+    return absl::StrCat(
+        "func.func @main(%x: tensor<2x9xf32>, %i: tensor<2x9xi32>) -> (tensor<2x9xf32>, "
+        "tensor<2x9xi32>) {\n",
+        "%s:2 = hlo.sort(%x, %i) dimension = 1 is_stable : tensor<2x9xf32>, tensor<2x9xi32> "
+        "comparator {\n",
+        "^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):\n",
+        interpreted ? "  %unused = hlo.add %a, %a : tensor<f32>\n" : "",
+        "  %nan = hlo.constant dense<0x7FC00000> : tensor<f32>\n",
+        "  %zero = hlo.constant dense<0.0> : tensor<f32>\n",
+        "  %an = hlo.compare NE, %a, %a : tensor<f32>\n",
+        "  %az = hlo.compare EQ, %a, %zero : tensor<f32>\n",
+        "  %a0 = hlo.select %az, %zero, %a : tensor<i1>, tensor<f32>\n",
+        "  %a1 = hlo.select %an, %nan, %a0 : tensor<i1>, tensor<f32>\n",
+        "  %bn = hlo.compare NE, %b, %b : tensor<f32>\n",
+        "  %bz = hlo.compare EQ, %b, %zero : tensor<f32>\n",
+        "  %b0 = hlo.select %bz, %zero, %b : tensor<i1>, tensor<f32>\n",
+        "  %b1 = hlo.select %bn, %nan, %b0 : tensor<i1>, tensor<f32>\n",
+        "  %lt = hlo.compare LT, %a1, %b1, TOTALORDER : tensor<f32>\n",
+        "  %gt = hlo.compare GT, %c, %d : tensor<i32>\n",
+        "  %eq = hlo.compare EQ, %a1, %b1, TOTALORDER : tensor<f32>\n",
+        "  %tie = hlo.and %eq, %gt : tensor<i1>\n",
+        "  %r = hlo.or %lt, %tie : tensor<i1>\n",
+        "  hlo.return %r : tensor<i1>\n",
+        "}\nreturn %s#0, %s#1 : tensor<2x9xf32>, tensor<2x9xi32>\n}");
+  };
+  constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  std::vector<Tensor> inputs = {
+      Tensor::FromVector<float>({2, 9}, {3, -0.0f, kNaN, 0.0f, -kInf, 3, -kNaN, 1, 0.0f,  //
+                                         2, 2, 2, -1, kInf, -0.0f, 5, 5, -1}),
+      Tensor::FromVector<int32_t>({2, 9}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+                                           15, 16, 17})};
+  absl::StatusOr<std::vector<Tensor>> fast = Run(program(false), inputs);
+  absl::StatusOr<std::vector<Tensor>> interpreted = Run(program(true), inputs);
+  ASSERT_TRUE(fast.ok()) << fast.status();
+  ASSERT_TRUE(interpreted.ok()) << interpreted.status();
+  EXPECT_THAT((*fast)[0], BitwiseEq((*interpreted)[0]));
+  EXPECT_THAT((*fast)[1], BitwiseEq((*interpreted)[1]));
+  // Equal keys go by the larger second operand first (the tie-break reads %c > %d).
+  EXPECT_THAT((*fast)[1].ToVector<int32_t>(),
+              ElementsAre(4, 8, 3, 1, 7, 5, 0, 6, 2, 17, 12, 14, 11, 10, 9, 16, 15, 13));
 }
 
 TEST_F(ControlKernelsTest, TopKSmallestOfIntegers) {

@@ -21,20 +21,6 @@ ComparisonType DefaultComparisonType(ElementType type) {
   return ComparisonType::UNSIGNED;
 }
 
-// The signed integer of the same width whose order is IEEE totalOrder on the float's bits:
-// -NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN. Non-negative floats order like their
-// bits; for negative ones flipping every bit but the sign reverses the order of magnitudes
-// (and puts -0 at -1, just below +0 at 0).
-template <typename T>
-auto TotalOrderKey(T value) {
-  using Key = std::conditional_t<sizeof(T) == 2, int16_t,
-                                 std::conditional_t<sizeof(T) == 4, int32_t, int64_t>>;
-  static_assert(sizeof(Key) == sizeof(T));
-  Key bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  return bits < 0 ? static_cast<Key>(bits ^ std::numeric_limits<Key>::max()) : bits;
-}
-
 // out[i] = key(a[i]) <direction> key(b[i]); the switch sits outside the element loops.
 template <typename T, typename KeyFn>
 void CompareWithKey(ComparisonDirection direction, absl::Span<const T> a, absl::Span<const T> b,

@@ -1,0 +1,58 @@
+// A region of rank-0 ops evaluated on plain scalars instead of tensors: how a sort runs its
+// comparator once per comparison without building tensors and walking the region through
+// the interpreter. Only the ops comparators are made of are evaluated (constant, compare,
+// select, and, or, xor, not); a region with any other op does not compile, and the caller
+// runs it through the interpreter. The results are bit for bit the kernels' own.
+//
+//   std::optional<ScalarRegion> fast = ScalarRegion::Compile(sort.getComparator());
+//   bool before = fast->Run({ReadScalar(keys, i), ReadScalar(keys, j)}).bits != 0;
+#ifndef TESSEL_RUNTIME_KERNELS_SCALAR_REGION_H_
+#define TESSEL_RUNTIME_KERNELS_SCALAR_REGION_H_
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "mlir/IR/Region.h"
+#include "partitioner/ir/hlo/hlo_ops.h"
+#include "runtime/tensor.h"
+
+namespace tessel::runtime {
+
+// One element: its type and its bits (the element's bytes, zero-extended).
+struct Scalar {
+  ElementType type = ElementType::kPred;
+  uint64_t bits = 0;
+};
+
+// Element `index` of `tensor` (row-major).
+Scalar ReadScalar(const Tensor& tensor, int64_t index);
+
+class ScalarRegion {
+ public:
+  // `region`'s single block as a sequence of scalar steps, or nothing when an op or a type
+  // is not one this evaluates.
+  static std::optional<ScalarRegion> Compile(mlir::Region& region);
+
+  // The region's first result for `args` (one per block argument, of their types).
+  Scalar Run(absl::Span<const Scalar> args) const;
+
+ private:
+  enum class Kind { kConstant, kCompare, kSelect, kAnd, kOr, kXor, kNot };
+  struct Step {
+    Kind kind;
+    int a = 0, b = 0, c = 0;  // value slots of the operands
+    hlo::ComparisonDirection direction = hlo::ComparisonDirection::EQ;
+    hlo::ComparisonType compareType = hlo::ComparisonType::FLOAT;
+    Scalar constant;
+  };
+
+  int numArgs_ = 0;
+  int result_ = 0;
+  std::vector<Step> steps_;
+};
+
+}  // namespace tessel::runtime
+
+#endif  // TESSEL_RUNTIME_KERNELS_SCALAR_REGION_H_
