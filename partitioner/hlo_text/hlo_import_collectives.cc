@@ -101,10 +101,6 @@ mlir::FailureOr<std::vector<IntList>> collectiveGroups(Importer& im, Instruction
     return im.error(inst) << "'" << inst.opcode << "' in a module with replica_count > 1 is "
                              "not supported; only partitioned (SPMD) programs are";
   }
-  if (!im.findAttr(inst, "channel_id")) {
-    return im.error(inst) << "'" << inst.opcode << "' without channel_id communicates across "
-                             "replicas, which is not supported";
-  }
   if (AttrText* global = im.findAttr(inst, "use_global_device_ids")) {
     if (failed(ParseBoolAttr(*global, im.context()))) return mlir::failure();
   }
@@ -171,9 +167,41 @@ mlir::FailureOr<ir::ReductionKind> reductionKind(Importer& im, Instruction& inst
   return *kind;
 }
 
+// A collective without channel_id runs across replicas, within each partition. Tessel runs
+// one replica, so every group is that one replica and the collective gives back its operand
+// (XLA's semantics for a group of one). Returns none when `inst` has a channel_id; fails if
+// its groups name another replica or its result is not its operand's type.
+mlir::FailureOr<std::optional<Imported>> crossReplicaIdentity(Importer& im, Instruction& inst) {
+  if (im.findAttr(inst, "channel_id") || im.numReplicas() > 1) return std::optional<Imported>();
+  if (failed(im.expectOperands(inst, 1))) return mlir::failure();
+  if (AttrText* groups = im.findAttr(inst, "replica_groups")) {
+    llvm::StringRef text = groups->value.trim();
+    if (text != "{}" && text != "{{0}}") {
+      return im.error(*groups) << "'" << inst.opcode << "' without channel_id groups replicas, "
+                               << "and the module has one replica: replica_groups must be {} "
+                                  "or {{0}}, got " << text;
+    }
+  }
+  for (llvm::StringRef name : {"to_apply", "dimensions", "use_global_device_ids",
+                               "source_target_pairs"}) {
+    im.findAttr(inst, name);
+  }
+  mlir::FailureOr<mlir::Value> operand = im.operand(inst, 0);
+  mlir::FailureOr<mlir::Type> type = im.arrayType(inst);
+  if (failed(operand) || failed(type)) return mlir::failure();
+  if (operand->getType() != *type) {
+    return im.error(inst) << "'" << inst.opcode << "' across one replica must return its "
+                             "operand's shape";
+  }
+  return std::optional<Imported>(Imported{{*operand}, nullptr});
+}
+
 // Builds `opName` over the axes of the instruction's groups with `extra` attributes.
 mlir::FailureOr<Imported> createCollective(Importer& im, Instruction& inst, llvm::StringRef opName,
                                            llvm::SmallVector<mlir::NamedAttribute> extra) {
+  mlir::FailureOr<std::optional<Imported>> identity = crossReplicaIdentity(im, inst);
+  if (failed(identity)) return mlir::failure();
+  if (*identity) return **identity;
   if (failed(im.expectOperands(inst, 1))) return mlir::failure();
   mlir::FailureOr<mlir::Value> input = im.operand(inst, 0);
   mlir::FailureOr<mlir::Type> type = im.arrayType(inst);
