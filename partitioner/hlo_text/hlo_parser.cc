@@ -123,6 +123,7 @@ class Parser {
              << "computation '" << comp.name << "' has no instructions";
     }
     if (comp.rootIndex < 0) comp.rootIndex = comp.instructions.size() - 1;
+    if (failed(inferShapes(comp))) return mlir::failure();
     if (isEntry) {
       if (module_.entryIndex >= 0) {
         return mlir::emitError(lex_.toLoc(start)) << "second ENTRY computation '"
@@ -131,6 +132,69 @@ class Parser {
       module_.entryIndex = module_.computations.size();
     }
     module_.computations.push_back(std::move(comp));
+    return mlir::success();
+  }
+
+  // The shapes of instructions written without one, from their operands' shapes, in order:
+  // elementwise ops take their operand's shape (select and clamp their value operand's),
+  // compare and is-finite its dimensions in pred, tuple the tuple of its operands, and
+  // get-tuple-element its element. Any other opcode needs its shape written.
+  mlir::LogicalResult inferShapes(Computation& comp) {
+    static const llvm::StringSet<> kSameShape = {
+        "abs", "negate", "exponential", "log", "log-plus-one", "exponential-minus-one", "tanh",
+        "logistic", "sqrt", "rsqrt", "cbrt", "sine", "cosine", "tan", "floor", "ceil",
+        "round-nearest-afz", "round-nearest-even", "sign", "not", "erf", "popcnt",
+        "count-leading-zeros", "copy", "add", "subtract", "multiply", "divide", "remainder",
+        "maximum", "minimum", "power", "atan2", "and", "or", "xor", "shift-left",
+        "shift-right-arithmetic", "shift-right-logical", "reduce-precision", "opt-barrier"};
+    llvm::StringMap<const Shape*> shapes;
+    for (Instruction& inst : comp.instructions) {
+      if (inst.shapeInferred) {
+        auto operandShape = [&](size_t i) -> const Shape* {
+          if (i >= inst.operands.size()) return nullptr;
+          auto it = shapes.find(inst.operands[i].name);
+          return it == shapes.end() ? nullptr : it->second;
+        };
+        auto fail = [&](llvm::StringRef why) {
+          return mlir::emitError(lex_.toLoc(inst.pos))
+                 << "instruction '" << inst.name << "' has no shape, and " << why;
+        };
+        if (kSameShape.contains(inst.opcode) || inst.opcode == "select" ||
+            inst.opcode == "clamp") {
+          const size_t from = inst.opcode == "select" || inst.opcode == "clamp" ? 1 : 0;
+          const Shape* shape = operandShape(from);
+          if (!shape) return fail("its operands' shapes are not known here");
+          inst.shape = *shape;
+        } else if (inst.opcode == "compare" || inst.opcode == "is-finite") {
+          const Shape* shape = operandShape(0);
+          if (!shape || shape->isTuple) return fail("its operands' shapes are not known here");
+          inst.shape = *shape;
+          inst.shape.elementType = mlir::IntegerType::get(lex_.context(), 1);
+        } else if (inst.opcode == "tuple") {
+          inst.shape = Shape();
+          inst.shape.isTuple = true;
+          for (size_t i = 0; i < inst.operands.size(); ++i) {
+            const Shape* shape = operandShape(i);
+            if (!shape) return fail("its operands' shapes are not known here");
+            inst.shape.elements.push_back(*shape);
+          }
+        } else if (inst.opcode == "get-tuple-element") {
+          const Shape* shape = operandShape(0);
+          int64_t index = -1;
+          for (const AttrText& attr : inst.attrs) {
+            if (attr.name == "index" && attr.value.trim().getAsInteger(10, index)) index = -1;
+          }
+          if (!shape || !shape->isTuple || index < 0 ||
+              index >= static_cast<int64_t>(shape->elements.size())) {
+            return fail("its tuple operand or index does not give one");
+          }
+          inst.shape = shape->elements[index];
+        } else {
+          return fail("'" + inst.opcode + "' needs its shape written");
+        }
+      }
+      shapes[inst.name] = &inst.shape;
+    }
     return mlir::success();
   }
 
@@ -166,7 +230,13 @@ class Parser {
       return mlir::failure();
     }
     lex_.skipSpace();
-    if (failed(ParseShape(lex_, inst.shape))) return mlir::failure();
+    // `name = opcode(...)` leaves the shape out; a shape starts with `(` or `type[`.
+    Lexer ahead = lex_;
+    if (!ahead.lexIdentifier().empty() && ahead.peek() == '(') {
+      inst.shapeInferred = true;
+    } else if (failed(ParseShape(lex_, inst.shape))) {
+      return mlir::failure();
+    }
     lex_.skipSpace();
     inst.opcodePos = lex_.pos();
     inst.opcode = lex_.lexIdentifier().str();

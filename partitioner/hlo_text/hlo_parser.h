@@ -54,6 +54,9 @@ struct Instruction {
   std::string name;
   bool isRoot = false;
   Shape shape;
+  // Written without a shape (`ROOT t = tuple(a, b)`): the parser infers it from the operands
+  // for the opcodes where it follows from them.
+  bool shapeInferred = false;
   std::string opcode;
   std::vector<OperandRef> operands;
   // For `constant` and `parameter`: the raw text between the parentheses.
