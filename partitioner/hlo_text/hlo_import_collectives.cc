@@ -202,12 +202,33 @@ mlir::FailureOr<Imported> createCollective(Importer& im, Instruction& inst, llvm
   mlir::FailureOr<std::optional<Imported>> identity = crossReplicaIdentity(im, inst);
   if (failed(identity)) return mlir::failure();
   if (*identity) return **identity;
-  if (failed(im.expectOperands(inst, 1))) return mlir::failure();
-  mlir::FailureOr<mlir::Value> input = im.operand(inst, 0);
-  mlir::FailureOr<mlir::Type> type = im.arrayType(inst);
+  // Several operands (XLA's combiners write them): one collective per operand, over the
+  // same groups, each result an element of the tuple.
+  if (failed(im.expectMinOperands(inst, 1))) return mlir::failure();
+  const size_t count = inst.operands.size();
+  llvm::SmallVector<mlir::Type> types;
+  if (count == 1) {
+    mlir::FailureOr<mlir::Type> type = im.arrayType(inst);
+    if (failed(type)) return mlir::failure();
+    types.push_back(*type);
+  } else {
+    const Shape& shape = inst.shape;
+    if (!shape.isTuple || shape.elements.size() != count ||
+        llvm::any_of(shape.elements, [](const Shape& e) { return e.isTuple; })) {
+      return im.error(inst) << "'" << inst.opcode << "' of " << count
+                            << " operands needs a tuple shape of one array per operand";
+    }
+    types = im.leafTypes(inst);
+  }
+  llvm::SmallVector<mlir::Value> inputs;
+  for (size_t i = 0; i < count; ++i) {
+    mlir::FailureOr<mlir::Value> input = im.operand(inst, i);
+    if (failed(input)) return mlir::failure();
+    inputs.push_back(*input);
+  }
   AttrText* groupsAttr = nullptr;
   mlir::FailureOr<std::vector<IntList>> groups = collectiveGroups(im, inst, groupsAttr);
-  if (failed(input) || failed(type) || failed(groups)) return mlir::failure();
+  if (failed(groups)) return mlir::failure();
   mlir::FailureOr<mlir::Attribute> mesh = im.meshFor(inst, deviceCount(im, *groups));
   if (failed(mesh)) return mlir::failure();
   mlir::FailureOr<llvm::SmallVector<ir::AxisRefAttr>> axes =
@@ -217,7 +238,12 @@ mlir::FailureOr<Imported> createCollective(Importer& im, Instruction& inst, llvm
   extra.push_back(im.builder().getNamedAttr(
       "mesh_name", mlir::FlatSymbolRefAttr::get(im.context(), kMeshName)));
   extra.push_back(im.builder().getNamedAttr("axes", im.builder().getArrayAttr(axisAttrs)));
-  return im.single(im.create(inst, opName, *input, *type, extra));
+  if (count == 1) return im.single(im.create(inst, opName, inputs[0], types[0], extra));
+  Imported imported;
+  for (size_t i = 0; i < count; ++i) {
+    imported.leaves.push_back(im.create(inst, opName, inputs[i], types[i], extra)->getResult(0));
+  }
+  return imported;
 }
 
 mlir::FailureOr<int64_t> singleDimension(Importer& im, Instruction& inst) {
