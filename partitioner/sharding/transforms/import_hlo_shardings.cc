@@ -43,8 +43,11 @@ struct Site {
   llvm::SmallVector<mlir::Type> types;  // the annotated values' types
   size_t first_leaf = 0;                // into the list handed to HloShardingsToMesh
 
-  mlir::InFlightDiagnostic error() const {
-    mlir::InFlightDiagnostic diag = op->emitError();
+  mlir::InFlightDiagnostic error() const { return describe(op->emitError()); }
+  mlir::InFlightDiagnostic warning() const { return describe(op->emitWarning()); }
+
+ private:
+  mlir::InFlightDiagnostic describe(mlir::InFlightDiagnostic diag) const {
     if (kind == Kind::kArgument) diag << "argument " << index << ": ";
     if (kind == Kind::kResult) diag << "result " << index << ": ";
     diag << "sharding '" << text << "' ";
@@ -74,8 +77,13 @@ mlir::FailureOr<std::vector<HloShardingLeaf>> LeavesOf(const Site& site) {
     if (!tensor) return site.error() << "annotates " << type << ", which is not a ranked tensor";
     switch (sharding.kind()) {
       case HloSharding::Kind::kMaximal:
-        return site.error() << "places the value on a single device; maximal shardings have "
-                               "no mesh form";
+        // The value's elements are the same wherever it is computed: every device computes
+        // it, as if replicated, and the results are those of the one device GSPMD uses.
+        site.warning() << "places the value on device " << sharding.device()
+                       << "; it is computed on every device instead (replicated), with the "
+                          "same values";
+        leaves.push_back({HloSharding::Replicated(), tensor.getRank()});
+        continue;
       case HloSharding::Kind::kManual:
         return site.error() << "is manual; manual shardings have no mesh form outside a "
                                "tessel.manual_computation";

@@ -70,9 +70,10 @@ def ImportHloShardingsPass : Pass<"tessel-import-hlo-shardings", "mlir::ModuleOp
     imported mesh whose name another symbol already has gets a `_hlo` suffix, unless that
     symbol is the same mesh.
 
-    Rejected with a diagnostic naming the sharding text, at its op or function: text that
-    does not parse, maximal (`{maximal device=N}`) and manual shardings (no mesh form outside
-    a manual computation), a tiled rank that is not the value's, a tuple whose leaf count is
+    A maximal sharding (`{maximal device=N}`) is imported as replicated, with a warning:
+    every device computes the value, whose elements are the same. Rejected with a
+    diagnostic naming the sharding text, at its op or function: text that does not parse,
+    manual shardings (no mesh form outside a manual computation), a tiled rank that is not the value's, a tuple whose leaf count is
     not the number of annotated values, and tiled shardings over different device counts.
   }];
   let dependentDialects = ["::tessel::ir::TesselDialect"];

@@ -1,12 +1,5 @@
 // RUN: tessel-opt %s -split-input-file --tessel-import-hlo-shardings -verify-diagnostics
 
-// expected-error @+1 {{argument 0: sharding '{maximal device=1}' places the value on a single device; maximal shardings have no mesh form}}
-func.func @maximal(%arg0: tensor<8xf32> {tessel.hlo_sharding = "{maximal device=1}"}) -> tensor<8xf32> {
-  return %arg0 : tensor<8xf32>
-}
-
-// -----
-
 // expected-error @+1 {{result 0: sharding '{manual}' is manual; manual shardings have no mesh form outside a tessel.manual_computation}}
 func.func @manual(%arg0: tensor<8xf32>) -> (tensor<8xf32> {tessel.hlo_sharding = "{manual}"}) {
   return %arg0 : tensor<8xf32>
@@ -18,14 +11,6 @@ func.func @manual_tile_dims(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   // expected-error @+1 {{sharding '{devices=[2,2]<=[4] last_tile_dims={manual}}' has manual tile dims, which have no mesh form outside a tessel.manual_computation}}
   %0 = hlo.neg %arg0 {tessel.hlo_sharding = "{devices=[2,2]<=[4] last_tile_dims={manual}}"} : tensor<8xf32>
   return %0 : tensor<8xf32>
-}
-
-// -----
-
-func.func @tuple_maximal_leaf(%arg0: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{sharding '{{replicated}, {maximal device=0}}' places the value on a single device}}
-  %0:2 = hlo.custom_call @k(%arg0) {tessel.hlo_sharding = "{{replicated}, {maximal device=0}}"} : (tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
-  return %0#0 : tensor<8xf32>
 }
 
 // -----
