@@ -23,6 +23,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "partitioner/ir/parse_module.h"
 #include "runtime/interpreter.h"
+#include "runtime/kernel_test_util.h"
 #include "runtime/tensor.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
@@ -193,18 +194,7 @@ std::string SortProgram(int64_t n, bool interpreted) {
       "func.func @main(%x: ", t, ") -> ", t, " {\n",
       "%s = hlo.sort(%x) dimension = 1 is_stable : ", t, " comparator {\n",
       "^bb0(%a: tensor<f32>, %b: tensor<f32>):\n",
-      interpreted ? "  %unused = hlo.add %a, %a : tensor<f32>\n" : "",
-      "  %nan = hlo.constant dense<0x7FC00000> : tensor<f32>\n",
-      "  %zero = hlo.constant dense<0.0> : tensor<f32>\n",
-      "  %an = hlo.compare NE, %a, %a : tensor<f32>\n",
-      "  %az = hlo.compare EQ, %a, %zero : tensor<f32>\n",
-      "  %a0 = hlo.select %az, %zero, %a : tensor<i1>, tensor<f32>\n",
-      "  %a1 = hlo.select %an, %nan, %a0 : tensor<i1>, tensor<f32>\n",
-      "  %bn = hlo.compare NE, %b, %b : tensor<f32>\n",
-      "  %bz = hlo.compare EQ, %b, %zero : tensor<f32>\n",
-      "  %b0 = hlo.select %bz, %zero, %b : tensor<i1>, tensor<f32>\n",
-      "  %b1 = hlo.select %bn, %nan, %b0 : tensor<i1>, tensor<f32>\n",
-      "  %lt = hlo.compare LT, %a1, %b1, TOTALORDER : tensor<f32>\n",
+      JaxSortKeyBody(interpreted),
       "  hlo.return %lt : tensor<i1>\n",
       "}\nreturn %s : ", t, "\n}");
 }

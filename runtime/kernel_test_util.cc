@@ -81,4 +81,20 @@ Tensor KernelTest::RunOne(absl::string_view program, std::vector<Tensor> args) {
   return std::move((*results)[0]);
 }
 
+std::string JaxSortKeyBody(bool interpreted) {
+  return absl::StrCat(
+      interpreted ? "  %unused = hlo.add %a, %a : tensor<f32>\n" : "",
+      "  %nan = hlo.constant dense<0x7FC00000> : tensor<f32>\n",
+      "  %zero = hlo.constant dense<0.0> : tensor<f32>\n",
+      "  %an = hlo.compare NE, %a, %a : tensor<f32>\n",
+      "  %az = hlo.compare EQ, %a, %zero : tensor<f32>\n",
+      "  %a0 = hlo.select %az, %zero, %a : tensor<i1>, tensor<f32>\n",
+      "  %a1 = hlo.select %an, %nan, %a0 : tensor<i1>, tensor<f32>\n",
+      "  %bn = hlo.compare NE, %b, %b : tensor<f32>\n",
+      "  %bz = hlo.compare EQ, %b, %zero : tensor<f32>\n",
+      "  %b0 = hlo.select %bz, %zero, %b : tensor<i1>, tensor<f32>\n",
+      "  %b1 = hlo.select %bn, %nan, %b0 : tensor<i1>, tensor<f32>\n",
+      "  %lt = hlo.compare LT, %a1, %b1, TOTALORDER : tensor<f32>\n");
+}
+
 }  // namespace tessel::runtime

@@ -36,6 +36,11 @@ std::string UnaryProgram(absl::string_view op, const Tensor& x);
 // The same with two operands %a, %b of one type.
 std::string BinaryProgram(absl::string_view op, const Tensor& a, const Tensor& b);
 
+// The body lines JAX writes to order f32 sort keys %a and %b: NaN and -0 canonicalized
+// (%a1, %b1), then %lt = %a1 < %b1 in total order. With `interpreted`, an unused add first,
+// which keeps the region off the scalar evaluator (kernels/scalar_region.h).
+std::string JaxSortKeyBody(bool interpreted);
+
 class KernelTest : public ::testing::Test {
  protected:
   // Parses `program` and runs its @main on `args` with the default kernels.

@@ -196,6 +196,24 @@ TEST_F(SpmdRunnerTest, PartitionIdIsTheRunningPartition) {
   }
 }
 
+// A manual computation is per-device code of a single-device program; in a program that
+// already runs on partitions it is refused rather than run once more per partition.
+TEST_F(SpmdRunnerTest, ManualComputationOnPartitionsIsRefused) {
+  constexpr absl::string_view kProgram = R"(
+    tessel.mesh @mesh = <["x"=2]>
+    func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+      %r = tessel.manual_computation(%a) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%la: tensor<2xf32>) {
+        tessel.return %la : tensor<2xf32>
+      } : (tensor<4xf32>) -> tensor<4xf32>
+      return %r : tensor<4xf32>
+    })";
+  auto outputs = Run(kProgram, PerPartition(2, [](int64_t) {
+                       return Tensor::FromVector<float>({4}, {1, 2, 3, 4});
+                     }));
+  EXPECT_THAT(outputs, StatusIs(absl::StatusCode::kUnimplemented,
+                                "a manual computation runs in a single-device program"));
+}
+
 TEST_F(SpmdRunnerTest, ChainsCollectivesOverSeveralGroups) {
   // 2x2 mesh: sum over "y" (rows), then gather over "x" (columns).
   constexpr absl::string_view kProgram = R"(

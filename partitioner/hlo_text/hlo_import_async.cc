@@ -56,8 +56,7 @@ mlir::FailureOr<Imported> importAsSync(Importer& im, Instruction& inst,
 }
 
 mlir::FailureOr<Imported> importAllReduceStart(Importer& im, Instruction& inst) {
-  Shape shape = inst.shape;
-  return importAsSync(im, inst, "all-reduce", shape);
+  return importAsSync(im, inst, "all-reduce", inst.shape);
 }
 
 // all-gather-start and collective-permute-start: (operand, result, context...).

@@ -130,10 +130,8 @@ mlir::FailureOr<ir::ReductionKind> reductionKind(Importer& im, Instruction& inst
   const Instruction* rootPtr = &(*comp)->instructions[(*comp)->rootIndex];
   // Shardy's round trip may wrap the reducer's result in a Sharding annotation.
   if (rootPtr->opcode == "custom-call" && rootPtr->operands.size() == 1) {
-    bool isSharding = llvm::any_of(rootPtr->attrs, [](const AttrText& attr) {
-      return attr.name == "custom_call_target" && attr.value == "\"Sharding\"";
-    });
-    if (isSharding) {
+    const AttrText* target = rootPtr->peekAttr("custom_call_target");
+    if (target && target->value == "\"Sharding\"") {
       for (const Instruction& inst : (*comp)->instructions) {
         if (inst.name == rootPtr->operands[0].name) rootPtr = &inst;
       }

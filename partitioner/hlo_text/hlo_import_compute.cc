@@ -293,10 +293,7 @@ mlir::FailureOr<Imported> ImportTopKCustomCall(Importer& im, Instruction& inst) 
   if (failed(operand) || failed(comparator)) return mlir::failure();
   const Computation& comp = **comparator;
   const Instruction& root = comp.instructions[comp.rootIndex];
-  const AttrText* direction = nullptr;
-  for (const AttrText& attr : root.attrs) {
-    if (attr.name == "direction") direction = &attr;
-  }
+  const AttrText* direction = root.peekAttr("direction");
   int64_t lhs = -1, rhs = -1;
   if (root.opcode == "compare" && root.operands.size() == 2) {
     lhs = parameterNumber(comp, root.operands[0].name);

@@ -117,9 +117,7 @@ mlir::FailureOr<Imported> importReducePrecision(Importer& im, Instruction& inst)
 // turns into a sharding constraint, so the sharding is never dropped.
 mlir::FailureOr<Imported> importCopy(Importer& im, Instruction& inst) {
   if (failed(im.expectOperands(inst, 1))) return mlir::failure();
-  bool sharded = false;
-  for (const AttrText& attr : inst.attrs) sharded |= attr.name == "sharding";
-  if (sharded && !inst.shape.isTuple) {
+  if (inst.peekAttr("sharding") && !inst.shape.isTuple) {
     mlir::FailureOr<mlir::Value> operand = im.operand(inst, 0);
     mlir::FailureOr<mlir::Type> type = im.arrayType(inst);
     if (failed(operand) || failed(type)) return mlir::failure();

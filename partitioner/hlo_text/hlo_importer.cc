@@ -42,18 +42,11 @@ mlir::DictionaryAttr shardyFrontendAttrs(const AttrText* attr, mlir::MLIRContext
   return mlir::DictionaryAttr::get(context, kept);
 }
 
-const AttrText* peekAttr(const Instruction& inst, llvm::StringRef name) {
-  for (const AttrText& attr : inst.attrs) {
-    if (attr.name == name) return &attr;
-  }
-  return nullptr;
-}
-
 // The sharding of each leaf of `shape` given the instruction's sharding text: a tuple
 // sharding is split into its elements, any other sharding applies to every leaf.
 mlir::FailureOr<std::vector<std::string>> leafShardings(Importer& importer,
                                                         const Instruction& inst) {
-  const AttrText* attr = peekAttr(inst, "sharding");
+  const AttrText* attr = inst.peekAttr("sharding");
   int64_t leaves = inst.shape.numLeaves();
   if (!attr) return std::vector<std::string>(leaves);
   std::optional<std::vector<std::string>> parts = SplitTupleSharding(attr->value);
@@ -311,11 +304,11 @@ mlir::LogicalResult Importer::importInstruction(Instruction& inst) {
 
 void Importer::attachPassThrough(Instruction& inst, mlir::Operation* op) {
   if (!op) return;
-  if (const AttrText* sharding = peekAttr(inst, "sharding")) {
+  if (const AttrText* sharding = inst.peekAttr("sharding")) {
     op->setAttr(kHloShardingAttr, mlir::StringAttr::get(context(), sharding->value));
   }
   if (mlir::DictionaryAttr attrs =
-          shardyFrontendAttrs(peekAttr(inst, "frontend_attributes"), context())) {
+          shardyFrontendAttrs(inst.peekAttr("frontend_attributes"), context())) {
     op->setAttr(kFrontendAttrsAttr, attrs);
   }
 }
@@ -395,7 +388,7 @@ mlir::LogicalResult Importer::importEntry(Computation& comp) {
     mlir::FailureOr<std::vector<std::string>> shardings = leafShardings(*this, *param);
     if (failed(shardings)) return mlir::failure();
     mlir::DictionaryAttr frontend =
-        shardyFrontendAttrs(peekAttr(*param, "frontend_attributes"), context());
+        shardyFrontendAttrs(param->peekAttr("frontend_attributes"), context());
     llvm::SmallVector<mlir::Value> leaves;
     for (const std::string& sharding : *shardings) {
       if (!sharding.empty()) {
@@ -440,12 +433,9 @@ mlir::LogicalResult Importer::run() {
   }
   for (const Computation& comp : parsed_.computations) {
     for (const Instruction& inst : comp.instructions) {
-      if (inst.opcode != "custom-call") continue;
-      for (const AttrText& attr : inst.attrs) {
-        if (attr.name == "custom_call_target" &&
-            attr.value == "\"xla.sdy.GlobalToLocalShape\"") {
-          hasManualComputations_ = true;
-        }
+      const AttrText* target = inst.peekAttr("custom_call_target");
+      if (target && target->value == "\"xla.sdy.GlobalToLocalShape\"") {
+        hasManualComputations_ = true;
       }
     }
   }

@@ -181,9 +181,8 @@ class Parser {
         } else if (inst.opcode == "get-tuple-element") {
           const Shape* shape = operandShape(0);
           int64_t index = -1;
-          for (const AttrText& attr : inst.attrs) {
-            if (attr.name == "index" && attr.value.trim().getAsInteger(10, index)) index = -1;
-          }
+          const AttrText* indexAttr = inst.peekAttr("index");
+          if (indexAttr && indexAttr->value.trim().getAsInteger(10, index)) index = -1;
           if (!shape || !shape->isTuple || index < 0 ||
               index >= static_cast<int64_t>(shape->elements.size())) {
             return fail("its tuple operand or index does not give one");

@@ -65,6 +65,14 @@ struct Instruction {
   std::vector<AttrText> attrs;
   SourcePos pos;        // where the instruction starts
   SourcePos opcodePos;
+
+  // The attribute `name`, or null; does not mark it as read (Importer::findAttr does).
+  const AttrText* peekAttr(llvm::StringRef name) const {
+    for (const AttrText& attr : attrs) {
+      if (attr.name == name) return &attr;
+    }
+    return nullptr;
+  }
 };
 
 struct Computation {
