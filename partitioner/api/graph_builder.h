@@ -129,6 +129,11 @@ class GraphBuilder {
   Value ScalarConstant(ElementType type, double value);
   // Counts 0, 1, 2, ... along `dimension` of a tensor of `type` (integer or float).
   Value Iota(const TensorType& type, int64_t dimension);
+  // XLA's RngBitGenerator: random bits of `output_type` (8 to 64-bit integers) from `state`
+  // (u64[2], or u64[3] for Philox: key, then counter), bit for bit as XLA makes them.
+  // Returns {next state, bits}.
+  std::vector<Value> RngBitGenerator(Value state, const TensorType& output_type,
+                                     RngAlgorithm algorithm = RngAlgorithm::kDefault);
 
   // ---- Elementwise ---------------------------------------------------------------------
   // Unary ops keep the operand's type (IsFinite gives pred). Binary ops need operands of one

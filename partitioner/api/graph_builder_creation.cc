@@ -1,4 +1,4 @@
-// GraphBuilder's creation ops: constants from host tensors or scalars, and iota.
+// GraphBuilder's creation ops: constants from host tensors or scalars, iota, and random bits.
 #include "absl/strings/str_cat.h"
 #include "partitioner/api/builder_state.h"
 #include "partitioner/api/graph_builder.h"
@@ -38,6 +38,31 @@ Value GraphBuilder::Iota(const TensorType& type, int64_t dimension) {
   return state_->Result(kOp,
                         state_->CreateWithTypes<hlo::IotaOp>(
                             kOp, {api_internal::ToMlirType(type, state_->context())}, dimension));
+}
+
+std::vector<Value> GraphBuilder::RngBitGenerator(Value state, const TensorType& output_type,
+                                                RngAlgorithm algorithm) {
+  constexpr absl::string_view kOp = "rng_bit_generator";
+  std::vector<Value> failed(2);
+  if (!ok()) return failed;
+  std::optional<mlir::Value> seed = state_->Unwrap(kOp, state, "state");
+  if (!seed ||
+      !state_->CheckElementClass(kOp, output_type, api_internal::ElementClass::kInt,
+                                 "output type") ||
+      !state_->CheckDimensions(kOp, output_type.dimensions(), output_type.ToString())) {
+    return failed;
+  }
+  hlo::RngAlgorithm generator = hlo::RngAlgorithm::DEFAULT;
+  if (algorithm == RngAlgorithm::kThreeFry) generator = hlo::RngAlgorithm::THREE_FRY;
+  if (algorithm == RngAlgorithm::kPhilox) generator = hlo::RngAlgorithm::PHILOX;
+  mlir::Type types[] = {seed->getType(),
+                        api_internal::ToMlirType(output_type, state_->context())};
+  return state_->Results(
+      kOp,
+      state_->CreateWithTypes<hlo::RngBitGeneratorOp>(
+          kOp, types, *seed, mlir::ValueRange{},
+          hlo::RngAlgorithmAttr::get(state_->context(), generator), mlir::DenseI64ArrayAttr()),
+      2);
 }
 
 }  // namespace tessel

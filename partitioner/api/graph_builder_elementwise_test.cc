@@ -256,5 +256,33 @@ TEST(GraphBuilderCreationTest, IotaRejectsBadDimensionsAndTypes) {
   }
 }
 
+TEST(GraphBuilderCreationTest, RngBitGeneratorGivesStateAndBits) {
+  GraphBuilder b;
+  Value state = b.Parameter(TensorType(ElementType::kU64, {2}));
+  std::vector<Value> r = b.RngBitGenerator(state, TensorType(ElementType::kU8, {4, 3}),
+                                           RngAlgorithm::kThreeFry);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].type(), TensorType(ElementType::kU64, {2}));
+  EXPECT_EQ(r[1].type(), TensorType(ElementType::kU8, {4, 3}));
+  EXPECT_THAT(BuildText(b, r), HasSubstr("hlo.rng_bit_generator %arg0, algorithm = three_fry : "
+                                         "tensor<2xui64> -> tensor<4x3xui8>"));
+}
+
+TEST(GraphBuilderCreationTest, RngBitGeneratorRejectsBadStatesAndTypes) {
+  {
+    GraphBuilder b;
+    b.RngBitGenerator(b.Parameter(TensorType(ElementType::kU64, {2})),
+                      TensorType(ElementType::kF32, {4}));
+    EXPECT_THAT(b.status(), StatusIs(kInvalid, "must have an integer element type"));
+  }
+  {
+    GraphBuilder b;
+    b.RngBitGenerator(b.Parameter(TensorType(ElementType::kU64, {4})),
+                      TensorType(ElementType::kU32, {4}), RngAlgorithm::kPhilox);
+    EXPECT_THAT(b.status(),
+                StatusIs(kInvalid, "needs a state of 2 or 3 ui64 elements for philox"));
+  }
+}
+
 }  // namespace
 }  // namespace tessel

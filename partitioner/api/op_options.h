@@ -22,6 +22,9 @@
 
 namespace tessel {
 
+// The generator of RngBitGenerator. kDefault is Philox, as on XLA's CPU and GPU backends.
+enum class RngAlgorithm { kDefault, kThreeFry, kPhilox };
+
 // How Compare orders its operands.
 enum class ComparisonDirection { kEq, kNe, kGe, kGt, kLe, kLt };
 

@@ -1,5 +1,6 @@
-// Exporters of ops with regions or callees: reduce, reduce_window, select_and_scatter,
-// scatter, sort, while, case, custom_call and func.call.
+// Exporters of ops with regions or callees (reduce, reduce_window, select_and_scatter,
+// scatter, sort, while, case, custom_call, func.call) and of top_k, optimization_barrier,
+// replica_id and rng_bit_generator.
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -94,6 +95,62 @@ mlir::LogicalResult exportOptimizationBarrier(Exporter& ex, CompText& comp, mlir
 
 mlir::LogicalResult exportReplicaId(Exporter& ex, CompText& comp, mlir::Operation* op) {
   ex.define(comp, op, "replica-id", "replica-id()");
+  return mlir::success();
+}
+
+// XLA's op makes the whole output. A windowed op (a shard's box) becomes the whole output,
+// padded with zeros by the window's size on both sides of every dimension, and a
+// dynamic-slice at start + size: positions outside the whole output read the padding's 0s,
+// as they do in the op, and no start the partitioner makes is clamped.
+mlir::LogicalResult exportRngBitGenerator(Exporter& ex, CompText& comp, mlir::Operation* op) {
+  auto rng = mlir::cast<hlo::RngBitGeneratorOp>(op);
+  mlir::FailureOr<std::string> state = ex.operandList(comp, rng.getState(), op);
+  if (failed(state)) return mlir::failure();
+  const std::string call = "rng-bit-generator(" + *state + "), algorithm=rng_" +
+                           hlo::stringifyRngAlgorithm(rng.getAlgorithm()).str();
+  std::optional<llvm::ArrayRef<int64_t>> window = rng.getGlobalShape();
+  if (!window) {
+    ex.define(comp, op, "rng-bit-generator", call);
+    return mlir::success();
+  }
+  mlir::FailureOr<std::string> starts = ex.operandList(comp, rng.getStartIndices(), op);
+  if (failed(starts)) return mlir::failure();
+  auto localType = rng.getOutput().getType();
+  mlir::Type element = localType.getElementType();
+  auto wholeType = mlir::RankedTensorType::get(*window, element);
+  const std::string tuple = ex.addLine(
+      comp, "rng-bit-generator",
+      Exporter::tupleShapeOf({rng.getState().getType(), wholeType}), call);
+  comp.names[rng.getOutputState()] =
+      ex.addLine(comp, "get-tuple-element", Exporter::shapeOf(rng.getState().getType()),
+                 "get-tuple-element(" + tuple + "), index=0");
+  const std::string whole = ex.addLine(comp, "get-tuple-element", Exporter::shapeOf(wholeType),
+                                       "get-tuple-element(" + tuple + "), index=1");
+  const std::string zero =
+      ex.addLine(comp, "constant", Exporter::shapeOf(mlir::RankedTensorType::get({}, element)),
+                 "constant(0)");
+  llvm::SmallVector<int64_t> paddedShape;
+  std::string config;
+  std::string shifted;
+  for (auto [d, size] : llvm::enumerate(localType.getShape())) {
+    paddedShape.push_back((*window)[d] + 2 * size);
+    config += (d ? "x" : "") + std::to_string(size) + "_" + std::to_string(size);
+    mlir::Value start = rng.getStartIndices()[d];
+    const std::string startShape = Exporter::shapeOf(start.getType());
+    const std::string offset = ex.addLine(comp, "constant", startShape,
+                                          "constant(" + std::to_string(size) + ")");
+    mlir::FailureOr<std::string> name = ex.operandList(comp, start, op);
+    if (failed(name)) return mlir::failure();
+    shifted += (d ? ", " : "") +
+               ex.addLine(comp, "add", startShape, "add(" + *name + ", " + offset + ")");
+  }
+  const std::string padded = ex.addLine(
+      comp, "pad", Exporter::shapeOf(mlir::RankedTensorType::get(paddedShape, element)),
+      "pad(" + whole + ", " + zero + "), padding=" + config);
+  comp.names[rng.getOutput()] = ex.addLine(
+      comp, "dynamic-slice", Exporter::shapeOf(localType),
+      "dynamic-slice(" + padded + (shifted.empty() ? "" : ", " + shifted) +
+          "), dynamic_slice_sizes=" + Exporter::intList(localType.getShape()));
   return mlir::success();
 }
 
@@ -194,6 +251,7 @@ void RegisterControlExporters(ExporterTable& table) {
   table["hlo.top_k"] = exportTopK;
   table["hlo.optimization_barrier"] = exportOptimizationBarrier;
   table["hlo.replica_id"] = exportReplicaId;
+  table["hlo.rng_bit_generator"] = exportRngBitGenerator;
   table["hlo.while"] = exportWhile;
   table["hlo.case"] = exportCase;
   table["hlo.custom_call"] = exportCustomCall;

@@ -143,6 +143,32 @@ mlir::FailureOr<Imported> importReplicaId(Importer& im, Instruction& inst) {
   return im.single(im.create(inst, "hlo.replica_id", {}, *type));
 }
 
+// `(u64[2], u32[4,6]) rng-bit-generator(state), algorithm=rng_philox`: the state and the
+// bits, as two results.
+mlir::FailureOr<Imported> importRngBitGenerator(Importer& im, Instruction& inst) {
+  if (failed(im.expectOperands(inst, 1))) return mlir::failure();
+  mlir::FailureOr<mlir::Value> state = im.operand(inst, 0);
+  mlir::FailureOr<AttrText*> algorithmAttr = im.requireAttr(inst, "algorithm");
+  if (failed(state) || failed(algorithmAttr)) return mlir::failure();
+  mlir::FailureOr<std::string> word = ParseWordAttr(**algorithmAttr, im.context());
+  if (failed(word)) return mlir::failure();
+  std::optional<hlo::RngAlgorithm> algorithm;
+  llvm::StringRef name = *word;
+  if (name.consume_front("rng_")) algorithm = hlo::symbolizeRngAlgorithm(name);
+  if (!algorithm) {
+    return im.error(**algorithmAttr) << "unknown rng algorithm '" << *word
+                                     << "' (rng_default, rng_three_fry or rng_philox)";
+  }
+  llvm::SmallVector<mlir::Type> types = im.leafTypes(inst);
+  if (!inst.shape.isTuple || types.size() != 2) {
+    return im.error(inst) << "'rng-bit-generator' must return a (state, bits) tuple";
+  }
+  return im.all(im.create(
+      inst, "hlo.rng_bit_generator", {*state}, types,
+      {im.builder().getNamedAttr("algorithm",
+                                 hlo::RngAlgorithmAttr::get(im.context(), *algorithm))}));
+}
+
 mlir::FailureOr<Imported> importTuple(Importer& im, Instruction& inst) {
   return Imported{im.allOperandLeaves(inst), nullptr};
 }
@@ -176,6 +202,7 @@ void RegisterElementwiseImporters(ImporterTable& table) {
   table["tuple"] = importTuple;
   table["opt-barrier"] = importOptBarrier;
   table["replica-id"] = importReplicaId;
+  table["rng-bit-generator"] = importRngBitGenerator;
   table["get-tuple-element"] = importGetTupleElement;
 }
 

@@ -1,6 +1,7 @@
 // Rules of hlo's control-flow, opaque and creation ops: sort, top_k and
 // optimization_barrier have factor rules; while, case and region terminators are handled by
-// data-flow edges; constant, iota and replica_id are source ops;
+// data-flow edges; constant, iota and replica_id are source ops, and rng_bit_generator's
+// output is one too (its state stays whole);
 // custom_call is opaque unless it carries a rule of its own.
 #include <string>
 
@@ -60,6 +61,19 @@ ShardingRuleOrNone optimizationBarrierRule(hlo::OptimizationBarrierOp op,
   return builder.build();
 }
 
+// The state is one counter, needed whole; every output dimension may be split any way,
+// since each element is made from its own position (the partitioner gives each shard its
+// window).
+ShardingRuleOrNone rngBitGeneratorRule(hlo::RngBitGeneratorOp op, const ShardingRuleOptions&) {
+  OpShardingRuleBuilder builder(op);
+  builder.addFactor({0}, {0, kNoDim}, builder.getOperandShape(0)[0],
+                    FactorKind::kNeedReplication);
+  for (auto [dim, size] : llvm::enumerate(op.getOutput().getType().getShape())) {
+    builder.addResultFactor(1, static_cast<int64_t>(dim), size);
+  }
+  return builder.build();
+}
+
 ShardingRuleOrNone sourceOpRule(mlir::Operation*, const ShardingRuleOptions&) {
   return NoShardingRule{NoRuleTreatment::kSourceOp,
                         "no operands: the result takes the sharding its users ask for"};
@@ -108,6 +122,7 @@ void registerHloControlRules(mlir::MLIRContext* context) {
   attachRule<hlo::SortOp, sortRule>(context);
   attachRule<hlo::TopKOp, topKRule>(context);
   attachRule<hlo::OptimizationBarrierOp, optimizationBarrierRule>(context);
+  attachRule<hlo::RngBitGeneratorOp, rngBitGeneratorRule>(context);
   attachRule<hlo::WhileOp, whileRule>(context);
   attachRule<hlo::CaseOp, caseRule>(context);
   attachRule<hlo::ReturnOp, returnRule>(context);

@@ -20,6 +20,7 @@ mlir::FailureOr<bool> partitionBySpecialHandler(mlir::Operation* op, PartitionSt
       partitionConcatenate,
       partitionReverse,
       partitionTopK,
+      partitionRngBitGenerator,
       partitionOptimizationBarrier,
       partitionDynamicSlices,
       partitionReshape,

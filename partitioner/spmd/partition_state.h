@@ -130,6 +130,7 @@ mlir::FailureOr<bool> partitionSliceOrPad(mlir::Operation* op, PartitionState& s
 mlir::FailureOr<bool> partitionConcatenate(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionReverse(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionTopK(mlir::Operation* op, PartitionState& state);
+mlir::FailureOr<bool> partitionRngBitGenerator(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionOptimizationBarrier(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionDynamicSlices(mlir::Operation* op, PartitionState& state);
 mlir::FailureOr<bool> partitionReshape(mlir::Operation* op, PartitionState& state);

@@ -8,6 +8,7 @@
 namespace tessel::runtime {
 
 void RegisterCreationKernels(KernelRegistry& registry);  // constant, iota, replica_id
+void RegisterRandomKernels(KernelRegistry& registry);  // rng_bit_generator
 void RegisterElementwiseKernels(KernelRegistry& registry);  // compare, select, clamp
 void RegisterUnaryKernels(KernelRegistry& registry);        // abs ... is_finite, convert
 void RegisterBitKernels(KernelRegistry& registry);  // popcnt, clz, reduce_precision, bitcast

@@ -8,6 +8,7 @@ const KernelRegistry& DefaultKernelRegistry() {
   static const KernelRegistry* registry = [] {
     auto* registry = new KernelRegistry();
     RegisterCreationKernels(*registry);
+    RegisterRandomKernels(*registry);
     RegisterElementwiseKernels(*registry);
     RegisterUnaryKernels(*registry);
     RegisterBitKernels(*registry);

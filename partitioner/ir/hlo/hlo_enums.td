@@ -38,4 +38,18 @@ def Hlo_ComparisonTypeAttr
   let assemblyFormat = "$value";
 }
 
+// hlo.rng_bit_generator's algorithm. DEFAULT is what XLA's CPU and GPU backends pick for it:
+// Philox.
+def Hlo_RngAlgorithm : I32EnumAttr<"RngAlgorithm",
+    "the counter-based generator hlo.rng_bit_generator runs", [
+      I32EnumAttrCase<"DEFAULT", 0, "default">, I32EnumAttrCase<"THREE_FRY", 1, "three_fry">,
+      I32EnumAttrCase<"PHILOX", 2, "philox">]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::tessel::hlo";
+}
+
+def Hlo_RngAlgorithmAttr : EnumAttr<Hlo_Dialect, Hlo_RngAlgorithm, "rng_algorithm"> {
+  let assemblyFormat = "$value";
+}
+
 #endif  // TESSEL_IR_HLO_ENUMS_TD

@@ -38,3 +38,17 @@ func.func @replica_id() -> tensor<ui32> {
   // CHECK: return %[[R]]
   return %0 : tensor<ui32>
 }
+
+// -----
+
+// CHECK-LABEL: func @rng_bit_generator
+func.func @rng_bit_generator(%s: tensor<2xui64>, %t: tensor<3xui64>) -> (tensor<2xui64>, tensor<4x6xui32>, tensor<3xui64>, tensor<ui8>, tensor<2xui64>, tensor<5xi64>) {
+  // CHECK: %{{.*}}, %{{.*}} = hlo.rng_bit_generator %arg0, algorithm = three_fry : tensor<2xui64> -> tensor<4x6xui32>
+  %s1, %b1 = hlo.rng_bit_generator %s, algorithm = three_fry : tensor<2xui64> -> tensor<4x6xui32>
+  // CHECK: hlo.rng_bit_generator %arg1, algorithm = philox : tensor<3xui64> -> tensor<ui8>
+  %s2, %b2 = hlo.rng_bit_generator %t, algorithm = philox : tensor<3xui64> -> tensor<ui8>
+  // CHECK: hlo.rng_bit_generator %arg0, algorithm = default window of [9] at [%{{.*}}] : tensor<2xui64>, tensor<i32> -> tensor<5xi64>
+  %c = hlo.constant dense<4> : tensor<i32>
+  %s3, %b3 = hlo.rng_bit_generator %s, algorithm = default window of [9] at [%c] : tensor<2xui64>, tensor<i32> -> tensor<5xi64>
+  return %s1, %b1, %s2, %b2, %s3, %b3 : tensor<2xui64>, tensor<4x6xui32>, tensor<3xui64>, tensor<ui8>, tensor<2xui64>, tensor<5xi64>
+}

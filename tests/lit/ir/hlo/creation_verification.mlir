@@ -45,3 +45,59 @@ func.func @constant_unsupported_element_type() -> tensor<2xi7> {
   %0 = hlo.constant dense<1> : tensor<2xi7>
   return %0 : tensor<2xi7>
 }
+
+// -----
+
+func.func @rng_three_fry_state(%s: tensor<3xui64>) -> tensor<4xui32> {
+  // expected-error @+1 {{'hlo.rng_bit_generator' op needs a state of 2 ui64 elements for three_fry, got 3}}
+  %n, %b = hlo.rng_bit_generator %s, algorithm = three_fry : tensor<3xui64> -> tensor<4xui32>
+  return %b : tensor<4xui32>
+}
+
+// -----
+
+func.func @rng_philox_state(%s: tensor<4xui64>) -> tensor<4xui32> {
+  // expected-error @+1 {{'hlo.rng_bit_generator' op needs a state of 2 or 3 ui64 elements for philox, got 4}}
+  %n, %b = hlo.rng_bit_generator %s, algorithm = philox : tensor<4xui64> -> tensor<4xui32>
+  return %b : tensor<4xui32>
+}
+
+// -----
+
+func.func @rng_state_type(%s: tensor<2xui32>) -> tensor<4xui32> {
+  // expected-error @+1 {{'hlo.rng_bit_generator' op operand #0 must be 1D tensor of 64-bit unsigned integer values}}
+  %n, %b = hlo.rng_bit_generator %s, algorithm = philox : tensor<2xui32> -> tensor<4xui32>
+  return %b : tensor<4xui32>
+}
+
+// -----
+
+func.func @rng_float_output(%s: tensor<2xui64>) -> tensor<4xf32> {
+  // expected-error @+1 {{'hlo.rng_bit_generator' op result #1 must be statically shaped tensor of}}
+  %n, %b = hlo.rng_bit_generator %s, algorithm = philox : tensor<2xui64> -> tensor<4xf32>
+  return %b : tensor<4xf32>
+}
+
+// -----
+
+func.func @rng_window_rank(%s: tensor<2xui64>, %i: tensor<i32>) -> tensor<4xui32> {
+  // expected-error @+1 {{'hlo.rng_bit_generator' op window has rank 2 but the output has rank 1}}
+  %n, %b = hlo.rng_bit_generator %s, algorithm = philox window of [8, 2] at [%i] : tensor<2xui64>, tensor<i32> -> tensor<4xui32>
+  return %b : tensor<4xui32>
+}
+
+// -----
+
+func.func @rng_window_starts(%s: tensor<2xui64>, %i: tensor<i32>) -> tensor<4x2xui32> {
+  // expected-error @+1 {{'hlo.rng_bit_generator' op needs 2 start indices for its window, got 1}}
+  %n, %b = hlo.rng_bit_generator %s, algorithm = philox window of [8, 2] at [%i] : tensor<2xui64>, tensor<i32> -> tensor<4x2xui32>
+  return %b : tensor<4x2xui32>
+}
+
+// -----
+
+func.func @rng_window_negative(%s: tensor<2xui64>, %i: tensor<i32>) -> tensor<4xui32> {
+  // expected-error @+1 {{'hlo.rng_bit_generator' op window dimensions must not be negative}}
+  %n, %b = hlo.rng_bit_generator %s, algorithm = philox window of [-8] at [%i] : tensor<2xui64>, tensor<i32> -> tensor<4xui32>
+  return %b : tensor<4xui32>
+}
