@@ -13,6 +13,7 @@
 #include "partitioner/hlo_text/hlo_importer.h"
 #include "partitioner/sharding/conversion.h"
 #include "partitioner/sharding/declared_axes.h"
+#include "partitioner/sharding/existing_mesh.h"
 #include "partitioner/ir/tessel/collective_groups.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 
@@ -490,6 +491,30 @@ std::optional<sharding::Mesh> Importer::shardMapMeshFor(int64_t numDevices) {
           continue;
         }
         (shardMap ? first : rest).push_back({leaf, leaf.TiledDataRank()});
+      }
+    }
+  }
+  // The collectives' device groups next: the mesh needs axes for them, even where the
+  // shardings keep those axes together (a psum over "b" of values split over ("a", "b")).
+  // Groups that do not parse are reported when the collective is imported.
+  mlir::ScopedDiagnosticHandler silence(context(), [](mlir::Diagnostic&) { return mlir::success(); });
+  for (Computation& comp : parsed_.computations) {
+    for (Instruction& inst : comp.instructions) {
+      if (!llvm::is_contained({"all-reduce", "all-gather", "reduce-scatter", "all-to-all"},
+                              inst.opcode) ||
+          !inst.peekAttr("channel_id")) {
+        continue;
+      }
+      const AttrText* groupsAttr = inst.peekAttr("replica_groups");
+      if (!groupsAttr) continue;
+      mlir::FailureOr<std::vector<IntList>> groups =
+          ParseReplicaGroups(*groupsAttr, numDevices, context(), inst.peekAttr("device_ids"));
+      if (failed(groups)) continue;
+      std::vector<std::vector<int64_t>> lists;
+      for (const IntList& group : *groups) lists.emplace_back(group.begin(), group.end());
+      if (std::optional<sharding::HloSharding> leaf =
+              sharding::DeviceGroupsAsSharding(lists, numDevices)) {
+        first.push_back({*leaf, leaf->TiledDataRank()});
       }
     }
   }

@@ -124,9 +124,10 @@ class Importer {
   // computations; null otherwise.
   const sharding::DeclaredMesh* declaredMeshFor(int64_t numDevices);
   // In a module with GSPMD's shard_map (SPMDFullToShardShape), which declares no mesh: the
-  // mesh of `numDevices` devices that the module's tiled shardings make (HloShardingsToMesh,
-  // the shard_maps' shardings first), so that the body's collectives name the axes its
-  // in and out shardings will; none if the shardings split no device.
+  // mesh of `numDevices` devices that the module's tiled shardings and collective device
+  // groups make (HloShardingsToMesh; the shard_maps' shardings first, then the groups), so
+  // that the body's collectives name the axes its in and out shardings will; none if they
+  // split no device.
   std::optional<sharding::Mesh> shardMapMeshFor(int64_t numDevices);
   // The synthesized device mesh used by imported collectives, created on first use.
   mlir::FailureOr<mlir::Attribute> meshFor(const Instruction& inst, int64_t numDevices);

@@ -1,7 +1,9 @@
 // GSPMD shardings on a mesh the module already has (existing_mesh.h).
 #include "partitioner/sharding/existing_mesh.h"
 
+#include <algorithm>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -102,6 +104,86 @@ absl::StatusOr<ImportedSharding> HloShardingOnMesh(const HloSharding& sharding, 
                               ") has no axis boundary; no one mesh explains both"));
   }
   return imported->shardings[1];
+}
+
+std::optional<HloSharding> DeviceGroupsAsSharding(const std::vector<std::vector<int64_t>>& groups,
+                                                  int64_t num_devices) {
+  if (groups.empty() || groups[0].empty()) return std::nullopt;
+  const int64_t size = static_cast<int64_t>(groups[0].size());
+  if (size * static_cast<int64_t>(groups.size()) != num_devices) return std::nullopt;
+  std::vector<std::vector<int64_t>> sorted;
+  std::vector<bool> seen(num_devices, false);
+  for (const std::vector<int64_t>& group : groups) {
+    if (static_cast<int64_t>(group.size()) != size) return std::nullopt;
+    for (int64_t device : group) {
+      if (device < 0 || device >= num_devices || seen[device]) return std::nullopt;
+      seen[device] = true;
+    }
+    sorted.push_back(group);
+    std::sort(sorted.back().begin(), sorted.back().end());
+  }
+  std::sort(sorted.begin(), sorted.end());
+  // The group of device 0 is a sum of strided runs, one per block of mesh axes it spans:
+  // {0, 2} is the run of stride 2 and size 2. Each run is found from its smallest element.
+  const std::vector<int64_t>& first = sorted[0];
+  const std::set<int64_t> members(first.begin(), first.end());
+  std::vector<int64_t> reached = {0};
+  std::set<int64_t> bounds = {1, num_devices};
+  while (static_cast<int64_t>(reached.size()) < size) {
+    std::set<int64_t> have(reached.begin(), reached.end());
+    int64_t stride = 0;
+    for (int64_t device : first) {
+      if (!have.count(device)) {
+        stride = device;
+        break;
+      }
+    }
+    if (stride <= reached.back()) return std::nullopt;  // runs must not interleave
+    int64_t count = 1;
+    while (members.count(count * stride)) ++count;
+    if (num_devices % (stride * count) != 0) return std::nullopt;
+    std::vector<int64_t> next;
+    for (int64_t k = 0; k < count; ++k) {
+      for (int64_t device : reached) next.push_back(device + k * stride);
+    }
+    std::sort(next.begin(), next.end());
+    reached = std::move(next);
+    // Counted from the major end, the run is the devices' factor [N/(stride*count), N/stride).
+    bounds.insert(num_devices / (stride * count));
+    bounds.insert(num_devices / stride);
+  }
+  if (std::vector<int64_t>(reached) != first) return std::nullopt;
+  std::vector<int64_t> chain(bounds.begin(), bounds.end());
+  std::vector<int64_t> sizes;
+  for (size_t i = 0; i + 1 < chain.size(); ++i) {
+    if (chain[i + 1] % chain[i] != 0) return std::nullopt;
+    sizes.push_back(chain[i + 1] / chain[i]);
+  }
+  // Axes whose stride is in the group vary within it; they go last, so each row of the tile
+  // array [num_devices / size, size] is one group.
+  std::vector<int> outer, inner;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    const int64_t stride = num_devices / chain[i + 1];
+    (members.count(stride) ? inner : outer).push_back(static_cast<int>(i));
+  }
+  std::vector<int> perm = outer;
+  perm.insert(perm.end(), inner.begin(), inner.end());
+  absl::StatusOr<TileAssignment> tiles =
+      TileAssignment::CreateIota({num_devices / size, size}, sizes, perm);
+  if (!tiles.ok()) return std::nullopt;
+  std::vector<std::vector<int64_t>> rows;
+  for (int64_t row = 0; row < num_devices / size; ++row) {
+    std::vector<int64_t> devices;
+    for (int64_t j = 0; j < size; ++j) devices.push_back(tiles->At(row * size + j));
+    std::sort(devices.begin(), devices.end());
+    rows.push_back(std::move(devices));
+  }
+  std::sort(rows.begin(), rows.end());
+  if (rows != sorted) return std::nullopt;
+  absl::StatusOr<HloSharding> sharding =
+      HloSharding::Tiled(*tiles, {SubgroupType::kReplicated});
+  if (!sharding.ok()) return std::nullopt;
+  return *sharding;
 }
 
 }  // namespace tessel::sharding

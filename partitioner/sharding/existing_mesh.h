@@ -11,7 +11,10 @@
 #ifndef TESSEL_PARTITIONER_SHARDING_EXISTING_MESH_H_
 #define TESSEL_PARTITIONER_SHARDING_EXISTING_MESH_H_
 
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "partitioner/sharding/conversion.h"
@@ -36,6 +39,15 @@ bool AdoptMesh(const std::string& name, const Mesh& mesh, MeshShardingImport& im
 // `mesh` has no axis boundary.
 absl::StatusOr<ImportedSharding> HloShardingOnMesh(const HloSharding& sharding, int64_t rank,
                                                    const std::string& name, const Mesh& mesh);
+
+// The device groups of a collective (replica groups over global device ids) as a rank-1
+// tiled sharding whose replication groups they are, in the iota form HloShardingsToMesh
+// factors, so that a mesh made with it has axes for the groups. None where no iota form has
+// exactly these groups (or they are not equal-sized groups that cover 0..num_devices-1 once).
+// {{0,2},{1,3},{4,6},{5,7}} on 8 devices: {devices=[4,2]<=[2,2,2]T(0,2,1)
+// last_tile_dim_replicate}, whose factorization cuts the devices in halves and quarters.
+std::optional<HloSharding> DeviceGroupsAsSharding(const std::vector<std::vector<int64_t>>& groups,
+                                                  int64_t num_devices);
 
 }  // namespace tessel::sharding
 

@@ -73,5 +73,31 @@ TEST(ExistingMeshTest, AdoptsOnlyAnEqualMainMesh) {
   EXPECT_EQ(other.meshes[0].name, "mesh");
 }
 
+TEST(ExistingMeshTest, DeviceGroupsBecomeAFactorableSharding) {
+  // Devices 0 and 2 differ along the middle of three axes of size 2.
+  std::optional<HloSharding> middle = DeviceGroupsAsSharding({{0, 2}, {1, 3}, {4, 6}, {5, 7}}, 8);
+  ASSERT_TRUE(middle.has_value());
+  EXPECT_EQ(middle->ToString(), "{devices=[4,2]<=[2,2,2]T(0,2,1) last_tile_dim_replicate}");
+  MeshShardingImport imported = *HloShardingToMesh(*middle, 1, 8);
+  ASSERT_EQ(imported.meshes.size(), 1u);
+  EXPECT_THAT(imported.meshes[0].mesh.axes,
+              ElementsAre(MeshAxis{"axis_0", 2}, MeshAxis{"axis_1", 2}, MeshAxis{"axis_2", 2}));
+  // Rows and columns of a 3x2 mesh; listed in any order.
+  EXPECT_EQ(DeviceGroupsAsSharding({{4, 5}, {0, 1}, {2, 3}}, 6)->ToString(),
+            "{devices=[3,2]<=[6] last_tile_dim_replicate}");
+  EXPECT_EQ(DeviceGroupsAsSharding({{1, 3, 5}, {0, 2, 4}}, 6)->ToString(),
+            "{devices=[2,3]<=[3,2]T(1,0) last_tile_dim_replicate}");
+  // Two axes that are not adjacent: {0, 1, 4, 5}.
+  EXPECT_TRUE(DeviceGroupsAsSharding({{0, 1, 4, 5}, {2, 3, 6, 7}}, 8).has_value());
+}
+
+TEST(ExistingMeshTest, DeviceGroupsOfNoAxesHaveNoSharding) {
+  EXPECT_FALSE(DeviceGroupsAsSharding({{0, 3}, {1, 2}}, 4).has_value());
+  EXPECT_FALSE(DeviceGroupsAsSharding({{0, 1}, {2}}, 3).has_value());
+  EXPECT_FALSE(DeviceGroupsAsSharding({{0, 1}, {1, 2}}, 4).has_value());
+  EXPECT_FALSE(DeviceGroupsAsSharding({{0, 1}, {2, 7}}, 4).has_value());
+  EXPECT_FALSE(DeviceGroupsAsSharding({}, 4).has_value());
+}
+
 }  // namespace
 }  // namespace tessel::sharding

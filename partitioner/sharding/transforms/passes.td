@@ -131,8 +131,9 @@ def ImportGspmdManualComputationsPass
     axes. Body functions nothing else calls are erased.
 
     The shardings are placed on the module's mesh `@mesh` (HLO import derives it from the
-    module's tile assignments when it has shard_maps, and names the body's collectives by
-    its axes); without one, the pass adds one made from the shard_maps' shardings.
+    module's tile assignments and collective device groups when it has shard_maps, and
+    names the body's collectives by its axes); without one, the pass adds one made from the
+    shard_maps' shardings.
 
     Rejected with a diagnostic at the op: an `SPMDFullToShardShape` whose operand is not a
     `Sharding` call, or whose own sharding is not manual; an `SPMDShardToFullShape` whose
