@@ -213,7 +213,11 @@ mlir::LogicalResult dropManualSharding(mlir::Operation* op, const std::string& m
       return op->emitError() << "sharding '" << text << "' inside a shard_map body is not "
                                                         "manual";
     }
-    auto type = llvm::cast<mlir::RankedTensorType>(result.getType());
+    auto type = llvm::dyn_cast<mlir::RankedTensorType>(result.getType());
+    if (!type) {
+      return op->emitError() << "sharding '" << text << "' annotates " << result.getType()
+                             << ", which is not a ranked tensor";
+    }
     absl::StatusOr<ImportedSharding> imported =
         HloShardingOnMesh(leaf, type.getRank(), meshName, mesh);
     if (!imported.ok()) {
