@@ -270,9 +270,19 @@ bool isShardingCustomCall(mlir::Operation* op) {
 
 mlir::FailureOr<std::vector<GspmdShardMap>> findGspmdShardMaps(mlir::ModuleOp module) {
   llvm::SetVector<mlir::Block*> blocks;
-  module.walk([&](mlir::Operation* op) {
-    if (isEntry(op) || isExit(op)) blocks.insert(op->getBlock());
+  mlir::WalkResult malformed = module.walk([&](hlo::CustomCallOp call) {
+    llvm::StringRef target = call.getCallTargetName();
+    if (target != "SPMDFullToShardShape" && target != "SPMDShardToFullShape") {
+      return mlir::WalkResult::advance();
+    }
+    if (!isEntry(call) && !isExit(call)) {
+      call.emitError() << target << " takes one operand and gives one result";
+      return mlir::WalkResult::interrupt();
+    }
+    blocks.insert(call->getBlock());
+    return mlir::WalkResult::advance();
   });
+  if (malformed.wasInterrupted()) return mlir::failure();
   llvm::SmallVector<mlir::Block*> ordered = blocks.takeVector();
   std::stable_sort(ordered.begin(), ordered.end(),
                    [](mlir::Block* a, mlir::Block* b) { return depthOf(a) > depthOf(b); });

@@ -135,8 +135,10 @@ def ImportGspmdManualComputationsPass
     names the body's collectives by its axes); without one, the pass adds one made from the
     shard_maps' shardings.
 
-    Rejected with a diagnostic at the op: an `SPMDFullToShardShape` whose operand is not a
-    `Sharding` call, or whose own sharding is not manual; an `SPMDShardToFullShape` whose
+    Rejected with a diagnostic at the op: an `SPMDFullToShardShape` or
+    `SPMDShardToFullShape` with other than one operand and one result; an
+    `SPMDFullToShardShape` whose operand is not a `Sharding` call, or whose own sharding is
+    not manual; an `SPMDShardToFullShape` whose
     operand is not a `Sharding` call with a manual sharding; in and out shardings that are
     manual, or whose tile assignments split the devices where the mesh has no axis (no one
     mesh explains them all); manual axes that differ within one shard_map; local types

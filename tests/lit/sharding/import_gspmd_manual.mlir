@@ -163,3 +163,11 @@ func.func @in_sharding_manual(%x: tensor<8xf32>) -> tensor<8xf32> {
   %g = hlo.custom_call @SPMDShardToFullShape(%m) {tessel.hlo_sharding = "{devices=[4]<=[4]}"} : (tensor<8xf32>) -> tensor<8xf32>
   return %g : tensor<8xf32>
 }
+
+// -----
+
+func.func @two_operands(%x: tensor<8xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{SPMDFullToShardShape takes one operand and gives one result}}
+  %l = hlo.custom_call @SPMDFullToShardShape(%x, %x) {tessel.hlo_sharding = "{manual}"} : (tensor<8xf32>, tensor<8xf32>) -> tensor<2xf32>
+  return %l : tensor<2xf32>
+}
