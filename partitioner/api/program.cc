@@ -129,7 +129,12 @@ absl::StatusOr<Program> ImportHlo(absl::string_view text, absl::string_view name
                           hlo_text::ImportHloTextToModule(text, name, *context));
   api_internal::DiagnosticCollector diagnostics(context.get());
   mlir::PassManager passes(context.get());
+  // In the order `tessel` runs them: GSPMD's shard_maps before the sharding import (which
+  // refuses their manual shardings), Shardy's after it (their body names its mesh). Each
+  // does nothing on a module without its form of shard_map.
+  passes.addPass(sharding::createImportGspmdManualComputationsPass());
   passes.addPass(sharding::createImportHloShardingsPass());
+  passes.addPass(sharding::createImportShardyManualComputationsPass());
   if (mlir::failed(passes.run(*module))) {
     return absl::InvalidArgumentError(
         absl::StrCat("the shardings of ", name, " do not convert: ", diagnostics.Errors()));

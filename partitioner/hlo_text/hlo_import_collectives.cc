@@ -11,7 +11,9 @@
 
 #include "llvm/ADT/StringSwitch.h"
 #include "partitioner/hlo_text/hlo_importer.h"
+#include "partitioner/sharding/conversion.h"
 #include "partitioner/sharding/declared_axes.h"
+#include "partitioner/sharding/existing_mesh.h"
 #include "partitioner/ir/tessel/collective_groups.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 
@@ -425,6 +427,10 @@ mlir::FailureOr<mlir::Attribute> Importer::meshFor(const Instruction& inst, int6
     for (const sharding::MeshAxis& axis : declared->mesh.axes) {
       axes.push_back(ir::MeshAxisAttr::get(context(), axis.name, axis.size));
     }
+  } else if (std::optional<sharding::Mesh> derived = shardMapMeshFor(numDevices)) {
+    for (const sharding::MeshAxis& axis : derived->axes) {
+      axes.push_back(ir::MeshAxisAttr::get(context(), axis.name, axis.size));
+    }
   }
   int64_t rest = axes.empty() ? numDevices : 1;
   for (int64_t factor = 2; rest > 1; ++factor) {
@@ -460,6 +466,65 @@ const sharding::DeclaredMesh* Importer::declaredMeshFor(int64_t numDevices) {
     }
   }
   return nullptr;
+}
+
+std::optional<sharding::Mesh> Importer::shardMapMeshFor(int64_t numDevices) {
+  if (!hasGspmdManualComputations_) return std::nullopt;
+  // The shard_maps' own shardings come first: where another sharding of the module cuts the
+  // devices incompatibly, they are the ones the mesh must keep.
+  std::vector<sharding::HloShardingLeaf> first, rest;
+  for (const Computation& comp : parsed_.computations) {
+    for (const Instruction& inst : comp.instructions) {
+      const AttrText* attr = inst.peekAttr("sharding");
+      if (!attr) continue;
+      absl::StatusOr<sharding::HloSharding> parsed = sharding::HloSharding::Parse(attr->value.str());
+      if (!parsed.ok()) continue;  // the sharding import reports it
+      const AttrText* target = inst.peekAttr("custom_call_target");
+      const bool shardMap = target && (target->value == "\"Sharding\"" ||
+                                       target->value == "\"SPMDFullToShardShape\"" ||
+                                       target->value == "\"SPMDShardToFullShape\"");
+      std::vector<sharding::HloSharding> leaves =
+          parsed->IsTuple() ? parsed->tuple_elements() : std::vector{*parsed};
+      for (const sharding::HloSharding& leaf : leaves) {
+        if (leaf.kind() != sharding::HloSharding::Kind::kTiled ||
+            leaf.tile_assignment().NumDevices() != numDevices) {
+          continue;
+        }
+        (shardMap ? first : rest).push_back({leaf, leaf.TiledDataRank()});
+      }
+    }
+  }
+  // The collectives' device groups next: the mesh needs axes for them, even where the
+  // shardings keep those axes together (a psum over "b" of values split over ("a", "b")).
+  // Groups that do not parse are reported when the collective is imported.
+  mlir::ScopedDiagnosticHandler silence(context(), [](mlir::Diagnostic&) { return mlir::success(); });
+  for (Computation& comp : parsed_.computations) {
+    for (Instruction& inst : comp.instructions) {
+      if (!llvm::is_contained({"all-reduce", "all-gather", "reduce-scatter", "all-to-all"},
+                              inst.opcode) ||
+          !inst.peekAttr("channel_id")) {
+        continue;
+      }
+      const AttrText* groupsAttr = inst.peekAttr("replica_groups");
+      if (!groupsAttr) continue;
+      mlir::FailureOr<std::vector<IntList>> groups =
+          ParseReplicaGroups(*groupsAttr, numDevices, context(), inst.peekAttr("device_ids"));
+      if (failed(groups)) continue;
+      std::vector<std::vector<int64_t>> lists;
+      for (const IntList& group : *groups) lists.emplace_back(group.begin(), group.end());
+      if (std::optional<sharding::HloSharding> leaf =
+              sharding::DeviceGroupsAsSharding(lists, numDevices)) {
+        first.push_back({*leaf, leaf->TiledDataRank()});
+      }
+    }
+  }
+  first.insert(first.end(), rest.begin(), rest.end());
+  absl::StatusOr<sharding::MeshShardingImport> imported =
+      sharding::HloShardingsToMesh(first, numDevices);
+  if (!imported.ok()) return std::nullopt;
+  const sharding::Mesh* mesh = imported->FindMesh("mesh");
+  if (!mesh || mesh->axes.empty()) return std::nullopt;
+  return *mesh;
 }
 
 void RegisterCollectiveImporters(ImporterTable& table) {

@@ -437,6 +437,9 @@ mlir::LogicalResult Importer::run() {
       if (target && target->value == "\"xla.sdy.GlobalToLocalShape\"") {
         hasManualComputations_ = true;
       }
+      if (target && target->value == "\"SPMDFullToShardShape\"") {
+        hasGspmdManualComputations_ = true;
+      }
     }
   }
   return importEntry(parsed_.computations[parsed_.entryIndex]);

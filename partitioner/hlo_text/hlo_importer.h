@@ -6,6 +6,7 @@
 #define TESSEL_PARTITIONER_HLO_TEXT_HLO_IMPORTER_H_
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -122,6 +123,12 @@ class Importer {
   // The declared Shardy mesh of `numDevices` devices in order, where the module has manual
   // computations; null otherwise.
   const sharding::DeclaredMesh* declaredMeshFor(int64_t numDevices);
+  // In a module with GSPMD's shard_map (SPMDFullToShardShape), which declares no mesh: the
+  // mesh of `numDevices` devices that the module's tiled shardings and collective device
+  // groups make (HloShardingsToMesh; the shard_maps' shardings first, then the groups), so
+  // that the body's collectives name the axes its in and out shardings will; none if they
+  // split no device.
+  std::optional<sharding::Mesh> shardMapMeshFor(int64_t numDevices);
   // The synthesized device mesh used by imported collectives, created on first use.
   mlir::FailureOr<mlir::Attribute> meshFor(const Instruction& inst, int64_t numDevices);
 
@@ -150,6 +157,8 @@ class Importer {
   // Whether the module has Shardy's manual computations (shard_map); then collectives use
   // the mesh the module declares (declaredMeshFor).
   bool hasManualComputations_ = false;
+  // Whether the module has GSPMD's form of shard_map (shardMapMeshFor).
+  bool hasGspmdManualComputations_ = false;
   std::vector<sharding::DeclaredMesh> declaredMeshes_;
 };
 

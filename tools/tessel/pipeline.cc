@@ -65,9 +65,12 @@ class DiagnosticCollector {
 absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks) {
   bool any = false;
   bool manual = false;
+  bool gspmdManual = false;
   module.walk([&](mlir::Operation* op) {
     if (auto call = llvm::dyn_cast<hlo::CustomCallOp>(op)) {
       manual |= call.getCallTargetName() == "xla.sdy.GlobalToLocalShape";
+      gspmdManual |= call.getCallTargetName() == "SPMDFullToShardShape" ||
+                     call.getCallTargetName() == "SPMDShardToFullShape";
     }
     if (op->getDiscardableAttr("tessel.hlo_sharding")) any = true;
     if (auto function = llvm::dyn_cast<mlir::func::FuncOp>(op)) {
@@ -79,13 +82,16 @@ absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks) {
       }
     }
   });
-  if (!any && !manual) return absl::OkStatus();
+  if (!any && !manual && !gspmdManual) return absl::OkStatus();
   DiagnosticCollector collector(module.getContext(), remarks);
   mlir::PassManager pm(module.getContext());
   // The import verified the module, and the pass only turns sharding strings into
   // attributes it builds through the checked conversions (an invalid one is its error):
   // verifying the whole module again would cost as much as the import.
   pm.enableVerifier(false);
+  // GSPMD's shard_maps carry manual shardings, which the sharding import refuses outside a
+  // manual computation: they become manual computations first.
+  if (gspmdManual) pm.addPass(sharding::createImportGspmdManualComputationsPass());
   if (any) pm.addPass(sharding::createImportHloShardingsPass());
   // shard_map bodies name the declared mesh, which the shardings' import sets up first.
   if (manual) pm.addPass(sharding::createImportShardyManualComputationsPass());

@@ -18,6 +18,7 @@
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/sharding/conversion.h"
 #include "partitioner/sharding/declared_axes.h"
+#include "partitioner/sharding/existing_mesh.h"
 #include "partitioner/sharding/hlo_sharding.h"
 #include "partitioner/sharding/mlir_conversion.h"
 #include "partitioner/sharding/transforms/passes.h"
@@ -149,6 +150,25 @@ std::string FreeMeshName(mlir::ModuleOp module, const std::string& wanted, ir::M
   }
 }
 
+// The mesh of the module's first manual computation, where it is in device order: the
+// shardings of GSPMD's shard_maps (imported before this pass) are on it.
+std::optional<NamedMesh> ManualComputationMesh(mlir::ModuleOp module) {
+  std::optional<NamedMesh> found;
+  module.walk([&](ir::ManualComputationOp manual) {
+    for (mlir::ArrayAttr shardings : {manual.getInShardings(), manual.getOutShardings()}) {
+      for (auto sharding : shardings.getAsRange<ir::ShardingAttr>()) {
+        auto mesh = mlir::SymbolTable::lookupNearestSymbolFrom<ir::MeshOp>(
+            manual, sharding.getMeshName());
+        if (!mesh || !mesh.getMesh().getDeviceIds().empty()) continue;
+        found = NamedMesh{sharding.getMeshName().getValue().str(), MeshFromAttr(mesh.getMesh())};
+        return mlir::WalkResult::interrupt();
+      }
+    }
+    return mlir::WalkResult::advance();
+  });
+  return found;
+}
+
 // Whether `op` is GSPMD's sharding annotation `custom-call(x), custom_call_target="Sharding"`.
 bool IsShardingCustomCall(mlir::Operation* op) {
   auto call = llvm::dyn_cast<hlo::CustomCallOp>(op);
@@ -198,15 +218,23 @@ struct ImportHloShardingsPass : public impl::ImportHloShardingsPassBase<ImportHl
     if (failed) return signalPassFailure();
     mlir::FailureOr<int64_t> devices = DeviceCount(module, sites, leaves);
     if (mlir::failed(devices)) return signalPassFailure();
+    // The manual computations' mesh comes first, so that where it can, the common mesh is
+    // that one (HloShardingsToMesh keeps the chain of the first leaves it meets).
+    std::optional<NamedMesh> manual = ManualComputationMesh(module);
+    if (manual && manual->mesh.NumDevices() != *devices) manual.reset();
+    if (manual) leaves.insert(leaves.begin(), MeshAsLeaf(manual->mesh));
     absl::StatusOr<MeshShardingImport> imported = HloShardingsToMesh(leaves, *devices);
     if (!imported.ok()) {
       module.emitError() << "cannot import the module's HLO shardings: "
                          << std::string(imported.status().message());
       return signalPassFailure();
     }
+    if (manual) imported->shardings.erase(imported->shardings.begin());
+    const bool adopted = manual && AdoptMesh(manual->name, manual->mesh, *imported);
 
     // The axes take the names of the mesh the frontend declared, where they line up.
-    if (auto frontend = module->getAttrOfType<mlir::DictionaryAttr>(kFrontendAttrs)) {
+    auto frontend = module->getAttrOfType<mlir::DictionaryAttr>(kFrontendAttrs);
+    if (frontend && !adopted) {
       if (auto meshes = frontend.getAs<mlir::StringAttr>("xla.sdy.meshes")) {
         absl::StatusOr<std::vector<DeclaredMesh>> declared = ParseShardyMeshes(meshes.str());
         if (declared.ok()) NameAxesAsDeclared(*declared, *imported);

@@ -75,6 +75,11 @@ def ImportHloShardingsPass : Pass<"tessel-import-hlo-shardings", "mlir::ModuleOp
     diagnostic naming the sharding text, at its op or function: text that does not parse,
     manual shardings (no mesh form outside a manual computation), a tiled rank that is not the value's, a tuple whose leaf count is
     not the number of annotated values, and tiled shardings over different device counts.
+
+    In a module that already has manual computations (GSPMD's shard_maps, imported before
+    this pass), their mesh joins the shardings' factorization first, and where the common
+    mesh is that mesh the shardings are placed on it, so that values outside and the
+    manual computations share axes.
   }];
   let dependentDialects = ["::tessel::ir::TesselDialect"];
 }
@@ -98,6 +103,68 @@ def ImportShardyManualComputationsPass
     Rejected with a diagnostic at the custom call: a GlobalToLocalShape whose results are
     not the operands, in order, of one call, whose call results do not feed one
     LocalToGlobalShape, or whose shardings or manual axes do not parse.
+  }];
+  let dependentDialects = ["::tessel::ir::TesselDialect"];
+}
+
+def ImportGspmdManualComputationsPass
+    : Pass<"tessel-import-gspmd-manual-computations", "mlir::ModuleOp"> {
+  let summary = "Turns GSPMD's form of shard_map into tessel.manual_computation";
+  let description = [{
+    JAX with Shardy off (and XLA's own SPMD tools) writes a `shard_map` as ops: each operand
+    goes through a `Sharding` custom call (its in sharding) into an `SPMDFullToShardShape`
+    custom call with a manual sharding (the per-device value), the per-device code follows
+    (a `call` of the body computation, or the body inlined), and each result goes through a
+    `Sharding` custom call with a manual sharding into `SPMDShardToFullShape` (its out
+    sharding). The shardings are still HLO import's `tessel.hlo_sharding` strings: this pass
+    runs before --tessel-import-hlo-shardings, which refuses manual shardings.
+
+    The ops that local values join into one shard_map (several operands and results
+    included) become one `tessel.manual_computation`: its operands are the in `Sharding`
+    calls' results (those calls stay, as sharding constraints on the global values), its
+    in and out shardings those of the `Sharding` calls and of `SPMDShardToFullShape`, and
+    its manual axes those of the manual shardings: every axis for `{manual}`, the axes of
+    the manual tile dim for `last_tile_dims={manual, ...}` (partly manual). The per-device
+    ops move into the region, calls in it inlined; constants that global code also uses
+    are copied. Inside, manual shardings go: a `Sharding` call becomes its operand, or a
+    `tessel.sharding_constraint` where its sharding also splits the value over non-manual
+    axes. Body functions nothing else calls are erased.
+
+    The shardings are placed on the module's mesh `@mesh` (HLO import derives it from the
+    module's tile assignments and collective device groups when it has shard_maps, and
+    names the body's collectives by its axes); without one, the pass adds one made from the
+    shard_maps' shardings.
+
+    Rejected with a diagnostic at the op: an `SPMDFullToShardShape` or
+    `SPMDShardToFullShape` with other than one operand and one result; an
+    `SPMDFullToShardShape` whose operand is not a `Sharding` call, or whose own sharding is
+    not manual; an `SPMDShardToFullShape` whose
+    operand is not a `Sharding` call with a manual sharding; in and out shardings that are
+    manual, or whose tile assignments split the devices where the mesh has no axis (no one
+    mesh explains them all); manual axes that differ within one shard_map; local types
+    that are not the global ones split by the manual axes; per-device values that leave
+    other than through `SPMDShardToFullShape`, and global values (other than constants)
+    used in per-device code other than through `SPMDFullToShardShape`.
+
+    Before (mesh `["axis_0"=4, "axis_1"=2]`):
+
+    ```mlir
+    %0 = hlo.custom_call @Sharding(%x) {tessel.hlo_sharding = "{devices=[4,1,2]<=[8] last_tile_dim_replicate}"} : (tensor<8x4xf32>) -> tensor<8x4xf32>
+    %1 = hlo.custom_call @SPMDFullToShardShape(%0) {tessel.hlo_sharding = "{manual}"} : (tensor<8x4xf32>) -> tensor<2x4xf32>
+    %2 = hlo.neg %1 : tensor<2x4xf32>
+    %3 = hlo.custom_call @Sharding(%2) {tessel.hlo_sharding = "{manual}"} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+    %4 = hlo.custom_call @SPMDShardToFullShape(%3) {tessel.hlo_sharding = "{devices=[4,1,2]<=[8] last_tile_dim_replicate}"} : (tensor<2x4xf32>) -> tensor<8x4xf32>
+    ```
+
+    After (the printer writes no space before the closing brackets):
+
+    ```mlir
+    %0 = hlo.custom_call @Sharding(%x) {tessel.hlo_sharding = "{devices=[4,1,2]<=[8] last_tile_dim_replicate}"} : (tensor<8x4xf32>) -> tensor<8x4xf32>
+    %1 = tessel.manual_computation(%0) in_shardings=[<@mesh, [{"axis_0"}, {} ]>] out_shardings=[<@mesh, [{"axis_0"}, {} ]>] manual_axes={"axis_0", "axis_1"} (%arg1: tensor<2x4xf32>) {
+      %2 = hlo.neg %arg1 : tensor<2x4xf32>
+      tessel.return %2 : tensor<2x4xf32>
+    } : (tensor<8x4xf32>) -> tensor<8x4xf32>
+    ```
   }];
   let dependentDialects = ["::tessel::ir::TesselDialect"];
 }

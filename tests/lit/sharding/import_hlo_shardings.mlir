@@ -60,3 +60,19 @@ func.func @same_mesh(%arg0: tensor<8xf32> {tessel.hlo_sharding = "{devices=[2]0,
 func.func @none(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   return %arg0 : tensor<8xf32>
 }
+
+// -----
+
+// In a module with manual computations (GSPMD's shard_maps, imported first), their mesh joins
+// the factorization first: a coarser sharding lands on it, with its names, instead of on a
+// mesh of its own.
+// CHECK-LABEL: tessel.mesh @mesh = <["data"=2, "model"=2, "seq"=2]>
+// CHECK-NOT: tessel.mesh
+// CHECK: func.func @manual_mesh(%arg0: tensor<8x8xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data", "model"}, {"seq"}]>})
+tessel.mesh @mesh = <["data"=2, "model"=2, "seq"=2]>
+func.func @manual_mesh(%arg0: tensor<8x8xf32> {tessel.hlo_sharding = "{devices=[4,2]<=[8]}"}) -> tensor<8x8xf32> {
+  %0 = tessel.manual_computation(%arg0) in_shardings=[<@mesh, [{"data"}, {"model"}]>] out_shardings=[<@mesh, [{"data"}, {"model"}]>] manual_axes={"data", "model", "seq"} (%a: tensor<4x4xf32>) {
+    tessel.return %a : tensor<4x4xf32>
+  } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
