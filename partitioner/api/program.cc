@@ -132,6 +132,7 @@ absl::StatusOr<Program> ImportHlo(absl::string_view text, absl::string_view name
   // In the order `tessel` runs them: GSPMD's shard_maps before the sharding import (which
   // refuses their manual shardings), Shardy's after it (their body names its mesh). Each
   // does nothing on a module without its form of shard_map.
+  passes.addPass(sharding::createImportShardingGroupsPass());
   passes.addPass(sharding::createImportGspmdManualComputationsPass());
   passes.addPass(sharding::createImportHloShardingsPass());
   passes.addPass(sharding::createImportShardyManualComputationsPass());

@@ -1,4 +1,4 @@
-// Exporters of Tessel collectives and partition_id. Groups named by mesh axes become the
+// Exporters of Tessel collectives, partition_id and the sharding annotations. Groups named by mesh axes become the
 // explicit replica groups of the mesh's devices; each collective gets its own channel id
 // and, where it reduces, a reducer computation.
 #include "llvm/ADT/StringExtras.h"
@@ -176,6 +176,22 @@ mlir::LogicalResult exportShardingAnnotation(Exporter& ex, CompText& comp, mlir:
   return mlir::success();
 }
 
+// GSPMD's form of a sharding group: one annotation call per value, `{unknown shard_as N}`,
+// whose result nothing reads (the side effect keeps it).
+mlir::LogicalResult exportShardingGroup(Exporter& ex, CompText& comp, mlir::Operation* op) {
+  auto group = mlir::cast<ir::ShardingGroupOp>(op);
+  for (mlir::Value input : group.getInputs()) {
+    mlir::FailureOr<std::string> operand = ex.operandList(comp, input, op);
+    if (failed(operand)) return mlir::failure();
+    ex.addLine(comp, "shard-as", Exporter::shapeOf(input.getType()),
+               "custom-call(" + *operand +
+                   "), custom_call_target=\"Sharding\", custom_call_has_side_effect=true, "
+                   "sharding={unknown shard_as " +
+                   std::to_string(group.getGroupId()) + "}");
+  }
+  return mlir::success();
+}
+
 }  // namespace
 
 void RegisterCollectiveExporters(ExporterTable& table) {
@@ -187,6 +203,7 @@ void RegisterCollectiveExporters(ExporterTable& table) {
   table["tessel.partition_id"] = exportPartitionId;
   table["tessel.sharding_constraint"] = exportShardingAnnotation;
   table["tessel.reshard"] = exportShardingAnnotation;
+  table["tessel.sharding_group"] = exportShardingGroup;
 }
 
 }  // namespace tessel::hlo_text

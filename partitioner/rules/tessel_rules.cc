@@ -1,4 +1,5 @@
-// Rules of the tessel ops. Constraints and reshards are the identity. Collectives are made by
+// Rules of the tessel ops. Constraints and reshards are the identity; a sharding group ties
+// its values' dimensions together. Collectives are made by
 // the partitioner, so before partitioning they appear only inside manual_computation bodies,
 // where values have local types along the manual axes but may still be split along free
 // axes: dimensions a collective leaves alone are pass-through for those free axes, while a
@@ -43,6 +44,18 @@ ShardingRuleOrNone allToAllRule(ir::AllToAllOp op, const ShardingRuleOptions&) {
                            static_cast<int64_t>(op.getConcatDim())});
 }
 
+// Every dimension one factor across all the values, as for an elementwise op of N
+// operands: what one value's dimension is split by, the others' is too.
+ShardingRuleOrNone shardingGroupRule(ir::ShardingGroupOp op, const ShardingRuleOptions&) {
+  if (std::optional<NoShardingRule> none = rejectDynamicShapes(op)) return *none;
+  OpShardingRuleBuilder builder(op);
+  const int64_t count = op->getNumOperands();
+  for (auto [dim, size] : llvm::enumerate(builder.getOperandShape(0))) {
+    builder.addFactor(llvm::SmallVector<int64_t>(count, static_cast<int64_t>(dim)), {}, size);
+  }
+  return builder.build();
+}
+
 ShardingRuleOrNone partitionIdRule(ir::PartitionIdOp op, const ShardingRuleOptions&) {
   return OpShardingRuleBuilder(op).build();
 }
@@ -69,6 +82,7 @@ void registerTesselRules(mlir::MLIRContext* context) {
   attachRule<ir::ReduceScatterOp, reduceScatterRule>(context);
   attachRule<ir::AllToAllOp, allToAllRule>(context);
   attachRule<ir::PartitionIdOp, partitionIdRule>(context);
+  attachRule<ir::ShardingGroupOp, shardingGroupRule>(context);
   attachRule<ir::ManualComputationOp, manualComputationRule>(context);
   attachRule<ir::ReturnOp, returnRule>(context);
 }

@@ -68,6 +68,8 @@ mlir::LogicalResult partitionOp(mlir::Operation* op, PartitionState& state) {
     return op->emitError() << "'" << op->getName()
                            << "' is only meaningful in per-device code";
   }
+  // Propagation has read the group; the values already have their (equal) layouts.
+  if (llvm::isa<ir::ShardingGroupOp>(op)) return mlir::success();
   if (llvm::isa<hlo::WhileOp>(op)) return partitionWhile(op, state);
   if (llvm::isa<hlo::CaseOp>(op)) return partitionCase(op, state);
   if (llvm::isa<ir::ManualComputationOp>(op)) return partitionManualComputation(op, state);

@@ -1,7 +1,8 @@
 // Kernels of the ops that only annotate a single-device program: tessel.sharding_constraint
 // and tessel.reshard say how a value is laid out across devices, which on one device (the
 // program before partitioning) changes nothing, so they run as the identity; so does
-// hlo.optimization_barrier, which only constrains compilers.
+// hlo.optimization_barrier, which only constrains compilers. tessel.sharding_group has no
+// results and does nothing.
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "runtime/kernels/kernels.h"
@@ -14,6 +15,10 @@ void RegisterAnnotationKernels(KernelRegistry& registry) {
   };
   registry.Register(ir::ShardingConstraintOp::getOperationName().str(), identity);
   registry.Register(ir::ReshardOp::getOperationName().str(), identity);
+  registry.Register(ir::ShardingGroupOp::getOperationName().str(),
+                    [](mlir::Operation*, KernelArgs) -> absl::StatusOr<std::vector<Tensor>> {
+                      return std::vector<Tensor>{};
+                    });
   registry.Register<hlo::OptimizationBarrierOp>(
       [](hlo::OptimizationBarrierOp, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
         std::vector<Tensor> results;

@@ -66,9 +66,11 @@ absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks) {
   bool any = false;
   bool manual = false;
   bool gspmdManual = false;
+  bool groups = false;
   module.walk([&](mlir::Operation* op) {
     if (auto call = llvm::dyn_cast<hlo::CustomCallOp>(op)) {
       manual |= call.getCallTargetName() == "xla.sdy.GlobalToLocalShape";
+      groups |= call.getCallTargetName() == "xla.sdy.ShardingGroup";
       gspmdManual |= call.getCallTargetName() == "SPMDFullToShardShape" ||
                      call.getCallTargetName() == "SPMDShardToFullShape";
     }
@@ -82,13 +84,16 @@ absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks) {
       }
     }
   });
-  if (!any && !manual && !gspmdManual) return absl::OkStatus();
+  if (!any && !manual && !gspmdManual && !groups) return absl::OkStatus();
   DiagnosticCollector collector(module.getContext(), remarks);
   mlir::PassManager pm(module.getContext());
   // The import verified the module, and the pass only turns sharding strings into
   // attributes it builds through the checked conversions (an invalid one is its error):
   // verifying the whole module again would cost as much as the import.
   pm.enableVerifier(false);
+  // shard_alike's groups first: GSPMD writes them inside sharding strings
+  // (`{unknown shard_as 1}`) that the other passes do not read.
+  if (any || groups) pm.addPass(sharding::createImportShardingGroupsPass());
   // GSPMD's shard_maps carry manual shardings, which the sharding import refuses outside a
   // manual computation: they become manual computations first.
   if (gspmdManual) pm.addPass(sharding::createImportGspmdManualComputationsPass());

@@ -68,6 +68,27 @@ def Tessel_ShardingConstraintOp : Tessel_ShardingOp<"sharding_constraint"> {
   }];
 }
 
+// Not Pure: it has no results, and must outlive canonicalization until propagation has
+// read it.
+def Tessel_ShardingGroupOp : Tessel_Op<"sharding_group"> {
+  let summary = "Values that are to be sharded alike";
+  let description = [{
+    Propagation gives every operand the same sharding: a sharding one of them has or gets
+    flows to the others as through an elementwise op. The operands have one shape (their
+    element types may differ) and are defined in the op's block or above it. `group_id`
+    is the id the source program gave the group (Shardy's `sharding_group_id`, GSPMD's
+    `shard_as N`). After propagation the op has no further meaning: partitioning and the
+    executor drop it.
+
+    ```mlir
+    tessel.sharding_group %a, %b group_id = 0 : tensor<8x16xf32>, tensor<8x16xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyRankedTensor>:$inputs, I64Attr:$group_id);
+  let assemblyFormat = "$inputs `group_id` `=` $group_id attr-dict `:` type($inputs)";
+  let hasVerifier = 1;
+}
+
 def Tessel_ReshardOp : Tessel_ShardingOp<"reshard"> {
   let summary = "An explicit point where a value changes sharding";
   let description = [{

@@ -169,6 +169,26 @@ def ImportGspmdManualComputationsPass
   let dependentDialects = ["::tessel::ir::TesselDialect"];
 }
 
+def ImportShardingGroupsPass : Pass<"tessel-import-sharding-groups", "mlir::ModuleOp"> {
+  let summary = "Turns Shardy's sharding groups and GSPMD's shard_as/shard_like into tessel.sharding_group";
+  let description = [{
+    `jax.experimental.shard_alike` asks for values to be sharded alike. With Shardy, JAX
+    writes a custom call `xla.sdy.ShardingGroup(%x)` per value, with the frontend
+    attribute `xla.sdy.sharding_group_id="N : i64"`; without it, a `Sharding` custom call
+    with `sharding={unknown shard_as N}` (`shard_like N` is XLA's weaker hint; Tessel
+    treats it the same). This pass makes one `tessel.sharding_group` per group of the
+    values, before the terminator of the block that holds them, and drops the calls (a
+    `Sharding` call becomes its operand). `shard_as N`/`shard_like N` after a real
+    sharding (`{devices=[2,1]0,1 shard_as 1}`) joins the value to the group and leaves the
+    sharding to --tessel-import-hlo-shardings, which runs next; `{unknown}` alone means no
+    sharding and is dropped. Ids of the three kinds are kept apart.
+
+    Rejected with a diagnostic: a group id that does not parse, values of one group in
+    different blocks, and values of different shapes (the op's verifier).
+  }];
+  let dependentDialects = ["::tessel::ir::TesselDialect"];
+}
+
 def ExportHloShardingsPass : Pass<"tessel-export-hlo-shardings", "mlir::ModuleOp"> {
   let summary = "Writes every `tessel.sharding` as GSPMD text (`tessel.hlo_sharding`) for HLO export";
   let description = [{

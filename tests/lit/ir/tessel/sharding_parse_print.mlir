@@ -181,3 +181,12 @@ tessel.mesh @mesh = <["data"=4, "model"=2]>
 func.func @op_sharding_no_results() {
   return {tessel.sharding = #tessel.sharding_per_value<[]>}
 }
+
+// -----
+
+// CHECK-LABEL: func @sharding_group
+func.func @sharding_group(%a: tensor<8x16xf32>, %b: tensor<8x16xi32>) {
+  // CHECK: tessel.sharding_group %arg0, %arg1 group_id = 3 : tensor<8x16xf32>, tensor<8x16xi32>
+  tessel.sharding_group %a, %b group_id = 3 : tensor<8x16xf32>, tensor<8x16xi32>
+  return
+}

@@ -305,3 +305,19 @@ func.func @valid_edge_cases(%arg0: tensor<5x3x7xf32> {tessel.sharding = #tessel.
   %0 = tessel.sharding_constraint %arg0 <@mesh, [{"y":(3)2, ?}, {}, {"y":(1)3}]> : tensor<5x3x7xf32>
   return %0 : tensor<5x3x7xf32>
 }
+
+// -----
+
+func.func @sharding_group_shapes(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>) {
+  // expected-error @+1 {{'tessel.sharding_group' op value 1 has shape 'tensor<16x8xf32>', unlike value 0 ('tensor<8x16xf32>'): only values of one shape can be sharded alike}}
+  tessel.sharding_group %a, %b group_id = 0 : tensor<8x16xf32>, tensor<16x8xf32>
+  return
+}
+
+// -----
+
+func.func @sharding_group_empty() {
+  // expected-error @+1 {{'tessel.sharding_group' op needs at least one value}}
+  "tessel.sharding_group"() {group_id = 0 : i64} : () -> ()
+  return
+}
