@@ -196,6 +196,25 @@ mlir::FailureOr<std::optional<Imported>> crossReplicaIdentity(Importer& im, Inst
   return std::optional<Imported>(Imported{{*operand}, nullptr});
 }
 
+// Appends the mesh and axes of the instruction's replica groups to `attrs`; returns the
+// size of a group.
+mlir::FailureOr<int64_t> addGroupAttrs(Importer& im, Instruction& inst,
+                                       llvm::SmallVector<mlir::NamedAttribute>& attrs) {
+  AttrText* groupsAttr = nullptr;
+  mlir::FailureOr<std::vector<IntList>> groups = collectiveGroups(im, inst, groupsAttr);
+  if (failed(groups)) return mlir::failure();
+  mlir::FailureOr<mlir::Attribute> mesh = im.meshFor(inst, deviceCount(im, *groups));
+  if (failed(mesh)) return mlir::failure();
+  mlir::FailureOr<llvm::SmallVector<ir::AxisRefAttr>> axes =
+      axesForGroups(im, mlir::cast<ir::MeshAttr>(*mesh), *groups, *groupsAttr);
+  if (failed(axes)) return mlir::failure();
+  llvm::SmallVector<mlir::Attribute> axisAttrs(axes->begin(), axes->end());
+  attrs.push_back(im.builder().getNamedAttr(
+      "mesh_name", mlir::FlatSymbolRefAttr::get(im.context(), kMeshName)));
+  attrs.push_back(im.builder().getNamedAttr("axes", im.builder().getArrayAttr(axisAttrs)));
+  return groups->empty() ? int64_t{0} : static_cast<int64_t>(groups->front().size());
+}
+
 // Builds `opName` over the axes of the instruction's groups with `extra` attributes.
 mlir::FailureOr<Imported> createCollective(Importer& im, Instruction& inst, llvm::StringRef opName,
                                            llvm::SmallVector<mlir::NamedAttribute> extra) {
@@ -226,18 +245,7 @@ mlir::FailureOr<Imported> createCollective(Importer& im, Instruction& inst, llvm
     if (failed(input)) return mlir::failure();
     inputs.push_back(*input);
   }
-  AttrText* groupsAttr = nullptr;
-  mlir::FailureOr<std::vector<IntList>> groups = collectiveGroups(im, inst, groupsAttr);
-  if (failed(groups)) return mlir::failure();
-  mlir::FailureOr<mlir::Attribute> mesh = im.meshFor(inst, deviceCount(im, *groups));
-  if (failed(mesh)) return mlir::failure();
-  mlir::FailureOr<llvm::SmallVector<ir::AxisRefAttr>> axes =
-      axesForGroups(im, mlir::cast<ir::MeshAttr>(*mesh), *groups, *groupsAttr);
-  if (failed(axes)) return mlir::failure();
-  llvm::SmallVector<mlir::Attribute> axisAttrs(axes->begin(), axes->end());
-  extra.push_back(im.builder().getNamedAttr(
-      "mesh_name", mlir::FlatSymbolRefAttr::get(im.context(), kMeshName)));
-  extra.push_back(im.builder().getNamedAttr("axes", im.builder().getArrayAttr(axisAttrs)));
+  if (failed(addGroupAttrs(im, inst, extra))) return mlir::failure();
   if (count == 1) return im.single(im.create(inst, opName, inputs[0], types[0], extra));
   Imported imported;
   for (size_t i = 0; i < count; ++i) {
@@ -284,10 +292,71 @@ mlir::FailureOr<Imported> importReduceScatter(Importer& im, Instruction& inst) {
                           {i64(im, "dim", *dim), kindAttr(im, *kind)});
 }
 
+// The tuple form: one operand per member of a group, and member i's result j is member
+// j's operand i. The operands are stacked along a new leading dimension, exchanged by the
+// array form along it (member i receives every member's block i, in member order) and cut
+// apart again.
+mlir::FailureOr<Imported> importTupleAllToAll(Importer& im, Instruction& inst) {
+  const size_t count = inst.operands.size();
+  llvm::SmallVector<mlir::Value> inputs;
+  for (size_t i = 0; i < count; ++i) {
+    mlir::FailureOr<mlir::Value> input = im.operand(inst, i);
+    if (failed(input)) return mlir::failure();
+    inputs.push_back(*input);
+  }
+  auto type = mlir::cast<mlir::RankedTensorType>(inputs.front().getType());
+  llvm::SmallVector<mlir::Type> leafTypes = im.leafTypes(inst);
+  if (llvm::any_of(inputs, [&](mlir::Value v) { return v.getType() != type; }) ||
+      !inst.shape.isTuple || leafTypes.size() != count ||
+      llvm::any_of(leafTypes, [&](mlir::Type t) { return t != type; })) {
+    return im.error(inst) << "tuple 'all-to-all' needs operands and results of one shape";
+  }
+  llvm::SmallVector<mlir::NamedAttribute> attrs = {i64(im, "split_dim", 0),
+                                                   i64(im, "concat_dim", 0)};
+  mlir::FailureOr<int64_t> groupSize = addGroupAttrs(im, inst, attrs);
+  if (failed(groupSize)) return mlir::failure();
+  if (*groupSize != static_cast<int64_t>(count)) {
+    return im.error(inst) << "tuple 'all-to-all' needs one operand per member of a group ("
+                          << *groupSize << "), got " << count;
+  }
+  llvm::SmallVector<int64_t> one = {1}, stacked = {static_cast<int64_t>(count)};
+  one.append(type.getShape().begin(), type.getShape().end());
+  stacked.append(type.getShape().begin(), type.getShape().end());
+  auto oneType = mlir::RankedTensorType::get(one, type.getElementType());
+  auto stackedType = mlir::RankedTensorType::get(stacked, type.getElementType());
+  llvm::SmallVector<mlir::Value> rows;
+  for (mlir::Value input : inputs) {
+    rows.push_back(im.create(inst, "hlo.reshape", input, oneType)->getResult(0));
+  }
+  mlir::Value joined =
+      im.create(inst, "hlo.concatenate", rows, stackedType, {i64(im, "dimension", 0)})
+          ->getResult(0);
+  mlir::Value exchanged =
+      im.create(inst, "tessel.all_to_all", joined, stackedType, attrs)->getResult(0);
+  Imported imported;
+  llvm::SmallVector<int64_t> strides(one.size(), 1), limit(stacked);
+  for (size_t i = 0; i < count; ++i) {
+    llvm::SmallVector<int64_t> start(one.size(), 0);
+    start[0] = static_cast<int64_t>(i);
+    limit[0] = static_cast<int64_t>(i) + 1;
+    mlir::Value row =
+        im.create(inst, "hlo.slice", exchanged, oneType,
+                  {im.builder().getNamedAttr("start_indices", im.builder().getDenseI64ArrayAttr(start)),
+                   im.builder().getNamedAttr("limit_indices", im.builder().getDenseI64ArrayAttr(limit)),
+                   im.builder().getNamedAttr("strides", im.builder().getDenseI64ArrayAttr(strides))})
+            ->getResult(0);
+    imported.leaves.push_back(im.create(inst, "hlo.reshape", row, type)->getResult(0));
+  }
+  return imported;
+}
+
 // The array form of all-to-all splits and concatenates along the same dimension.
 mlir::FailureOr<Imported> importAllToAll(Importer& im, Instruction& inst) {
   if (!im.findAttr(inst, "dimensions") && inst.operands.size() != 1) {
-    return im.error(inst) << "tuple 'all-to-all' (several operands) is not supported";
+    mlir::FailureOr<std::optional<Imported>> identity = crossReplicaIdentity(im, inst);
+    if (failed(identity)) return mlir::failure();
+    if (*identity) return **identity;
+    return importTupleAllToAll(im, inst);
   }
   mlir::FailureOr<int64_t> dim = singleDimension(im, inst);
   if (failed(dim)) return mlir::failure();
