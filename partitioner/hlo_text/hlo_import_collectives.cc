@@ -130,14 +130,22 @@ mlir::FailureOr<ir::ReductionKind> reductionKind(Importer& im, Instruction& inst
   mlir::FailureOr<Computation*> comp = im.computationAttr(inst, "to_apply");
   if (failed(comp)) return mlir::failure();
   const Instruction* rootPtr = &(*comp)->instructions[(*comp)->rootIndex];
-  // Shardy's round trip may wrap the reducer's result in a Sharding annotation.
-  if (rootPtr->opcode == "custom-call" && rootPtr->operands.size() == 1) {
+  // Shardy's round trip may wrap the reducer's result in a Sharding annotation, and XLA's
+  // partitioned modules in a copy; each stands for its operand. The walk is bounded by the
+  // computation's size, so a cycle of names cannot hold it.
+  for (size_t steps = 0; steps < (*comp)->instructions.size(); ++steps) {
     const AttrText* target = rootPtr->peekAttr("custom_call_target");
-    if (target && target->value == "\"Sharding\"") {
-      for (const Instruction& inst : (*comp)->instructions) {
-        if (inst.name == rootPtr->operands[0].name) rootPtr = &inst;
-      }
+    const bool passThrough =
+        rootPtr->operands.size() == 1 &&
+        (rootPtr->opcode == "copy" ||
+         (rootPtr->opcode == "custom-call" && target && target->value == "\"Sharding\""));
+    if (!passThrough) break;
+    const Instruction* operand = nullptr;
+    for (const Instruction& inst : (*comp)->instructions) {
+      if (inst.name == rootPtr->operands[0].name) operand = &inst;
     }
+    if (!operand) break;
+    rootPtr = operand;
   }
   const Instruction& root = *rootPtr;
   std::optional<ir::ReductionKind> kind =

@@ -16,7 +16,9 @@ weight-update sharding, a parallel
 transformer block, training steps of the transformer block, the conv net, the
 expert-parallel MoE and the sequence-parallel MLP, and twelve optimizer steps written with
 optax (opt_*: sgd, momentum, adamw, lamb, lars, adafactor, clipping, biases, accumulation,
-a training loop, a 2-D mesh, uneven weights) are jitted with NamedSharding
+a training loop, a 2-D mesh, uneven weights), programs with random numbers, top-k, erf,
+remat, bf16 and integer bits, and five more (shard_map with psum, with all_gather, ppermute,
+pmax and psum, partly manual; a scan; dropout from the rbg key) are jitted with NamedSharding
 annotations on a mesh of 8 CPU devices ("data"=4 x "model"=2). For each program NAME it
 writes:
 
@@ -30,6 +32,7 @@ writes:
 
 import glob
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -596,6 +599,74 @@ def int_hash(ids, table):
 INT_HASH_ARGS = (spec((32, 16), P("data", None), jnp.int32), spec((64, 32), P(None, "model")))
 
 
+# --- shard_map, scan and rbg keys ---------------------------------------------------------
+
+def shard_map_psum(x, w):
+    # Megatron's row-parallel matmul written by hand: the partial products summed over "model".
+    def body(x, w):
+        return jax.lax.psum(x @ w, "model")
+
+    return jax.shard_map(body, mesh=MESH, in_specs=(P("data", "model"), P("model", None)),
+                         out_specs=P("data", None))(x, w)
+
+
+SHARD_MAP_PSUM_ARGS = (spec((32, 64), P("data", "model")), spec((64, 16), P("model", None)))
+
+
+def shard_map_collectives(x):
+    # all_gather, ppermute (a ring shift) and pmax in one body.
+    def body(x):
+        gathered = jax.lax.all_gather(x, "model", axis=1, tiled=True)
+        shifted = jax.lax.ppermute(x, "data", perm=[(i, (i + 1) % 4) for i in range(4)])
+        peak = jax.lax.pmax(jnp.max(x, axis=1, keepdims=True), ("data", "model"))
+        shifted = jax.lax.psum(shifted.sum(axis=1, keepdims=True), "model")
+        return gathered.sum(axis=1, keepdims=True) + shifted + peak
+
+    # Each device's column is its own: the result is split over "model" as well.
+    return jax.shard_map(body, mesh=MESH, in_specs=P("data", "model"),
+                         out_specs=P("data", "model"))(x)
+
+
+SHARD_MAP_COLLECTIVES_ARGS = (spec((32, 16), P("data", "model")),)
+
+
+def shard_map_partial(x, w):
+    # Manual over "model" only; "data" stays automatic inside the body.
+    def body(x, w):
+        return jax.lax.psum(jnp.tanh(x @ w), "model")
+
+    y = jax.shard_map(body, mesh=MESH, in_specs=(P(None, "model"), P("model", None)),
+                      out_specs=P(), axis_names={"model"})(x, w)
+    return constrain(y, P("data", None))
+
+
+SHARD_MAP_PARTIAL_ARGS = (spec((32, 64), P("data", "model")), spec((64, 16), P("model", None)))
+
+
+def scan_rnn(h0, xs, w_h, w_x):
+    def step(h, x):
+        h = jnp.tanh(h @ w_h + x @ w_x)
+        return h, h.sum(axis=-1)
+
+    h, sums = jax.lax.scan(step, h0, xs)
+    return h, sums
+
+
+SCAN_RNN_ARGS = (spec((32, 64), P("data", None)), spec((6, 32, 16), P(None, "data", None)),
+                 spec((64, 64), P(None, "model")), spec((16, 64), P(None, "model")))
+
+
+def rbg_dropout(key, x, w):
+    # Dropout from XLA's RngBitGenerator (the rbg key), its mask sharded like the activations.
+    h = constrain(jax.nn.relu(x @ w), P("data", "model"))
+    keep = jax.random.bernoulli(jax.random.wrap_key_data(key, impl="rbg"), 0.8, h.shape)
+    return jnp.where(keep, h / 0.8, 0.0)
+
+
+RBG_DROPOUT_ARGS = (jax.ShapeDtypeStruct((4,), jnp.uint32, sharding=NamedSharding(MESH, P())),
+                    spec((32, 64), P("data", None)), spec((64, 128), P(None, "model")))
+
+
 PROGRAMS = {
     "mlp": (mlp, MLP_ARGS),
     "transformer_block": (transformer_block, TRANSFORMER_ARGS),
@@ -630,6 +701,11 @@ PROGRAMS = {
     "remat_train": (remat_train, REMAT_ARGS),
     "bf16_mlp": (bf16_mlp, BF16_ARGS),
     "int_hash": (int_hash, INT_HASH_ARGS),
+    "shard_map_psum": (shard_map_psum, SHARD_MAP_PSUM_ARGS),
+    "shard_map_collectives": (shard_map_collectives, SHARD_MAP_COLLECTIVES_ARGS),
+    "shard_map_partial": (shard_map_partial, SHARD_MAP_PARTIAL_ARGS),
+    "scan_rnn": (scan_rnn, SCAN_RNN_ARGS),
+    "rbg_dropout": (rbg_dropout, RBG_DROPOUT_ARGS),
     **OPTIMIZER_PROGRAMS,
 }
 
@@ -640,8 +716,10 @@ def header(text, name, mode):
 
 
 def write(path, text):
-    # XLA's dump names the source file by its absolute path; keep the repository-relative one.
+    # XLA's dump names source files by their absolute paths; keep the repository-relative
+    # one, and installed packages from site-packages/ on.
     text = text.replace(os.path.abspath(__file__), "tests/corpus/make_corpus.py")
+    text = re.sub(r'"[^"\n]*/site-packages/', '"site-packages/', text)
     with open(path, "w") as f:
         f.write(text if text.endswith("\n") else text + "\n")
     print("wrote", os.path.relpath(path))

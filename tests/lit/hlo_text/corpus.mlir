@@ -1,6 +1,6 @@
 // Every program of tests/corpus (made by JAX: lowered with Shardy on and off, and XLA's
 // SPMD-partitioned form) imports, exports, and imports again to the same module.
-// RUN: bash %S/check_corpus_roundtrip.sh %S/../../corpus 135 | FileCheck %s --check-prefix=ALL
+// RUN: bash %S/check_corpus_roundtrip.sh %S/../../corpus 150 | FileCheck %s --check-prefix=ALL
 // ALL-DAG: argmax_split.gspmd: ok
 // ALL-DAG: argmax_split.partitioned: ok
 // ALL-DAG: argmax_split: ok
@@ -136,6 +136,21 @@
 // ALL-DAG: zero_grad.gspmd: ok
 // ALL-DAG: zero_grad.partitioned: ok
 // ALL-DAG: zero_grad: ok
+// ALL-DAG: rbg_dropout.gspmd: ok
+// ALL-DAG: rbg_dropout.partitioned: ok
+// ALL-DAG: rbg_dropout: ok
+// ALL-DAG: scan_rnn.gspmd: ok
+// ALL-DAG: scan_rnn.partitioned: ok
+// ALL-DAG: scan_rnn: ok
+// ALL-DAG: shard_map_collectives.gspmd: ok
+// ALL-DAG: shard_map_collectives.partitioned: ok
+// ALL-DAG: shard_map_collectives: ok
+// ALL-DAG: shard_map_partial.gspmd: ok
+// ALL-DAG: shard_map_partial.partitioned: ok
+// ALL-DAG: shard_map_partial: ok
+// ALL-DAG: shard_map_psum.gspmd: ok
+// ALL-DAG: shard_map_psum.partitioned: ok
+// ALL-DAG: shard_map_psum: ok
 
 // XLA's collectives land on axes of the synthesized 2x2x2 mesh: the MoE layer all-gathers
 // along "model" (the minor axis) and computes offsets from partition-id.

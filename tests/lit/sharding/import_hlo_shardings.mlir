@@ -76,3 +76,21 @@ func.func @manual_mesh(%arg0: tensor<8x8xf32> {tessel.hlo_sharding = "{devices=[
   } : (tensor<8x8xf32>) -> tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
+
+// -----
+
+// A Sharding call whose Shardy annotation leaves every dimension open says nothing (JAX's
+// GSPMD text beside it, {replicated}, is only the nearest form): it goes, and is not a
+// replicated constraint. A closed one stays.
+// CHECK-LABEL: func @open_shardy_annotation
+func.func @open_shardy_annotation(%x: tensor<8x16xf32> {tessel.hlo_sharding = "{devices=[2,1]0,1}"}) -> tensor<8x16xf32> {
+  // CHECK: %[[T:.*]] = hlo.tanh %arg0
+  %0 = hlo.tanh %x : tensor<8x16xf32>
+  // CHECK-NOT: tessel.sharding_constraint %[[T]]
+  %1 = hlo.custom_call @Sharding(%0) {tessel.hlo_sharding = "{replicated}", tessel.hlo_frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{?}, {?}]>]>"}} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  // CHECK: %[[N:.*]] = hlo.neg %[[T]]
+  %2 = hlo.neg %1 : tensor<8x16xf32>
+  // CHECK: tessel.sharding_constraint %[[N]] <@mesh, [{}, {}]>
+  %3 = hlo.custom_call @Sharding(%2) {tessel.hlo_sharding = "{replicated}", tessel.hlo_frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{}, {?}]>]>"}} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %3 : tensor<8x16xf32>
+}

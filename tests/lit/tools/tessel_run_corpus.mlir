@@ -155,3 +155,20 @@
 // TOPK-SPMD: hlo.top_k %{{.*}}, k = 4 : tensor<8x256xf32>
 // TOPK-SPMD-COUNT-2: tessel.all_gather {{.*}} dim = 1 : (tensor<8x4x
 // TOPK-SPMD: hlo.sort
+
+// shard_map (psum; all_gather, ppermute, pmax and psum in one body; partly manual over
+// "model"), a scan over a sequence, and dropout from the rbg key (rng_bit_generator, its
+// mask made shard by shard): both lowerings match.
+// RUN: tessel run %S/../../corpus/shard_map_psum.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/shard_map_psum.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/shard_map_collectives.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/shard_map_collectives.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/shard_map_partial.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/shard_map_partial.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/scan_rnn.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/scan_rnn.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/rbg_dropout.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel run %S/../../corpus/rbg_dropout.gspmd.hlo --check --print_limit=0 2>/dev/null | FileCheck %s --check-prefix=CHOICE
+// RUN: tessel partition %S/../../corpus/rbg_dropout.hlo 2>/dev/null | FileCheck %s --check-prefix=RBG-SPMD
+// RBG-SPMD: hlo.rng_bit_generator {{.*}} window of [32, 128] {{.*}} -> tensor<8x64xui32>
+// RBG-SPMD-NOT: tessel.all_gather
