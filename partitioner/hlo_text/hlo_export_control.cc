@@ -1,11 +1,12 @@
 // Exporters of ops with regions or callees (reduce, reduce_window, select_and_scatter,
 // scatter, sort, while, case, custom_call, func.call) and of top_k, optimization_barrier,
-// replica_id and rng_bit_generator.
+// replica_id, rng_bit_generator and tessel.manual_computation.
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "partitioner/hlo_text/hlo_exporter.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/tessel/tessel_ops.h"
 
 namespace tessel::hlo_text {
 namespace {
@@ -154,6 +155,71 @@ mlir::LogicalResult exportRngBitGenerator(Exporter& ex, CompText& comp, mlir::Op
   return mlir::success();
 }
 
+// GSPMD's form of shard_map, which HLO import reads back: per operand a Sharding call with
+// the in sharding and an SPMDFullToShardShape to the local value (manual along the manual
+// axes), a call of the body, and per result a Sharding call of the local value and an
+// SPMDShardToFullShape with the out sharding. The shardings are the GSPMD text that
+// --tessel-export-hlo-shardings leaves on the op.
+mlir::LogicalResult exportManualComputation(Exporter& ex, CompText& comp, mlir::Operation* op) {
+  auto manual = mlir::cast<ir::ManualComputationOp>(op);
+  auto texts = [&](llvm::StringRef name) {
+    auto array = op->getAttrOfType<mlir::ArrayAttr>(name);
+    return array ? llvm::to_vector(array.getAsValueRange<mlir::StringAttr>())
+                 : llvm::SmallVector<llvm::StringRef>();
+  };
+  llvm::SmallVector<llvm::StringRef> in = texts("tessel.hlo_in_shardings");
+  llvm::SmallVector<llvm::StringRef> inLocal = texts("tessel.hlo_in_local_shardings");
+  llvm::SmallVector<llvm::StringRef> out = texts("tessel.hlo_out_shardings");
+  llvm::SmallVector<llvm::StringRef> outLocal = texts("tessel.hlo_out_local_shardings");
+  if (in.size() != op->getNumOperands() || inLocal.size() != in.size() ||
+      out.size() != op->getNumResults() || outLocal.size() != out.size()) {
+    return op->emitError() << "'" << op->getName()
+                           << "' needs its shardings in GSPMD form to be written as HLO (run "
+                              "--tessel-export-hlo-shardings first)";
+  }
+  mlir::Block& body = manual.getBody().front();
+  // The sharding goes where the exporter looks for one (so a ROOT gets no second one).
+  auto annotated = [&](llvm::StringRef hint, mlir::Type type, std::string rest,
+                       llvm::StringRef sharding) {
+    std::string name = ex.addLine(comp, hint, Exporter::shapeOf(type), std::move(rest));
+    comp.lines.back().extra = ", sharding=" + sharding.str();
+    return name;
+  };
+  std::vector<std::string> locals;
+  for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
+    mlir::FailureOr<std::string> name = ex.operandList(comp, operand, op);
+    if (failed(name)) return mlir::failure();
+    std::string global =
+        annotated("sharding", operand.getType(),
+                  "custom-call(" + *name + "), custom_call_target=\"Sharding\"", in[k]);
+    locals.push_back(annotated(
+        "full-to-shard", body.getArgument(k).getType(),
+        "custom-call(" + global + "), custom_call_target=\"SPMDFullToShardShape\"", inLocal[k]));
+  }
+  mlir::FailureOr<std::string> callee = ex.regionComputation(manual.getBody(), op, "shard_map_body");
+  if (failed(callee)) return mlir::failure();
+  mlir::TypeRange localTypes = body.getTerminator()->getOperandTypes();
+  const bool single = localTypes.size() == 1;
+  std::string call = ex.addLine(
+      comp, "call", single ? Exporter::shapeOf(localTypes[0]) : Exporter::tupleShapeOf(localTypes),
+      "call(" + llvm::join(locals, ", ") + "), to_apply=%" + *callee);
+  for (auto [j, result] : llvm::enumerate(op->getResults())) {
+    std::string local = call;
+    if (!single) {
+      local = ex.addLine(comp, "get-tuple-element", Exporter::shapeOf(localTypes[j]),
+                         "get-tuple-element(" + call + "), index=" + std::to_string(j));
+    }
+    std::string manualValue =
+        annotated("sharding", localTypes[j],
+                  "custom-call(" + local + "), custom_call_target=\"Sharding\"", outLocal[j]);
+    comp.names[result] = annotated(
+        "shard-to-full", result.getType(),
+        "custom-call(" + manualValue + "), custom_call_target=\"SPMDShardToFullShape\"",
+        out[j]);
+  }
+  return mlir::success();
+}
+
 // The state travels as one tuple; the body returns a tuple even for one value. An HLO
 // computation cannot read values from outside, so the values the regions capture are
 // carried along: appended to the state, passed on unchanged by the body, dropped after.
@@ -252,6 +318,7 @@ void RegisterControlExporters(ExporterTable& table) {
   table["hlo.optimization_barrier"] = exportOptimizationBarrier;
   table["hlo.replica_id"] = exportReplicaId;
   table["hlo.rng_bit_generator"] = exportRngBitGenerator;
+  table["tessel.manual_computation"] = exportManualComputation;
   table["hlo.while"] = exportWhile;
   table["hlo.case"] = exportCase;
   table["hlo.custom_call"] = exportCustomCall;

@@ -1,6 +1,8 @@
 // --tessel-export-hlo-shardings: every tessel.sharding as the GSPMD text the HLO exporter
 // writes (passes.td has the contract).
+#include <algorithm>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -33,21 +35,36 @@ std::vector<std::string> manualAxesAround(mlir::Operation* op) {
   return axes;
 }
 
+// `sharding` without the axes in `manual`: how a manual computation's local value is split
+// over the axes left to automatic partitioning.
+TensorSharding WithoutAxes(TensorSharding sharding, const std::vector<std::string>& manual) {
+  auto isManual = [&](const AxisRef& axis) {
+    return std::find(manual.begin(), manual.end(), axis.name) != manual.end();
+  };
+  for (DimSharding& dim : sharding.dims) llvm::erase_if(dim.axes, isManual);
+  llvm::erase_if(sharding.replicated_axes, isManual);
+  llvm::erase_if(sharding.unreduced_axes, isManual);
+  return sharding;
+}
+
 struct ExportHloShardingsPass
     : public impl::ExportHloShardingsPassBase<ExportHloShardingsPass> {
   void runOnOperation() override {
     mlir::ModuleOp module = getOperation();
     mlir::SymbolTable symbols(module);
-    // The GSPMD text of one sharding, or an error at `where`.
+    // The GSPMD text of one sharding (its local part along `manual`, as a manual subgroup,
+    // with `local`), or an error at `where`.
     auto text = [&](ir::ShardingAttr sharding, const std::vector<std::string>& manual,
-                    mlir::Operation* where) -> mlir::FailureOr<std::string> {
+                    mlir::Operation* where, bool local = false) -> mlir::FailureOr<std::string> {
       auto mesh = symbols.lookup<ir::MeshOp>(sharding.getMeshName().getValue());
       if (!mesh) {
         return where->emitError() << "sharding " << sharding << " names mesh "
                                   << sharding.getMeshName() << ", which is not in the module";
       }
-      absl::StatusOr<HloSharding> hlo = MeshShardingToHlo(
-          MeshFromAttr(mesh.getMesh()), TensorShardingFromAttr(sharding), manual);
+      TensorSharding tensor = TensorShardingFromAttr(sharding);
+      if (local) tensor = WithoutAxes(std::move(tensor), manual);
+      absl::StatusOr<HloSharding> hlo =
+          MeshShardingToHlo(MeshFromAttr(mesh.getMesh()), tensor, manual);
       if (!hlo.ok()) {
         return where->emitError() << "sharding " << sharding << " has no GSPMD form: "
                                   << hlo.status().message();
@@ -72,6 +89,33 @@ struct ExportHloShardingsPass
           mlir::FailureOr<std::string> hlo = text(sharding, {}, op);
           if (mlir::failed(hlo)) return mlir::WalkResult::interrupt();
           function.setResultAttr(i, kHloShardingAttr, mlir::StringAttr::get(context, *hlo));
+        }
+        return mlir::WalkResult::advance();
+      }
+      // A manual computation is written as GSPMD's shard_map: each operand's in sharding,
+      // then its local value's (manual along the manual axes); each result's local value's,
+      // then its out sharding.
+      if (auto manual = llvm::dyn_cast<ir::ManualComputationOp>(op)) {
+        std::vector<std::string> axes;
+        for (mlir::Attribute axis : manual.getManualAxes()) {
+          axes.push_back(llvm::cast<mlir::StringAttr>(axis).str());
+        }
+        const std::vector<std::string> outer = manualAxesAround(op);
+        for (auto [shardings, global, local] :
+             {std::make_tuple(manual.getInShardings(), "tessel.hlo_in_shardings",
+                              "tessel.hlo_in_local_shardings"),
+              std::make_tuple(manual.getOutShardings(), "tessel.hlo_out_shardings",
+                              "tessel.hlo_out_local_shardings")}) {
+          llvm::SmallVector<mlir::Attribute> globalTexts, localTexts;
+          for (auto sharding : shardings.getAsRange<ir::ShardingAttr>()) {
+            mlir::FailureOr<std::string> whole = text(sharding, outer, op);
+            mlir::FailureOr<std::string> part = text(sharding, axes, op, /*local=*/true);
+            if (mlir::failed(whole) || mlir::failed(part)) return mlir::WalkResult::interrupt();
+            globalTexts.push_back(mlir::StringAttr::get(context, *whole));
+            localTexts.push_back(mlir::StringAttr::get(context, *part));
+          }
+          op->setAttr(global, mlir::ArrayAttr::get(context, globalTexts));
+          op->setAttr(local, mlir::ArrayAttr::get(context, localTexts));
         }
         return mlir::WalkResult::advance();
       }

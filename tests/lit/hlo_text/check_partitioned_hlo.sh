@@ -2,8 +2,7 @@
 # For every program of a corpus directory (the Shardy lowerings, NAME.hlo): the partitioned
 # program written as HLO text runs on 8 partitions exactly as the partitioned MLIR does,
 # and the propagated program written as HLO (a sharding on every instruction) imports,
-# partitions and passes `run --check` (except for programs with shard_maps, whose manual
-# computations have no HLO form yet). Usage: check_partitioned_hlo.sh DIR MIN_PROGRAMS
+# partitions and passes `run --check`. Usage: check_partitioned_hlo.sh DIR MIN_PROGRAMS
 set -euo pipefail
 dir="$1"
 min_programs="$2"
@@ -19,13 +18,6 @@ for file in "$dir"/*.hlo; do
   if ! diff -q "$tmp/$base.mlir.out" "$tmp/$base.hlo.out" > /dev/null; then
     echo "partitioned HLO of $base runs differently" >&2
     exit 1
-  fi
-  # A propagated program keeps its shard_maps as manual computations, which have no HLO
-  # form yet (docs/hlo.md, Known gaps): only the partitioned program is written.
-  if grep -q "xla.sdy.GlobalToLocalShape" "$file"; then
-    echo "$base: ok (partitioned program only)"
-    count=$((count + 1))
-    continue
   fi
   tessel partition "$file" --propagated --format=hlo > "$tmp/$base.propagated.hlo" 2>/dev/null
   grep -q "sharding=" "$tmp/$base.propagated.hlo"
