@@ -114,6 +114,8 @@ std::string Prefix(const std::vector<std::string>& args) {
 int GuardedMain(const std::vector<std::string>& args) {
   try {
     CheckedStream out(STDOUT_FILENO);
+    // At a terminal, each result line shows up as it is printed, as it did through stdio.
+    if (::isatty(STDOUT_FILENO)) out.stream() << std::unitbuf;
     int status = Main(args, out.stream());
     absl::Status written = out.Finish("standard output");
     if (!written.ok()) {
