@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <optional>
@@ -13,6 +14,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "support/output_file.h"
 #include "support/status_macros.h"
 
 namespace tessel::runtime {
@@ -287,30 +289,32 @@ std::string SerializeNpy(const Tensor& tensor) {
 
 absl::StatusOr<Tensor> ReadNpy(absl::string_view path) {
   std::string file(path);
+  // std::ifstream opens a directory and then throws from inside its read; ask first, so that a
+  // directory named as an input is a message like any other unreadable file.
+  std::error_code ignored;
+  if (std::filesystem::is_directory(file, ignored)) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": cannot open: ", std::strerror(EISDIR)));
+  }
   std::ifstream in(file, std::ios::binary);
   if (!in) {
     int error = errno;
     return absl::Status(absl::ErrnoToStatusCode(error),
                         absl::StrCat(path, ": cannot open: ", std::strerror(error)));
   }
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string bytes;
+  try {
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } catch (const std::ios_base::failure&) {
+    // libstdc++ throws on a read error (EIO, EISDIR) whatever the stream's exception mask.
+    in.setstate(std::ios::badbit);
+  }
   if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read failed"));
   return ParseNpy(bytes, path);
 }
 
 absl::Status WriteNpy(const Tensor& tensor, absl::string_view path) {
-  std::string file(path);
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    int error = errno;
-    return absl::Status(absl::ErrnoToStatusCode(error),
-                        absl::StrCat(path, ": cannot open for writing: ", std::strerror(error)));
-  }
-  std::string bytes = SerializeNpy(tensor);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) return absl::UnknownError(absl::StrCat(path, ": write failed"));
-  return absl::OkStatus();
+  // Through a temporary file renamed into place: a failed write leaves no partial .npy.
+  return WriteOutputFile(path, SerializeNpy(tensor));
 }
 
 }  // namespace tessel::runtime

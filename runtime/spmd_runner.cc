@@ -3,6 +3,7 @@
 #include "runtime/spmd_runner.h"
 
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -62,27 +63,40 @@ absl::StatusOr<std::vector<std::vector<Tensor>>> RunPartitions(
   std::mutex failure_mu;
   absl::Status first_failure;  // guarded by failure_mu
   std::vector<std::thread> threads;
-  for (size_t i = 0; i < partitions.size(); ++i) {
-    threads.emplace_back([&, i] {
-      const int64_t p = partitions[i];
-      Interpreter interpreter(registry, PartitionContext{p, num_partitions, &communicator});
-      absl::StatusOr<std::vector<Tensor>> results =
-          interpreter.RunFunction(function, per_partition_inputs[i]);
-      if (results.ok()) {
-        outputs[i] = *std::move(results);
-        return;
-      }
-      absl::Status failure(results.status().code(),
-                           absl::StrCat("partition ", p, ": ", results.status().message()));
-      {
-        // Recorded before aborting, so a root cause always precedes the aborts it causes.
-        std::lock_guard<std::mutex> lock(failure_mu);
-        if (first_failure.ok()) first_failure = failure;
-      }
-      communicator.Abort(failure);
-    });
+  threads.reserve(partitions.size());
+  absl::Status start_failure;
+  for (size_t i = 0; i < partitions.size() && start_failure.ok(); ++i) {
+    // The system may refuse a thread (a memory or process limit). The partitions already
+    // started are then aborted, so that none waits in a collective for one that never came,
+    // and joined: a std::thread destroyed unjoined would terminate the process.
+    try {
+      threads.emplace_back([&, i] {
+        const int64_t p = partitions[i];
+        Interpreter interpreter(registry, PartitionContext{p, num_partitions, &communicator});
+        absl::StatusOr<std::vector<Tensor>> results =
+            interpreter.RunFunction(function, per_partition_inputs[i]);
+        if (results.ok()) {
+          outputs[i] = *std::move(results);
+          return;
+        }
+        absl::Status failure(results.status().code(),
+                             absl::StrCat("partition ", p, ": ", results.status().message()));
+        {
+          // Recorded before aborting, so a root cause always precedes the aborts it causes.
+          std::lock_guard<std::mutex> lock(failure_mu);
+          if (first_failure.ok()) first_failure = failure;
+        }
+        communicator.Abort(failure);
+      });
+    } catch (const std::system_error& error) {
+      start_failure = absl::ResourceExhaustedError(
+          absl::StrCat("cannot start partition ", partitions[i], " of ", partitions.size(),
+                       " (a thread each): ", error.what()));
+      communicator.Abort(start_failure);
+    }
   }
   for (std::thread& thread : threads) thread.join();
+  if (!start_failure.ok()) return start_failure;
   if (!first_failure.ok()) return first_failure;
   return outputs;
 }

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -14,6 +15,49 @@
 #include "partitioner/ir/tessel/tessel_ops.h"
 
 namespace tessel {
+namespace {
+
+// The deepest nesting of brackets ((), [], {}, <>) that MLIR text may have. MLIR's parser
+// descends recursively, one set of stack frames per level, and overflows the stack somewhere
+// past a few thousand levels (nested regions) or tens of thousands (nested types and dense
+// literals): a crash, not a diagnostic. Real programs nest a few dozen levels; HLO text has
+// the same limit for tuple shapes.
+constexpr int kMaxNesting = 256;
+
+// Fails, with the location of the bracket that goes too deep, if `text` nests brackets more
+// than kMaxNesting levels. Strings and // comments are skipped. A '>' that is not a bracket
+// ("->", ">=") only makes the count lower, so this never refuses text the parser would take
+// for fewer levels.
+absl::Status CheckNesting(absl::string_view text, absl::string_view buffer_name) {
+  int depth = 0;
+  int line = 1;
+  size_t line_start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+      line_start = i + 1;
+    } else if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"' && text[i] != '\n'; ++i) {
+        if (text[i] == '\\') ++i;
+      }
+      if (i < text.size() && text[i] == '\n') --i;  // an unterminated string: the parser says so
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > kMaxNesting) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            buffer_name, ":", line, ":", i - line_start + 1, ": error: brackets nested deeper than ",
+            kMaxNesting, " levels"));
+      }
+    } else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth > 0) {
+      --depth;
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 void RegisterTesselDialects(mlir::DialectRegistry& registry) {
   registry.insert<mlir::func::FuncDialect, hlo::HloDialect, ir::TesselDialect>();
@@ -26,6 +70,9 @@ absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> ParseModule(absl::string_view 
   RegisterTesselDialects(registry);
   context.appendDialectRegistry(registry);
   context.loadAllAvailableDialects();
+
+  absl::Status nesting = CheckNesting(text, buffer_name);
+  if (!nesting.ok()) return nesting;
 
   llvm::SourceMgr source_mgr;
   source_mgr.AddNewSourceBuffer(

@@ -1,6 +1,8 @@
 // Tests of parsing Tessel programs into modules with Status-reported diagnostics.
 #include "partitioner/ir/parse_module.h"
 
+#include <string>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "support/status_matchers.h"
@@ -40,6 +42,30 @@ TEST(ParseModuleTest, ReportsVerifierErrors) {
     })",
                             "verify.mlir", context);
   EXPECT_THAT(module, StatusIs(absl::StatusCode::kInvalidArgument, "appears twice"));
+}
+
+// Nesting deep enough to overflow the stack of MLIR's recursive parser is refused first.
+TEST(ParseModuleTest, RefusesBracketsNestedTooDeeply) {
+  mlir::MLIRContext context;
+  const int levels = 30000;
+  std::string type = "f32";
+  for (int i = 0; i < levels; ++i) type = "tuple<" + type + ">";
+  auto module = ParseModule("func.func @main(%x: " + type + ") {\n  return\n}\n", "deep.mlir",
+                            context);
+  // The '(' of @main( is the first level; the 256th "tuple<" ends at column 20 + 256 * 6.
+  EXPECT_THAT(module, StatusIs(absl::StatusCode::kInvalidArgument,
+                               "deep.mlir:1:1556: error: brackets nested deeper than 256 levels"));
+}
+
+// Brackets in strings and comments, and the '>' of "->", do not count.
+TEST(ParseModuleTest, NestingIgnoresStringsCommentsAndArrows) {
+  mlir::MLIRContext context;
+  const std::string brackets(1000, '[');
+  auto module = ParseModule("// " + brackets + "\nfunc.func @main(%x: tensor<4xf32>) -> tensor<4xf32>"
+                            " attributes {note = \"" + brackets + "\"} {\n"
+                            "  return %x : tensor<4xf32>\n}\n",
+                            "strings.mlir", context);
+  EXPECT_THAT(module, IsOk());
 }
 
 TEST(ParseModuleTest, MissingFileIsNotFound) {

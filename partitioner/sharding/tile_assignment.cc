@@ -18,13 +18,25 @@ int64_t Product(const std::vector<int64_t>& sizes) {
   return product;
 }
 
+// The most devices a tile assignment may hold: the limit a tessel.mesh has (MeshAttr's
+// verifier), so that HLO text cannot bring in a mesh that MLIR text would be refused, and so
+// that the products of dims below cannot overflow.
+constexpr int64_t kMaxDevices = int64_t{1} << 20;
+
 absl::Status ValidateDims(const std::vector<int64_t>& dims, absl::string_view what) {
   if (dims.empty()) return absl::InvalidArgumentError(absl::StrCat(what, " must not be empty"));
+  int64_t total = 1;
   for (int64_t dim : dims) {
     if (dim < 1) {
       return absl::InvalidArgumentError(
           absl::StrCat(what, " [", absl::StrJoin(dims, ","), "] has a size below 1"));
     }
+    if (dim > kMaxDevices / total) {
+      return absl::InvalidArgumentError(absl::StrCat(what, " [", absl::StrJoin(dims, ","),
+                                                     "] hold more than ", kMaxDevices,
+                                                     " devices"));
+    }
+    total *= dim;
   }
   return absl::OkStatus();
 }

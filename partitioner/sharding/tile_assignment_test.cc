@@ -82,6 +82,14 @@ TEST(TileAssignmentTest, RejectsInvalidIotas) {
               StatusIs(kInvalid, "must have 2 entries"));
   EXPECT_THAT(TileAssignment::CreateIota({8}, {2, 4}, {1, 1}),
               StatusIs(kInvalid, "is not a permutation"));
+  // More devices than a mesh may have, and products that would overflow int64.
+  EXPECT_THAT(TileAssignment::CreateIota({4294967296}, {4294967296}, {0}),
+              StatusIs(kInvalid, "hold more than 1048576 devices"));
+  EXPECT_THAT(TileAssignment::CreateIota({1 << 20, 2}, {1 << 21}, {0}),
+              StatusIs(kInvalid, "hold more than 1048576 devices"));
+  EXPECT_THAT(TileAssignment::CreateIota({4294967296, 4294967296}, {1}, {0}),
+              StatusIs(kInvalid, "hold more than 1048576 devices"));
+  EXPECT_TRUE(TileAssignment::CreateIota({1 << 10, 1 << 10}, {1 << 20}, {0}).ok());
 }
 
 TEST(TileAssignmentTest, RejectsInvalidDeviceLists) {

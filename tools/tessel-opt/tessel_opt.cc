@@ -1,5 +1,8 @@
 // tessel-opt: an mlir-opt style driver with Tessel's dialects and passes registered.
 // Every stage of the pipeline can be run alone from here and tested with lit.
+#include <exception>
+
+#include "llvm/Support/raw_ostream.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -16,7 +19,9 @@
 #include "partitioner/sharding/transforms/passes.h"
 #include "partitioner/spmd/passes.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int OptMain(int argc, char** argv) {
   mlir::registerTransformsPasses();
   tessel::rules::registerRulesPasses();
   tessel::propagation::registerPropagationPasses();
@@ -31,4 +36,18 @@ int main(int argc, char** argv) {
   tessel::sharding::registerShardingPassesAndDialects(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Tessel optimizer driver\n", registry));
+}
+
+}  // namespace
+
+// An exception that escapes is a bug, but it ends in a message and exit 1, not an abort.
+int main(int argc, char** argv) {
+  try {
+    return OptMain(argc, argv);
+  } catch (const std::exception& error) {
+    llvm::errs() << "tessel-opt: internal error: " << error.what() << "\n";
+  } catch (...) {
+    llvm::errs() << "tessel-opt: internal error: unknown exception\n";
+  }
+  return 1;
 }

@@ -2,8 +2,11 @@
 //   tessel-translate --import-hlo model.hlo          HLO text → MLIR
 //   tessel-translate --export-hlo model.mlir         MLIR → HLO text
 // Errors are reported as file:line:col diagnostics with a non-zero exit status.
+#include <exception>
+
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
@@ -19,9 +22,7 @@ void registerDialects(mlir::DialectRegistry& registry) {
   registry.insert<mlir::func::FuncDialect, tessel::hlo::HloDialect, tessel::ir::TesselDialect>();
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int TranslateMain(int argc, char** argv) {
   mlir::TranslateToMLIRRegistration importHlo(
       "import-hlo", "import XLA HLO text",
       [](const std::shared_ptr<llvm::SourceMgr>& sourceMgr,
@@ -42,4 +43,18 @@ int main(int argc, char** argv) {
       },
       registerDialects);
   return mlir::failed(mlir::mlirTranslateMain(argc, argv, "Tessel translation tool"));
+}
+
+}  // namespace
+
+// An exception that escapes is a bug, but it ends in a message and exit 1, not an abort.
+int main(int argc, char** argv) {
+  try {
+    return TranslateMain(argc, argv);
+  } catch (const std::exception& error) {
+    llvm::errs() << "tessel-translate: internal error: " << error.what() << "\n";
+  } catch (...) {
+    llvm::errs() << "tessel-translate: internal error: unknown exception\n";
+  }
+  return 1;
 }

@@ -1,6 +1,9 @@
 // `tessel`: the command line of the Tessel partitioner. `tessel <command> [flags] FILE`
 // dispatches to one subcommand per file (see subcommands.h); exit status 0 on success,
-// 1 for bad input, 2 for a bad command line.
+// 1 for bad input (or output that could not be written), 2 for a bad command line.
+#include <unistd.h>
+
+#include <exception>
 #include <iostream>
 #include <new>
 #include <string>
@@ -8,6 +11,7 @@
 #include <vector>
 
 #include "partitioner/api/version.h"
+#include "support/output_file.h"
 #include "tools/tessel/subcommand.h"
 #include "tools/tessel/subcommands.h"
 
@@ -38,7 +42,7 @@ void PrintUsage(const std::vector<Subcommand>& subcommands, std::ostream& out) {
          "Exit status: 0 success, 1 bad input (with a message), 2 bad command line.\n";
 }
 
-int Main(const std::vector<std::string>& args) {
+int Main(const std::vector<std::string>& args, std::ostream& out) {
   std::vector<Subcommand> subcommands = AllSubcommands();
   if (args.empty()) {
     std::cerr << "tessel: no command given\n";
@@ -47,7 +51,7 @@ int Main(const std::vector<std::string>& args) {
   }
   const std::string& name = args[0];
   if ((name == "--version" || name == "version") && args.size() == 1) {
-    std::cout << "tessel " << kVersion << "\n";
+    out << "tessel " << kVersion << "\n";
     return kExitOk;
   }
   if (name == "--help" || name == "-h" || name == "help") {
@@ -55,7 +59,7 @@ int Main(const std::vector<std::string>& args) {
     if (name == "help" && args.size() == 2) {
       for (const Subcommand& subcommand : subcommands) {
         if (subcommand.name == args[1]) {
-          PrintSubcommandHelp(subcommand, std::cout);
+          PrintSubcommandHelp(subcommand, out);
           return kExitOk;
         }
       }
@@ -63,7 +67,7 @@ int Main(const std::vector<std::string>& args) {
       PrintUsage(subcommands, std::cerr);
       return kExitUsage;
     }
-    PrintUsage(subcommands, std::cout);
+    PrintUsage(subcommands, out);
     return kExitOk;
   }
   for (const Subcommand& subcommand : subcommands) {
@@ -71,21 +75,18 @@ int Main(const std::vector<std::string>& args) {
       std::vector<std::string> rest(args.begin() + 1, args.end());
       int status;
       try {
-        status = RunSubcommand(subcommand, rest, std::cout, std::cerr);
+        status = RunSubcommand(subcommand, rest, out, std::cerr);
       } catch (const std::bad_alloc&) {
         // A program whose tensors (or partitions) do not fit in this machine's memory.
         std::cerr << "tessel " << name << ": out of memory\n";
         return kExitBadInput;
+      } catch (const std::ios_base::failure&) {
+        // A stream that failed where the code did not expect it to: a bug, for the guard in
+        // GuardedMain to report (ios_base::failure is also a system_error).
+        throw;
       } catch (const std::system_error& error) {
         // More partitions (threads) than the system lets one process start.
         std::cerr << "tessel " << name << ": " << error.what() << "\n";
-        return kExitBadInput;
-      }
-      // What a command printed must have reached its reader: a closed pipe or a full disk
-      // makes the run fail rather than end with a truncated result and status 0.
-      std::cout.flush();
-      if (status == kExitOk && !std::cout) {
-        std::cerr << "tessel " << name << ": cannot write to standard output\n";
         return kExitBadInput;
       }
       return status;
@@ -96,9 +97,43 @@ int Main(const std::vector<std::string>& args) {
   return kExitUsage;
 }
 
+// The name messages start with: "tessel run" once the command is known, else "tessel".
+std::string Prefix(const std::vector<std::string>& args) {
+  if (!args.empty()) {
+    for (const Subcommand& subcommand : AllSubcommands()) {
+      if (subcommand.name == args[0]) return "tessel " + subcommand.name;
+    }
+  }
+  return "tessel";
+}
+
+// Runs Main with standard output checked: what a command printed must have reached its
+// reader, so a closed pipe or a full disk makes the run fail (exit 1) rather than end with a
+// truncated result and status 0. An exception that escapes is a bug, but it still ends in a
+// message and exit 1 rather than an abort.
+int GuardedMain(const std::vector<std::string>& args) {
+  try {
+    CheckedStream out(STDOUT_FILENO);
+    // At a terminal, each result line shows up as it is printed, as it did through stdio.
+    if (::isatty(STDOUT_FILENO)) out.stream() << std::unitbuf;
+    int status = Main(args, out.stream());
+    absl::Status written = out.Finish("standard output");
+    if (!written.ok()) {
+      std::cerr << Prefix(args) << ": " << written.message() << "\n";
+      return status == kExitOk ? static_cast<int>(kExitBadInput) : status;
+    }
+    return status;
+  } catch (const std::exception& error) {
+    std::cerr << "tessel: internal error: " << error.what() << "\n";
+  } catch (...) {
+    std::cerr << "tessel: internal error: unknown exception\n";
+  }
+  return kExitBadInput;
+}
+
 }  // namespace
 }  // namespace tessel::cli
 
 int main(int argc, char** argv) {
-  return tessel::cli::Main(std::vector<std::string>(argv + 1, argv + argc));
+  return tessel::cli::GuardedMain(std::vector<std::string>(argv + 1, argv + argc));
 }

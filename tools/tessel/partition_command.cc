@@ -1,7 +1,7 @@
 // `tessel partition FILE`: propagates shardings through a program and partitions it into
 // the SPMD program every device runs, printed as MLIR.
-#include <cstdio>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,6 +17,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "partitioner/hlo_text/hlo_export.h"
 #include "partitioner/sharding/transforms/passes.h"
+#include "support/output_file.h"
 #include "tools/tessel/common_flags.h"
 #include "tools/tessel/pipeline.h"
 #include "tools/tessel/program.h"
@@ -188,36 +189,31 @@ Subcommand PartitionCommand() {
       err << "tessel partition: " << status.message() << "\n";
       return static_cast<int>(kExitBadInput);
     }
-    // A program cut short by a full disk or a closed pipe must not pass for one: the
-    // stream is checked after the last byte, and a partial file is removed.
+    // A program cut short by a full disk or a closed pipe must not pass for one: --output is
+    // written under a temporary name and renamed into place only once complete, and
+    // standard output is checked by main() after the last byte.
     const absl::Time printStart = absl::Now();
     auto printTo = [&](std::ostream& stream) {
-      {
-        // Partitioning leaves a valid module (the tests verify every one it makes); printing
-        // would otherwise verify it again first, which costs as much as the print.
-        llvm::raw_os_ostream os(stream);
-        if (format == "hlo") {
-          os << hlo;
-        } else {
-          (*module)->print(os, mlir::OpPrintingFlags().assumeVerified());
-        }
+      // Partitioning leaves a valid module (the tests verify every one it makes); printing
+      // would otherwise verify it again first, which costs as much as the print.
+      llvm::raw_os_ostream os(stream);
+      if (format == "hlo") {
+        os << hlo;
+      } else {
+        (*module)->print(os, mlir::OpPrintingFlags().assumeVerified());
       }
-      stream.flush();
-      return static_cast<bool>(stream);
     };
     if (output.empty()) {
-      if (!printTo(out)) {
-        err << "tessel partition: cannot write the program to standard output\n";
-        return static_cast<int>(kExitBadInput);
-      }
+      printTo(out);
     } else {
-      std::ofstream file(output);
-      bool written = file && printTo(file);
-      if (file.is_open()) file.close();
-      written = written && !file.fail();
-      if (!written) {
-        std::remove(output.c_str());
-        err << "tessel partition: cannot write " << output << "\n";
+      absl::StatusOr<std::unique_ptr<OutputFile>> file = OutputFile::Open(output);
+      absl::Status written = file.status();
+      if (file.ok()) {
+        printTo((*file)->stream());
+        written = (*file)->Commit();
+      }
+      if (!written.ok()) {
+        err << "tessel partition: " << written.message() << "\n";
         return static_cast<int>(kExitBadInput);
       }
     }

@@ -32,9 +32,9 @@
 // TIMING: timing: load {{[0-9.]+}} s, propagate {{[0-9.]+}} s, partition {{[0-9.]+}} s, print {{[0-9.]+}} s, total {{[0-9.]+}} s; peak memory {{[0-9.]+}} MiB
 
 // A program that cannot be written in full is an error, not an empty success.
-// CLOSED-STDOUT: tessel partition: cannot write the program to standard output
+// CLOSED-STDOUT: tessel partition: cannot write standard output: Bad file descriptor
 // CLOSED-STDOUT: exit=1
-// UNWRITABLE: tessel partition: cannot write {{.*}}
+// UNWRITABLE: tessel partition: cannot write {{.*}}: Is a directory
 // UNWRITABLE: exit=1
 // Sizes that cannot exist are refused with their location, not wrapped or allocated.
 // HUGE-MESH: tessel report: --mesh: mesh has more than 1048576 devices (at axis "model" of size 100000)
@@ -46,9 +46,9 @@
 // HUGE-MESH-TEXT: huge_mesh.mlir:1:21: error: {{.*}}mesh has more than 1048576 devices (at axis "x" of size 4294967296)
 // HUGE-MESH-TEXT: exit=1
 
-// CLOSED-REPORT: tessel report: cannot write to standard output
+// CLOSED-REPORT: tessel report: cannot write standard output: Bad file descriptor
 // CLOSED-REPORT: exit=1
-// CLOSED-EXPLAIN: tessel explain: cannot write to standard output
+// CLOSED-EXPLAIN: tessel explain: cannot write standard output: Bad file descriptor
 // CLOSED-EXPLAIN: exit=1
 
 // EXPLAIN: argument 0: #tessel.sharding<@mesh, [{"data"}, {}]>

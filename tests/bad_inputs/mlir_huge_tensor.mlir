@@ -1,0 +1,4 @@
+func.func @main(%x: tensor<99999999999x99999999999xf32>) -> tensor<99999999999x99999999999xf32> {
+  %y = hlo.add %x, %x : tensor<99999999999x99999999999xf32>
+  return %y : tensor<99999999999x99999999999xf32>
+}

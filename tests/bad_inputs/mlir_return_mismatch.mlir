@@ -1,0 +1,5 @@
+tessel.mesh @mesh = <["data"=2]>
+
+func.func @main(%x: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>}) -> tensor<8x4xf32> {
+  return %x : tensor<8x5xf32>
+}
