@@ -1,8 +1,6 @@
 // tessel-opt: an mlir-opt style driver with Tessel's dialects and passes registered.
 // Every stage of the pipeline can be run alone from here and tested with lit.
-#include <exception>
 
-#include "llvm/Support/raw_ostream.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -18,6 +16,7 @@
 #include "partitioner/rules/sharding_rule_models.h"
 #include "partitioner/sharding/transforms/passes.h"
 #include "partitioner/spmd/passes.h"
+#include "support/guarded_main.h"
 
 namespace {
 
@@ -40,14 +39,6 @@ int OptMain(int argc, char** argv) {
 
 }  // namespace
 
-// An exception that escapes is a bug, but it ends in a message and exit 1, not an abort.
 int main(int argc, char** argv) {
-  try {
-    return OptMain(argc, argv);
-  } catch (const std::exception& error) {
-    llvm::errs() << "tessel-opt: internal error: " << error.what() << "\n";
-  } catch (...) {
-    llvm::errs() << "tessel-opt: internal error: unknown exception\n";
-  }
-  return 1;
+  return tessel::RunGuarded("tessel-opt", [&] { return OptMain(argc, argv); });
 }

@@ -2,11 +2,9 @@
 //   tessel-translate --import-hlo model.hlo          HLO text → MLIR
 //   tessel-translate --export-hlo model.mlir         MLIR → HLO text
 // Errors are reported as file:line:col diagnostics with a non-zero exit status.
-#include <exception>
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/raw_ostream.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
@@ -15,6 +13,7 @@
 #include "partitioner/hlo_text/hlo_import.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
+#include "support/guarded_main.h"
 
 namespace {
 
@@ -47,14 +46,6 @@ int TranslateMain(int argc, char** argv) {
 
 }  // namespace
 
-// An exception that escapes is a bug, but it ends in a message and exit 1, not an abort.
 int main(int argc, char** argv) {
-  try {
-    return TranslateMain(argc, argv);
-  } catch (const std::exception& error) {
-    llvm::errs() << "tessel-translate: internal error: " << error.what() << "\n";
-  } catch (...) {
-    llvm::errs() << "tessel-translate: internal error: unknown exception\n";
-  }
-  return 1;
+  return tessel::RunGuarded("tessel-translate", [&] { return TranslateMain(argc, argv); });
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "partitioner/api/version.h"
+#include "support/guarded_main.h"
 #include "support/output_file.h"
 #include "tools/tessel/subcommand.h"
 #include "tools/tessel/subcommands.h"
@@ -112,7 +113,7 @@ std::string Prefix(const std::vector<std::string>& args) {
 // truncated result and status 0. An exception that escapes is a bug, but it still ends in a
 // message and exit 1 rather than an abort.
 int GuardedMain(const std::vector<std::string>& args) {
-  try {
+  return RunGuarded("tessel", [&] {
     CheckedStream out(STDOUT_FILENO);
     // At a terminal, each result line shows up as it is printed, as it did through stdio.
     if (::isatty(STDOUT_FILENO)) out.stream() << std::unitbuf;
@@ -123,12 +124,7 @@ int GuardedMain(const std::vector<std::string>& args) {
       return status == kExitOk ? static_cast<int>(kExitBadInput) : status;
     }
     return status;
-  } catch (const std::exception& error) {
-    std::cerr << "tessel: internal error: " << error.what() << "\n";
-  } catch (...) {
-    std::cerr << "tessel: internal error: unknown exception\n";
-  }
-  return kExitBadInput;
+  });
 }
 
 }  // namespace
