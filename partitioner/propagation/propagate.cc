@@ -6,6 +6,7 @@
 #include <deque>
 #include <type_traits>
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -191,7 +192,8 @@ std::optional<Provenance> expandProvenance(const Map& map, mlir::Value value) {
 }
 
 void writeShardings(mlir::ModuleOp module, const PropagationGraph& graph, bool annotateOrigins,
-                    PropagationReport* report) {
+                    PropagationReport* report,
+                    const llvm::SmallPtrSetImpl<mlir::Operation*>& enteredManual) {
   mlir::MLIRContext* context = module.getContext();
   mlir::Builder builder(context);
   for (auto function : module.getOps<mlir::func::FuncOp>()) {
@@ -233,9 +235,12 @@ void writeShardings(mlir::ModuleOp module, const PropagationGraph& graph, bool a
           op->setAttr("tessel.sharding_origin", builder.getArrayAttr(origins));
         }
       }
-      // Only while and case bodies hold tensor computations to shard. Manual computation
-      // bodies are per-device code; reducer-like regions compute on single elements.
-      bool descend = op->getNumRegions() == 0 || llvm::isa<hlo::WhileOp, hlo::CaseOp>(op);
+      // Only while and case bodies hold tensor computations to shard, and the bodies of
+      // manual computations whose automatic axes propagation carried in; other manual
+      // bodies are per-device code on whole values, and reducer-like regions compute on
+      // single elements.
+      bool descend = op->getNumRegions() == 0 || llvm::isa<hlo::WhileOp, hlo::CaseOp>(op) ||
+                     enteredManual.contains(op);
       return descend ? mlir::WalkResult::advance() : mlir::WalkResult::skip();
     });
   }
@@ -265,20 +270,119 @@ std::string describeProvenance(const Provenance& provenance) {
   return os.str();
 }
 
+namespace {
+
+void runAllLevels(PropagationGraph& graph) {
+  // Each priority level runs every stage; a level unmasks the dimensions of its priority.
+  std::vector<bool> dirty;
+  for (int64_t level : graph.levels) {
+    dirty.assign(graph.nodes.size(), true);
+    for (int stage = 0; stage < kNumStages; ++stage) runToFixedPoint(graph, level, stage, dirty);
+  }
+}
+
+// Widens each open dimension of `sharding` with the whole axes `found` has on it that are
+// not manual and not used by `sharding` already, after its own axes (manual axes stay
+// major, as the body's local split needs). Returns null when nothing was added.
+ir::ShardingAttr widenOpenDims(ir::ShardingAttr sharding, ir::ShardingAttr found,
+                               mlir::ArrayAttr manualAxes) {
+  if (!found || found.getMeshName() != sharding.getMeshName() ||
+      found.getDimShardings().size() != sharding.getDimShardings().size()) {
+    return {};
+  }
+  llvm::SmallVector<llvm::StringRef> used;
+  auto note = [&](llvm::ArrayRef<ir::AxisRefAttr> axes) {
+    for (ir::AxisRefAttr axis : axes) used.push_back(axis.getName());
+  };
+  for (ir::DimShardingAttr dim : sharding.getDimShardings()) note(dim.getAxes());
+  note(sharding.getReplicatedAxes());
+  note(sharding.getUnreducedAxes());
+  for (mlir::StringAttr axis : manualAxes.getAsRange<mlir::StringAttr>()) {
+    used.push_back(axis.getValue());
+  }
+  mlir::MLIRContext* context = sharding.getContext();
+  llvm::SmallVector<ir::DimShardingAttr> dims(sharding.getDimShardings());
+  bool widened = false;
+  for (auto [d, dim] : llvm::enumerate(dims)) {
+    if (dim.getIsClosed()) continue;
+    llvm::SmallVector<ir::AxisRefAttr> axes(dim.getAxes());
+    for (ir::AxisRefAttr axis : found.getDimShardings()[d].getAxes()) {
+      if (axis.isSubAxis() || llvm::is_contained(used, axis.getName())) continue;
+      axes.push_back(axis);
+      used.push_back(axis.getName());
+      widened = true;
+    }
+    dim = ir::DimShardingAttr::get(context, axes, /*is_closed=*/false, dim.getPriority());
+  }
+  if (!widened) return {};
+  return ir::ShardingAttr::get(context, sharding.getMeshName(), dims,
+                               sharding.getReplicatedAxes(), sharding.getUnreducedAxes());
+}
+
+// For every manual computation with automatic axes: the open dimensions of its in_shardings
+// (with `in`) or out_shardings take the automatic axes its operands (or returned values)
+// received. Returns whether any sharding changed; `widenedOps` collects the computations
+// that did.
+bool widenManualShardings(mlir::ModuleOp module, const PropagationGraph& graph, bool in,
+                          llvm::SmallPtrSetImpl<mlir::Operation*>* widenedOps = nullptr) {
+  bool changed = false;
+  module.walk([&](ir::ManualComputationOp manual) {
+    mlir::ArrayAttr shardings = in ? manual.getInShardings() : manual.getOutShardings();
+    mlir::ValueRange values = in ? mlir::ValueRange(manual.getOperands())
+                                 : mlir::ValueRange(
+                                       manual.getBody().front().getTerminator()->getOperands());
+    llvm::SmallVector<mlir::Attribute> updated(shardings.begin(), shardings.end());
+    bool any = false;
+    for (auto [k, value] : llvm::enumerate(values)) {
+      auto sharding = llvm::cast<ir::ShardingAttr>(updated[k]);
+      if (ir::ShardingAttr wider =
+              widenOpenDims(sharding, finalSharding(graph, value), manual.getManualAxes())) {
+        updated[k] = wider;
+        any = true;
+      }
+    }
+    if (!any) return;
+    mlir::ArrayAttr attr = mlir::ArrayAttr::get(module.getContext(), updated);
+    if (in) {
+      manual.setInShardingsAttr(attr);
+    } else {
+      manual.setOutShardingsAttr(attr);
+    }
+    if (widenedOps) widenedOps->insert(manual);
+    changed = true;
+  });
+  return changed;
+}
+
+}  // namespace
+
 mlir::LogicalResult propagateShardings(mlir::ModuleOp module, const PropagationOptions& options,
                                        PropagationReport* report) {
   rules::ensureShardingRuleModels(module.getContext());
   mlir::FailureOr<PropagationGraph> graph = buildPropagationGraph(module, options.conservative);
   if (mlir::failed(graph)) return mlir::failure();
   if (!graph->defaultMesh) return mlir::success();
-  // Each priority level runs every stage; a level unmasks the dimensions of its priority.
-  std::vector<bool> dirty;
-  for (int64_t level : graph->levels) {
-    dirty.assign(graph->nodes.size(), true);
-    for (int stage = 0; stage < kNumStages; ++stage) runToFixedPoint(*graph, level, stage, dirty);
+  runAllLevels(*graph);
+  // A partly manual computation leaves dimensions of its in_shardings open to the automatic
+  // axes: they take those its operands received, and propagation runs again, this time
+  // through the bodies, so that body values stay split over those axes instead of being
+  // gathered on the way in; the out_shardings then take what the returned values received.
+  // Each run starts again from the annotations, so a widened sharding is just one more.
+  llvm::SmallPtrSet<mlir::Operation*, 4> entered;
+  if (widenManualShardings(module, *graph, /*in=*/true, &entered)) {
+    graph = buildPropagationGraph(module, options.conservative, /*enterManualBodies=*/true);
+    if (mlir::failed(graph)) return mlir::failure();
+    runAllLevels(*graph);
+    // Results start from the out_shardings: where those widened, once more, so that the
+    // values after the manual computation see it.
+    if (widenManualShardings(module, *graph, /*in=*/false)) {
+      graph = buildPropagationGraph(module, options.conservative, /*enterManualBodies=*/true);
+      if (mlir::failed(graph)) return mlir::failure();
+      runAllLevels(*graph);
+    }
   }
   reportConflicts(*graph, graph->levels.back());
-  writeShardings(module, *graph, options.annotateOrigins, report);
+  writeShardings(module, *graph, options.annotateOrigins, report, entered);
   return mlir::success();
 }
 

@@ -46,8 +46,8 @@ rules::OpShardingRule identityRule(llvm::ArrayRef<mlir::Value> values) {
 
 class GraphBuilder {
  public:
-  GraphBuilder(mlir::ModuleOp module, bool conservative)
-      : module_(module), conservative_(conservative) {}
+  GraphBuilder(mlir::ModuleOp module, bool conservative, bool enterManualBodies)
+      : module_(module), conservative_(conservative), enterManualBodies_(enterManualBodies) {}
 
   mlir::FailureOr<PropagationGraph> build() {
     // Every value gets a state while propagation runs: sizing the map once spares the
@@ -144,7 +144,14 @@ class GraphBuilder {
            llvm::zip(manual.getResults(), manual.getOutShardings().getAsRange<ir::ShardingAttr>())) {
         seed(value, sharding, "out_shardings of " + describeOp(op));
       }
-      return mlir::WalkResult::skip();
+      if (!enterManualBodies_) return mlir::WalkResult::skip();
+      mlir::Block& body = manual.getBody().front();
+      for (auto [arg, sharding] :
+           llvm::zip(body.getArguments(), manual.getInShardings().getAsRange<ir::ShardingAttr>())) {
+        seed(arg, withoutManualAxes(sharding, manual.getManualAxes()),
+             "in_shardings of " + describeOp(op));
+      }
+      return mlir::WalkResult::advance();
     }
     if (auto whileOp = llvm::dyn_cast<hlo::WhileOp>(op)) {
       mlir::Block& cond = whileOp.getCond().front();
@@ -192,6 +199,7 @@ class GraphBuilder {
 
   mlir::ModuleOp module_;
   bool conservative_;
+  bool enterManualBodies_;
   PropagationGraph graph_;
   std::set<int64_t> levels_;
 };
@@ -204,8 +212,29 @@ MeshAttr lookupMeshIn(mlir::ModuleOp module, mlir::FlatSymbolRefAttr name) {
 }
 
 mlir::FailureOr<PropagationGraph> buildPropagationGraph(mlir::ModuleOp module,
-                                                        bool conservative) {
-  return GraphBuilder(module, conservative).build();
+                                                        bool conservative,
+                                                        bool enterManualBodies) {
+  return GraphBuilder(module, conservative, enterManualBodies).build();
+}
+
+ir::ShardingAttr withoutManualAxes(ir::ShardingAttr sharding, mlir::ArrayAttr manualAxes) {
+  auto isManual = [&](ir::AxisRefAttr axis) {
+    return llvm::is_contained(manualAxes.getAsValueRange<mlir::StringAttr>(), axis.getName());
+  };
+  auto keep = [&](llvm::ArrayRef<ir::AxisRefAttr> axes) {
+    return llvm::to_vector(llvm::make_filter_range(axes, [&](ir::AxisRefAttr axis) {
+      return !isManual(axis);
+    }));
+  };
+  mlir::MLIRContext* context = sharding.getContext();
+  llvm::SmallVector<ir::DimShardingAttr> dims;
+  for (ir::DimShardingAttr dim : sharding.getDimShardings()) {
+    dims.push_back(ir::DimShardingAttr::get(context, keep(dim.getAxes()), dim.getIsClosed(),
+                                            dim.getPriority()));
+  }
+  return ir::ShardingAttr::get(context, sharding.getMeshName(), dims,
+                               keep(sharding.getReplicatedAxes()),
+                               keep(sharding.getUnreducedAxes()));
 }
 
 }  // namespace tessel::propagation

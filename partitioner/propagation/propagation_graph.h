@@ -45,8 +45,17 @@ struct PropagationGraph {
 // Builds the graph of `module` and seeds the states from the annotations: function
 // arguments and results, sharding constraints and reshards, manual computation results,
 // and existing `tessel.sharding` on ops.
+// With `enterManualBodies`, the ops of manual computation bodies join the graph too, their
+// block arguments seeded with the in_shardings' automatic (non-manual) part: body values
+// are split over the axes left to automatic partitioning. Without it a manual computation
+// is a boundary.
 mlir::FailureOr<PropagationGraph> buildPropagationGraph(mlir::ModuleOp module,
-                                                        bool conservative);
+                                                        bool conservative,
+                                                        bool enterManualBodies = false);
+
+// `sharding` without the axes named in `manualAxes` (a list of StringAttr): the part that
+// splits a manual computation's local value.
+ir::ShardingAttr withoutManualAxes(ir::ShardingAttr sharding, mlir::ArrayAttr manualAxes);
 
 // The mesh named `name` in `module`'s symbol table, or null.
 MeshAttr lookupMeshIn(mlir::ModuleOp module, mlir::FlatSymbolRefAttr name);

@@ -52,6 +52,19 @@ namespace {
 
 bool isSourceOp(mlir::Operation* op) { return llvm::isa<hlo::ConstantOp, hlo::IotaOp>(op); }
 
+// `op` by its sharding rule where it has one and the rule path takes it, else by
+// replication (with a remark where `remark`).
+mlir::LogicalResult partitionByRuleOrReplication(mlir::Operation* op, PartitionState& state,
+                                                 bool remark) {
+  rules::ShardingRuleOrNone rule = rules::getShardingRuleOf(op, rules::ShardingRuleOptions());
+  if (const auto* factors = std::get_if<rules::OpShardingRule>(&rule)) {
+    mlir::FailureOr<bool> done = partitionByRule(op, *factors, state);
+    if (mlir::failed(done)) return mlir::failure();
+    if (*done) return mlir::success();
+  }
+  return partitionByReplication(op, state, remark);
+}
+
 mlir::LogicalResult partitionOp(mlir::Operation* op, PartitionState& state) {
   for (mlir::Value operand : op->getOperands()) {
     if (!state.has(operand)) return op->emitError() << "operand is not a partitioned value";
@@ -62,9 +75,11 @@ mlir::LogicalResult partitionOp(mlir::Operation* op, PartitionState& state) {
   if (llvm::isa<ir::AllGatherOp, ir::AllReduceOp, ir::ReduceScatterOp, ir::AllToAllOp,
                 ir::CollectivePermuteOp, ir::PartitionIdOp>(op)) {
     // These speak of devices; in a global program they have no single-device meaning, while
-    // in a manual computation's body they are per-device code: they run on whole values
-    // along the axes left to automatic partitioning.
-    if (state.inManualCode()) return partitionByReplication(op, state, /*remark=*/false);
+    // in a manual computation's body they are per-device code. Along the axes left to
+    // automatic partitioning their rules hold (a dimension they do not exchange may stay
+    // split: every member of a group along the manual axes holds the same automatic
+    // shard), else they run on whole values.
+    if (state.inManualCode()) return partitionByRuleOrReplication(op, state, /*remark=*/false);
     return op->emitError() << "'" << op->getName()
                            << "' is only meaningful in per-device code";
   }
@@ -89,13 +104,7 @@ mlir::LogicalResult partitionOp(mlir::Operation* op, PartitionState& state) {
   if (mlir::failed(handled)) return mlir::failure();
   if (*handled) return mlir::success();
   if (isSourceOp(op)) return partitionByReplication(op, state, /*remark=*/false);
-  rules::ShardingRuleOrNone rule = rules::getShardingRuleOf(op, rules::ShardingRuleOptions());
-  if (const auto* factors = std::get_if<rules::OpShardingRule>(&rule)) {
-    mlir::FailureOr<bool> done = partitionByRule(op, *factors, state);
-    if (mlir::failed(done)) return mlir::failure();
-    if (*done) return mlir::success();
-  }
-  return partitionByReplication(op, state, /*remark=*/true);
+  return partitionByRuleOrReplication(op, state, /*remark=*/true);
 }
 
 }  // namespace

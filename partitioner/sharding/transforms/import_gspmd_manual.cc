@@ -17,6 +17,7 @@
 #include "partitioner/sharding/hlo_sharding.h"
 #include "partitioner/sharding/mlir_conversion.h"
 #include "partitioner/sharding/transforms/gspmd_shard_maps.h"
+#include "partitioner/sharding/transforms/open_dims.h"
 #include "partitioner/sharding/transforms/passes.h"
 
 namespace tessel::sharding {
@@ -228,7 +229,8 @@ mlir::FailureOr<Boundary> readBoundary(GspmdShardMap& shardMap, const ModuleMesh
     mlir::FailureOr<ir::ShardingAttr> attr = toAttr(in, inSharding->sharding);
     if (mlir::failed(attr)) return mlir::failure();
     boundary.operands.push_back(in->getResult(0));
-    boundary.inShardings.push_back(*attr);
+    // Dims JAX leaves unconstrained (automatic axes of a partly manual shard_map) stay open.
+    boundary.inShardings.push_back(OpenUp(*attr, OpenDims(in)));
     locals.push_back({entry, in->getResult(0), entry->getResult(0), inSharding->sharding});
   }
   for (hlo::CustomCallOp exit : shardMap.exits) {
@@ -252,7 +254,7 @@ mlir::FailureOr<Boundary> readBoundary(GspmdShardMap& shardMap, const ModuleMesh
     }
     mlir::FailureOr<ir::ShardingAttr> attr = toAttr(exit, out->sharding);
     if (mlir::failed(attr)) return mlir::failure();
-    boundary.outShardings.push_back(*attr);
+    boundary.outShardings.push_back(OpenUp(*attr, OpenDims(exit)));
     locals.push_back({exit, exit->getResult(0), exit.getInputs()[0], out->sharding});
   }
   for (const Local& local : locals) {

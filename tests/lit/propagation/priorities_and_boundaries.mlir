@@ -73,6 +73,30 @@ func.func @manual_boundary(%a: tensor<8x8xf32> {tessel.sharding = #tessel.shardi
   return %e : tensor<8x8xf32>
 }
 
+// A partly manual computation (manual over "y") whose in_sharding leaves dim 0 open: it
+// takes the automatic axis "x" the operand has, propagation runs through the body (its
+// values split over "x"), and the open out_sharding takes "x" from the returned value, and
+// with it the result and its users. Closed dims and the manual axis stay as written.
+// CHECK-LABEL: func @manual_open_dims
+func.func @manual_open_dims(%a: tensor<8x8xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {"y"}]>})
+    -> tensor<8x8xf32> {
+  // CHECK: tessel.manual_computation(%arg0) in_shardings=[<@mesh, [{"x", ?}, {"y"}]>] out_shardings=[<@mesh, [{"x", ?}, {}]>] manual_axes={"y"}
+  // CHECK: hlo.tanh %{{.*}} {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<8x4xf32>
+  // CHECK: tessel.all_reduce %{{.*}} over @mesh ["y"] kind = sum {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"x"}, {}]>]>}
+  %r = tessel.manual_computation(%a) in_shardings=[<@mesh, [{?}, {"y"}]>]
+      out_shardings=[<@mesh, [{?}, {}]>] manual_axes={"y"}
+      (%la: tensor<8x4xf32>) {
+    %t = hlo.tanh %la : tensor<8x4xf32>
+    %c = hlo.constant dense<1.0> : tensor<4x8xf32>
+    %d = hlo.dot_general %t, %c, lhs_contract = [1], rhs_contract = [0] : (tensor<8x4xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
+    %s = tessel.all_reduce %d over @mesh ["y"] kind = sum : tensor<8x8xf32>
+    tessel.return %s : tensor<8x8xf32>
+  } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  // CHECK: hlo.exp {{.*}}[<@mesh, [{"x"}, {}]>]
+  %e = hlo.exp %r : tensor<8x8xf32>
+  return %e : tensor<8x8xf32>
+}
+
 // An argument returned as a result annotated differently keeps its own sharding; the
 // partitioner reshards at the return.
 // CHECK-LABEL: func @result_differs_from_argument

@@ -172,3 +172,10 @@
 // RUN: tessel partition %S/../../corpus/rbg_dropout.hlo 2>/dev/null | FileCheck %s --check-prefix=RBG-SPMD
 // RBG-SPMD: hlo.rng_bit_generator {{.*}} window of [32, 128] {{.*}} -> tensor<8x64xui32>
 // RBG-SPMD-NOT: tessel.all_gather
+// The partly manual shard_map keeps the operand split over the automatic axis "data" in its
+// body: one all_reduce over "model" of the local 8x16 block, as XLA, and no gather.
+// RUN: tessel partition %S/../../corpus/shard_map_partial.hlo 2>/dev/null | FileCheck %s --check-prefix=PARTIAL-SPMD
+// RUN: tessel partition %S/../../corpus/shard_map_partial.gspmd.hlo 2>/dev/null | FileCheck %s --check-prefix=PARTIAL-SPMD
+// PARTIAL-SPMD-NOT: tessel.all_gather
+// PARTIAL-SPMD: tessel.all_reduce %{{.*}} over @mesh [{{.*}}] kind = sum : tensor<8x16xf32>
+// PARTIAL-SPMD-NOT: tessel.all_gather
