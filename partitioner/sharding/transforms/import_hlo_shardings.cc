@@ -178,32 +178,13 @@ bool IsShardingCustomCall(mlir::Operation* op) {
          call.getInputs()[0].getType() == call.getResult(0).getType();
 }
 
-// Whether a Sharding call of Shardy's round trip says nothing: its `xla.sdy.sharding` has
-// every dimension open and empty (`[{?}, {?}]`). JAX writes these for the automatic axes
-// inside a partly manual shard_map, with `sharding={replicated}` beside them as GSPMD's
-// nearest form; read as replication, they would gather what the body may keep split.
-bool IsOpenShardyAnnotation(mlir::Operation* op) {
-  auto attrs = op->getAttrOfType<mlir::DictionaryAttr>("tessel.hlo_frontend_attributes");
-  auto text = attrs ? attrs.getAs<mlir::StringAttr>("xla.sdy.sharding") : nullptr;
-  if (!text) return false;
-  llvm::StringRef body = text.getValue().trim();
-  if (!body.consume_front("#sdy.sharding_per_value<[<@") || !body.consume_back("]>]>")) {
-    return false;
-  }
-  size_t dims = body.find(", [");
-  if (dims == llvm::StringRef::npos) return false;
-  body = body.drop_front(dims + 3);
-  llvm::SmallVector<llvm::StringRef> parts;
-  body.split(parts, ',', -1, /*KeepEmpty=*/false);
-  return llvm::all_of(parts, [](llvm::StringRef part) { return part.trim() == "{?}"; });
-}
-
 struct ImportHloShardingsPass : public impl::ImportHloShardingsPassBase<ImportHloShardingsPass> {
   void runOnOperation() override {
     mlir::ModuleOp module = getOperation();
     llvm::SmallVector<mlir::Operation*> open;
     module.walk([&](mlir::Operation* op) {
-      if (IsShardingCustomCall(op) && IsOpenShardyAnnotation(op)) open.push_back(op);
+      // Read as replication, these would gather what the body may keep split.
+      if (IsShardingCustomCall(op) && SaysNothing(op)) open.push_back(op);
     });
     for (mlir::Operation* op : open) {
       op->getResult(0).replaceAllUsesWith(op->getOperand(0));

@@ -1,9 +1,47 @@
 // Reading the unconstrained dimensions of a Sharding call (open_dims.h).
 #include "partitioner/sharding/transforms/open_dims.h"
 
+#include <optional>
+
+#include "llvm/ADT/STLExtras.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
 namespace tessel::sharding {
+
+namespace {
+
+// The dimension shardings (`{...}` each, in order) of the first value of a Shardy
+// annotation `#sdy.sharding_per_value<[<@mesh, [{...}, {...}]...>]>`, and what follows the
+// list.
+struct ShardyDims {
+  llvm::SmallVector<llvm::StringRef> dims;
+  llvm::StringRef rest;
+};
+
+std::optional<ShardyDims> ReadShardyDims(mlir::Operation* op) {
+  auto attrs = op->getAttrOfType<mlir::DictionaryAttr>("tessel.hlo_frontend_attributes");
+  auto sdy = attrs ? attrs.getAs<mlir::StringAttr>("xla.sdy.sharding") : nullptr;
+  if (!sdy) return std::nullopt;
+  llvm::StringRef text = sdy.getValue();
+  size_t at = text.find(", [");
+  if (at == llvm::StringRef::npos) return std::nullopt;
+  llvm::StringRef list = text.drop_front(at + 3);
+  ShardyDims result;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const char c = list[i];
+    if (c == ']' && depth == 0) {
+      result.rest = list.drop_front(i + 1);
+      return result;
+    }
+    if (c == '{' && depth++ == 0) start = i;
+    if (c == '}' && --depth == 0) result.dims.push_back(list.slice(start, i + 1));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 llvm::SmallVector<int64_t> OpenDims(mlir::Operation* op) {
   llvm::SmallVector<int64_t> open;
@@ -20,26 +58,9 @@ llvm::SmallVector<int64_t> OpenDims(mlir::Operation* op) {
       }
     }
   }
-  auto attrs = op->getAttrOfType<mlir::DictionaryAttr>("tessel.hlo_frontend_attributes");
-  auto sdy = attrs ? attrs.getAs<mlir::StringAttr>("xla.sdy.sharding") : nullptr;
-  if (sdy) {
-    // The dimension list of the first (only) value: `[<@mesh, [{...}, {...}]...`.
-    llvm::StringRef text = sdy.getValue();
-    size_t at = text.find(", [");
-    if (at != llvm::StringRef::npos) {
-      int depth = 0;
-      int64_t dim = 0;
-      bool sawOpen = false;
-      for (char c : text.drop_front(at + 3)) {
-        if (c == ']' && depth == 0) break;
-        if (c == '{') ++depth;
-        if (c == '?' && depth == 1) sawOpen = true;
-        if (c == '}' && --depth == 0) {
-          if (sawOpen) open.push_back(dim);
-          sawOpen = false;
-          ++dim;
-        }
-      }
+  if (std::optional<ShardyDims> sdy = ReadShardyDims(op)) {
+    for (auto [dim, text] : llvm::enumerate(sdy->dims)) {
+      if (text.contains('?')) open.push_back(static_cast<int64_t>(dim));
     }
   }
   return open;
@@ -54,6 +75,12 @@ ir::ShardingAttr OpenUp(ir::ShardingAttr sharding, llvm::ArrayRef<int64_t> open)
   }
   return ir::ShardingAttr::get(sharding.getContext(), sharding.getMeshName(), dims,
                                sharding.getReplicatedAxes(), sharding.getUnreducedAxes());
+}
+
+bool SaysNothing(mlir::Operation* op) {
+  std::optional<ShardyDims> sdy = ReadShardyDims(op);
+  return sdy && sdy->rest.trim() == ">]>" &&
+         llvm::all_of(sdy->dims, [](llvm::StringRef dim) { return dim == "{?}"; });
 }
 
 }  // namespace tessel::sharding

@@ -17,6 +17,12 @@ namespace tessel::sharding {
 // `{"x", ?}` in the op's `xla.sdy.sharding` frontend attribute.
 llvm::SmallVector<int64_t> OpenDims(mlir::Operation* op);
 
+// Whether the op's Shardy annotation leaves every dimension open and empty (`[{?}, {?}]`)
+// and says nothing else: such a Sharding call constrains nothing. JAX writes these for the
+// automatic axes inside a partly manual shard_map, with `sharding={replicated}` beside them
+// as GSPMD's nearest form.
+bool SaysNothing(mlir::Operation* op);
+
 // `sharding` with the dimensions `open` left open to propagation (others out of range are
 // ignored).
 ir::ShardingAttr OpenUp(ir::ShardingAttr sharding, llvm::ArrayRef<int64_t> open);

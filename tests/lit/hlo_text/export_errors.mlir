@@ -51,3 +51,14 @@ module {
     return
   }
 }
+
+// -----
+
+tessel.mesh @mesh = <["x"=2]>
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tessel.manual_computation' needs its shardings in GSPMD form to be written as HLO (run --tessel-export-hlo-shardings first)}}
+  %0 = tessel.manual_computation(%x) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%l: tensor<2xf32>) {
+    tessel.return %l : tensor<2xf32>
+  } : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -71,3 +71,11 @@ func.func @unequal_shapes(%x: tensor<4xf32>, %y: tensor<2x2xf32>) {
   hlo.custom_call @xla.sdy.ShardingGroup(%y) {has_side_effect = true, tessel.hlo_frontend_attributes = {xla.sdy.sharding_group_id = "0 : i64"}} : (tensor<2x2xf32>) -> ()
   return
 }
+
+// -----
+
+func.func @shard_as_on_several_results(%x: tensor<4xf32>) {
+  // expected-error @+1 {{a sharding with shard_as needs an instruction of one result}}
+  %0:2 = hlo.optimization_barrier %x, %x : tensor<4xf32>, tensor<4xf32> {tessel.hlo_sharding = "{unknown shard_as 3}"}
+  return
+}

@@ -101,3 +101,11 @@ func.func @rng_window_negative(%s: tensor<2xui64>, %i: tensor<i32>) -> tensor<4x
   %n, %b = hlo.rng_bit_generator %s, algorithm = philox window of [-8] at [%i] : tensor<2xui64>, tensor<i32> -> tensor<4xui32>
   return %b : tensor<4xui32>
 }
+
+// -----
+
+func.func @rng_starts_without_window(%s: tensor<2xui64>, %i: tensor<i32>) -> tensor<4xui32> {
+  // expected-error @+1 {{'hlo.rng_bit_generator' op has start indices but no window}}
+  %n, %b = "hlo.rng_bit_generator"(%s, %i) <{algorithm = #hlo<rng_algorithm philox>}> : (tensor<2xui64>, tensor<i32>) -> (tensor<2xui64>, tensor<4xui32>)
+  return %b : tensor<4xui32>
+}
