@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "partitioner/ir/tessel/collective_groups.h"
+#include "partitioner/ir/tessel/sharding_verification.h"
 #include "runtime/element_type.h"
 
 namespace tessel::runtime {
@@ -32,8 +33,7 @@ absl::StatusOr<PieceLayout> LayoutOf(ir::ShardingAttr sharding, ir::MeshAttr mes
   }
   if (sharding.getRank() != static_cast<int64_t>(global_shape.size())) {
     return absl::InvalidArgumentError(absl::StrCat("sharding of rank ", sharding.getRank(),
-                                                   " for a tensor of rank ",
-                                                   global_shape.size()));
+                                                   " for a tensor of rank ", global_shape.size()));
   }
   std::optional<int64_t> linear = mesh.findLinearIndex(partition);
   if (!linear) return absl::InvalidArgumentError(absl::StrCat("mesh has no device ", partition));
@@ -74,10 +74,29 @@ void ForEachValidElement(const PieceLayout& layout, const Shape& global_shape, F
   }
 }
 
+// Whether `partition` lies outside a one-device mesh: the value is some other device's.
+bool OutsideMaximalMesh(ir::ShardingAttr sharding, ir::MeshAttr mesh, int64_t partition) {
+  return sharding && mesh.getTotalSize() == 1 && !mesh.findLinearIndex(partition);
+}
+
 }  // namespace
+
+absl::StatusOr<ir::MeshAttr> MeshOfSharding(mlir::ModuleOp module, ir::ShardingAttr sharding) {
+  if (sharding) {
+    if (ir::MeshAttr mesh = ir::findMesh(module, sharding.getMeshName())) return mesh;
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown mesh @", sharding.getMeshName().getValue().str()));
+  }
+  auto meshes = module.getOps<ir::MeshOp>();
+  if (meshes.empty()) return absl::InvalidArgumentError("the program has no tessel.mesh");
+  return (*meshes.begin()).getMesh();
+}
 
 absl::StatusOr<Tensor> ShardTensor(const Tensor& global, ir::ShardingAttr sharding,
                                    ir::MeshAttr mesh, int64_t partition) {
+  if (OutsideMaximalMesh(sharding, mesh, partition)) {
+    return Tensor::Zeros(global.type(), global.shape());
+  }
   absl::StatusOr<PieceLayout> layout = LayoutOf(sharding, mesh, global.shape(), partition);
   if (!layout.ok()) return layout.status();
   Tensor local = Tensor::Zeros(global.type(), layout->local_shape);
@@ -88,23 +107,21 @@ absl::StatusOr<Tensor> ShardTensor(const Tensor& global, ir::ShardingAttr shardi
   return local;
 }
 
-absl::StatusOr<Tensor> AssembleTensor(absl::Span<const Tensor> locals,
-                                      ir::ShardingAttr sharding, ir::MeshAttr mesh,
-                                      const Shape& global_shape) {
+absl::StatusOr<Tensor> AssembleTensor(absl::Span<const Tensor> locals, ir::ShardingAttr sharding,
+                                      ir::MeshAttr mesh, const Shape& global_shape) {
   if (locals.empty()) return absl::InvalidArgumentError("no local pieces");
   Tensor global = Tensor::Zeros(locals[0].type(), global_shape);
   std::vector<bool> written(global.num_elements(), false);
   const int64_t size = ElementTypeSize(global.type());
   for (int64_t p = 0; p < static_cast<int64_t>(locals.size()); ++p) {
+    if (OutsideMaximalMesh(sharding, mesh, p)) continue;
     absl::StatusOr<PieceLayout> layout = LayoutOf(sharding, mesh, global_shape, p);
     if (!layout.ok()) return layout.status();
     const Tensor& local = locals[p];
     if (local.type() != global.type() || local.shape() != layout->local_shape) {
-      return absl::InvalidArgumentError(absl::StrCat("partition ", p, " holds ",
-                                                     local.ShapeString(), ", expected a piece ",
-                                                     "of shape [",
-                                                     absl::StrJoin(layout->local_shape, ","),
-                                                     "]"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("partition ", p, " holds ", local.ShapeString(), ", expected a piece ",
+                       "of shape [", absl::StrJoin(layout->local_shape, ","), "]"));
     }
     absl::Status mismatch;
     ForEachValidElement(*layout, global_shape, [&](int64_t l, int64_t g) {
@@ -124,8 +141,7 @@ absl::StatusOr<Tensor> AssembleTensor(absl::Span<const Tensor> locals,
   }
   for (int64_t g = 0; g < global.num_elements(); ++g) {
     if (!written[g]) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("no partition holds global element ", g));
+      return absl::FailedPreconditionError(absl::StrCat("no partition holds global element ", g));
     }
   }
   return global;

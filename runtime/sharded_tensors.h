@@ -14,24 +14,32 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "runtime/tensor.h"
 
 namespace tessel::runtime {
 
+// The mesh `sharding` names in `module`, or the module's first mesh for a null sharding (a
+// value every device holds whole). Fails on an unknown mesh or a module without meshes.
+absl::StatusOr<ir::MeshAttr> MeshOfSharding(mlir::ModuleOp module, ir::ShardingAttr sharding);
+
 // Partition `partition`'s local piece of `global` under `sharding` on `mesh`. A null
-// sharding means replicated (the whole tensor). Fails if the sharding has unreduced axes,
-// its rank differs from the tensor's, or the mesh has no device `partition`.
+// sharding means replicated (the whole tensor). A partition outside a mesh of one device
+// (a maximal sharding: the value lives on that device alone) gets zeros of the whole shape,
+// so a program that reads the value anywhere but its owner cannot pass a check. Fails if
+// the sharding has unreduced axes, its rank differs from the tensor's, or the mesh has
+// several devices and not `partition`.
 absl::StatusOr<Tensor> ShardTensor(const Tensor& global, ir::ShardingAttr sharding,
                                    ir::MeshAttr mesh, int64_t partition);
 
 // The global tensor of shape `global_shape` rebuilt from `locals[p]`, partition p's piece,
-// for every device p of the mesh. Padding is dropped. Every element must be the same in all
+// for every device p of the mesh (partitions outside a one-device mesh are ignored: only
+// the owner of a maximal value holds it). Padding is dropped. Every element must be the same in all
 // pieces that hold it (replicas must agree): a mismatch fails with FailedPrecondition naming
 // the partition, so a partitioned program whose replicas diverge cannot pass as correct.
-absl::StatusOr<Tensor> AssembleTensor(absl::Span<const Tensor> locals,
-                                      ir::ShardingAttr sharding, ir::MeshAttr mesh,
-                                      const Shape& global_shape);
+absl::StatusOr<Tensor> AssembleTensor(absl::Span<const Tensor> locals, ir::ShardingAttr sharding,
+                                      ir::MeshAttr mesh, const Shape& global_shape);
 
 }  // namespace tessel::runtime
 

@@ -26,8 +26,7 @@ absl::Status CheckInputs(const Program& program, const std::vector<HostTensor>& 
   const std::vector<TensorType>& types = program.global_parameter_types();
   if (inputs.size() != types.size()) {
     return absl::InvalidArgumentError(absl::StrCat("the program takes ", types.size(),
-                                                   " inputs but ", inputs.size(),
-                                                   " were given"));
+                                                   " inputs but ", inputs.size(), " were given"));
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i].element_type() != types[i].element_type() ||
@@ -49,20 +48,6 @@ std::vector<HostTensor> ToHost(std::vector<runtime::Tensor> tensors) {
   return host;
 }
 
-// The mesh of `sharding`, or the module's first mesh for a value without a sharding (which
-// every device holds whole).
-absl::StatusOr<ir::MeshAttr> MeshFor(mlir::ModuleOp module, ir::ShardingAttr sharding) {
-  if (sharding) {
-    ir::MeshAttr mesh = ir::findMesh(module, sharding.getMeshName());
-    if (mesh) return mesh;
-    return absl::InvalidArgumentError(absl::StrCat("unknown mesh @",
-                                                   sharding.getMeshName().getValue().str()));
-  }
-  auto meshes = module.getOps<ir::MeshOp>();
-  if (meshes.empty()) return absl::InvalidArgumentError("the partitioned program has no mesh");
-  return (*meshes.begin()).getMesh();
-}
-
 absl::StatusOr<std::vector<HostTensor>> RunPartitioned(const Program& program,
                                                        mlir::func::FuncOp entry,
                                                        const std::vector<HostTensor>& inputs,
@@ -73,7 +58,7 @@ absl::StatusOr<std::vector<HostTensor>> RunPartitioned(const Program& program,
   std::vector<std::vector<runtime::Tensor>> per_partition(num_partitions);
   for (size_t i = 0; i < inputs.size(); ++i) {
     auto sharding = entry.getArgAttrOfType<ir::ShardingAttr>(i, sharding_key);
-    TESSEL_ASSIGN_OR_RETURN(ir::MeshAttr mesh, MeshFor(module, sharding));
+    TESSEL_ASSIGN_OR_RETURN(ir::MeshAttr mesh, runtime::MeshOfSharding(module, sharding));
     for (int64_t p = 0; p < num_partitions; ++p) {
       absl::StatusOr<runtime::Tensor> local =
           runtime::ShardTensor(HostTensorAccess::Runtime(inputs[i]), sharding, mesh, p);
@@ -92,7 +77,7 @@ absl::StatusOr<std::vector<HostTensor>> RunPartitioned(const Program& program,
   std::vector<runtime::Tensor> results;
   for (size_t r = 0; r < result_types.size(); ++r) {
     auto sharding = entry.getResultAttrOfType<ir::ShardingAttr>(r, sharding_key);
-    TESSEL_ASSIGN_OR_RETURN(ir::MeshAttr mesh, MeshFor(module, sharding));
+    TESSEL_ASSIGN_OR_RETURN(ir::MeshAttr mesh, runtime::MeshOfSharding(module, sharding));
     std::vector<runtime::Tensor> pieces;
     pieces.reserve(num_partitions);
     for (int64_t p = 0; p < num_partitions; ++p) pieces.push_back(std::move(locals[p][r]));

@@ -101,7 +101,8 @@ absl::StatusOr<HloSharding> HloSharding::Tiled(TileAssignment tiles,
     // Replicas of one tile are interchangeable; listing each group in increasing device order
     // gives one spelling per sharding, as in XLA. In an iota that means taking the replicated
     // dim's factors major to minor in reshape order.
-    if (std::optional<IotaFactors> factors = tiles.Factors()) {
+    std::optional<IotaFactors> factors = tiles.IsIota() ? tiles.Factors() : std::nullopt;
+    if (factors) {
       std::sort(factors->dim_factors.back().begin(), factors->dim_factors.back().end());
       tiles = TileAssignment::FromFactors(shape, *factors);
     } else {

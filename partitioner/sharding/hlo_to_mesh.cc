@@ -129,6 +129,17 @@ Mesh DeviceListMesh(const TileAssignment& tiles, std::vector<std::vector<AxisRef
   return mesh;
 }
 
+bool SameMesh(const Mesh& a, const Mesh& b) {
+  if (a.axes.size() != b.axes.size() || a.NumDevices() != b.NumDevices()) return false;
+  for (size_t i = 0; i < a.axes.size(); ++i) {
+    if (a.axes[i].name != b.axes[i].name || a.axes[i].size != b.axes[i].size) return false;
+  }
+  for (int64_t i = 0; i < a.NumDevices(); ++i) {
+    if (a.DeviceId(i) != b.DeviceId(i)) return false;
+  }
+  return true;
+}
+
 absl::Status ValidateLeaf(const HloShardingLeaf& leaf, size_t index, int64_t num_devices) {
   const HloSharding& sharding = leaf.sharding;
   auto error = [&](const std::string& message) {
@@ -234,7 +245,6 @@ absl::StatusOr<MeshShardingImport> HloShardingsToMesh(const std::vector<HloShard
         if (on_main[i]) {
           dim_axes = AxesOfPlan(*plans[i], main_mesh);
         } else {
-          std::string name = absl::StrCat(kMainMesh, "_", ++own_meshes);
           Mesh mesh;
           if (plans[i]) {
             ChainMesh own(Bounds(*plans[i], num_devices));
@@ -243,8 +253,17 @@ absl::StatusOr<MeshShardingImport> HloShardingsToMesh(const std::vector<HloShard
           } else {
             mesh = DeviceListMesh(sharding.tile_assignment(), dim_axes);
           }
-          result.meshes.push_back({name, std::move(mesh)});
-          imported.sharding.mesh_name = name;
+          // Shardings over one device order share its mesh.
+          auto same =
+              std::find_if(result.meshes.begin(), result.meshes.end(),
+                           [&](const NamedMesh& named) { return SameMesh(named.mesh, mesh); });
+          if (same != result.meshes.end()) {
+            imported.sharding.mesh_name = same->name;
+          } else {
+            std::string name = absl::StrCat(kMainMesh, "_", ++own_meshes);
+            result.meshes.push_back({name, std::move(mesh)});
+            imported.sharding.mesh_name = name;
+          }
         }
         AssignTiledAxes(sharding, dim_axes, imported);
         break;

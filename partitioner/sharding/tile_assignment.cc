@@ -1,6 +1,7 @@
 // Tile assignments in explicit and canonical iota form (see tile_assignment.h).
 #include "partitioner/sharding/tile_assignment.h"
 
+#include <algorithm>
 #include <cassert>
 
 #include "absl/status/status.h"
@@ -57,6 +58,79 @@ int64_t Ravel(const std::vector<int64_t>& index, const std::vector<int64_t>& sha
   for (size_t i = 0; i < shape.size(); ++i) linear = linear * shape[i] + index[i];
   return linear;
 }
+
+namespace {
+
+// The iota factors of an explicit device array, where it is one written out: every array
+// dim is cut into runs along which the id grows by a fixed stride (minor runs first, each
+// as long as the ids stay on the line), and the array must be exactly the sum of
+// run index times stride, with strides that count every id once (a mixed radix of N).
+std::optional<IotaFactors> FactorsOfList(const std::vector<int64_t>& dims,
+                                         const std::vector<int64_t>& devices) {
+  if (devices.empty() || devices[0] != 0) return std::nullopt;
+  struct Run {
+    int dim;
+    int64_t size, stride;
+  };
+  std::vector<Run> runs;  // per dim, minor to major
+  int64_t dim_stride = static_cast<int64_t>(devices.size());
+  for (size_t d = 0; d < dims.size(); ++d) {
+    dim_stride /= dims[d];
+    int64_t left = dims[d], step = 1;  // step: array index step of the next run
+    while (left > 1) {
+      const int64_t stride = devices[step * dim_stride];
+      if (stride <= 0) return std::nullopt;
+      int64_t size = 0;
+      for (int64_t c = left; c > 1 && size == 0; --c) {
+        if (left % c != 0) continue;
+        bool on_line = true;
+        for (int64_t j = 2; j < c && on_line; ++j) {
+          on_line = devices[j * step * dim_stride] == j * stride;
+        }
+        if (on_line) size = c;
+      }
+      if (size == 0) return std::nullopt;
+      runs.push_back({static_cast<int>(d), size, stride});
+      step *= size;
+      left /= size;
+    }
+  }
+  // The strides, smallest first, must be 1, n1, n1*n2, ...: then the runs are the factors
+  // of one arange, and the array is that arange transposed if it matches everywhere.
+  std::vector<size_t> by_stride(runs.size());
+  for (size_t r = 0; r < runs.size(); ++r) by_stride[r] = r;
+  std::sort(by_stride.begin(), by_stride.end(),
+            [&](size_t a, size_t b) { return runs[a].stride < runs[b].stride; });
+  int64_t expected = 1;
+  for (size_t r : by_stride) {
+    if (runs[r].stride != expected) return std::nullopt;
+    expected *= runs[r].size;
+  }
+  if (expected != static_cast<int64_t>(devices.size())) return std::nullopt;
+  for (int64_t flat = 0; flat < static_cast<int64_t>(devices.size()); ++flat) {
+    std::vector<int64_t> rest = Unravel(flat, dims);
+    int64_t id = 0;
+    for (const Run& run : runs) {  // a dim's minor runs come first
+      id += (rest[run.dim] % run.size) * run.stride;
+      rest[run.dim] /= run.size;
+    }
+    if (id != devices[flat]) return std::nullopt;
+  }
+  IotaFactors factors;
+  std::vector<int> position(runs.size());
+  for (size_t k = 0; k < by_stride.size(); ++k) {  // reshape dims, major first
+    const size_t r = by_stride[by_stride.size() - 1 - k];
+    position[r] = static_cast<int>(k);
+    factors.reshape_dims.push_back(runs[r].size);
+  }
+  factors.dim_factors.resize(dims.size());
+  for (size_t r = runs.size(); r-- > 0;) {  // per dim, major first
+    factors.dim_factors[runs[r].dim].push_back(position[r]);
+  }
+  return factors;
+}
+
+}  // namespace
 
 absl::StatusOr<TileAssignment> TileAssignment::CreateIota(std::vector<int64_t> dims,
                                                           std::vector<int64_t> reshape_dims,
@@ -225,7 +299,7 @@ TileAssignment TileAssignment::Reshape(std::vector<int64_t> dims) const {
 }
 
 std::optional<IotaFactors> TileAssignment::Factors() const {
-  if (!IsIota()) return std::nullopt;
+  if (!IsIota()) return FactorsOfList(dims_, devices_);
   std::vector<int64_t> transposed_shape(perm_.size());
   for (size_t i = 0; i < perm_.size(); ++i) transposed_shape[i] = reshape_dims_[perm_[i]];
   std::optional<Factorization> common = CommonFactorization(dims_, transposed_shape);
@@ -269,7 +343,8 @@ TileAssignment TileAssignment::Transpose(const std::vector<int>& perm) const {
   assert(perm.size() == dims_.size() && "transpose needs one entry per dim");
   std::vector<int64_t> new_dims(perm.size());
   for (size_t i = 0; i < perm.size(); ++i) new_dims[i] = dims_[perm[i]];
-  if (std::optional<IotaFactors> factors = Factors()) {
+  // An explicit array stays explicit, as written, even where it is an iota.
+  if (std::optional<IotaFactors> factors = IsIota() ? Factors() : std::nullopt) {
     // Transposing the array only reorders whole groups of factors.
     IotaFactors transposed{factors->reshape_dims, {}};
     for (int dim : perm) transposed.dim_factors.push_back(factors->dim_factors[dim]);

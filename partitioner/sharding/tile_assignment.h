@@ -64,8 +64,10 @@ class TileAssignment {
   bool IsArange() const;
 
   // The factors of an iota array: the shortest common factorization of the array dims and the
-  // transposed reshape dims. nullopt for an explicit array or when that has none, e.g.
-  // [2,3]<=[2,3]T(1,0) (dims [2,3] against transposed [3,2]).
+  // transposed reshape dims. nullopt when that has none, e.g. [2,3]<=[2,3]T(1,0) (dims [2,3]
+  // against transposed [3,2]). An explicit array that is such an iota written out, as
+  // [4,2]0,1,4,5,2,3,6,7 is [4,2]<=[2,2,2]T(1,0,2), has factors too (one run of ids per
+  // factor); any other explicit array has none.
   std::optional<IotaFactors> Factors() const;
   // The iota array with dims `dims` whose dim d lists the factors `factors.dim_factors[d]`.
   // REQUIRES: each dim's factor sizes multiply to the dim; every factor used once.

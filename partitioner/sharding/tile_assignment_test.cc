@@ -1,6 +1,10 @@
 // Tests of tile assignments: iota evaluation, canonicalization, transposes, validation.
 #include "partitioner/sharding/tile_assignment.h"
 
+#include <algorithm>
+#include <numeric>
+#include <random>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "support/status_matchers.h"
@@ -72,6 +76,61 @@ TEST(TileAssignmentTest, ExplicitTransposeMovesDevices) {
   EXPECT_THAT(tiles.Transpose({1, 0}).Devices(), ElementsAre(3, 0, 1, 2));
   EXPECT_EQ(tiles.ToString(), "devices=[2,2]3,1,0,2");
   EXPECT_FALSE(tiles.IsArange());
+}
+
+TEST(TileAssignmentTest, ExplicitListOfAnIotaHasItsFactors) {
+  // [4,2]0,1,4,5,2,3,6,7 is arange(8) over [2,2,2] with the two major dims swapped.
+  TileAssignment tiles = *TileAssignment::CreateExplicit({4, 2}, {0, 1, 4, 5, 2, 3, 6, 7});
+  std::optional<IotaFactors> factors = tiles.Factors();
+  ASSERT_TRUE(factors.has_value());
+  EXPECT_THAT(factors->reshape_dims, ElementsAre(2, 2, 2));
+  EXPECT_THAT(factors->dim_factors, ElementsAre(ElementsAre(1, 0), ElementsAre(2)));
+  // A permuted 16-device order as XLA's tests write it, with a replicated last dim.
+  TileAssignment permuted = *TileAssignment::CreateExplicit(
+      {2, 4, 2}, {0, 8, 2, 10, 4, 12, 6, 14, 1, 9, 3, 11, 5, 13, 7, 15});
+  factors = permuted.Factors();
+  ASSERT_TRUE(factors.has_value());
+  EXPECT_EQ(TileAssignment::FromFactors({2, 4, 2}, *factors).Devices(), permuted.Devices());
+}
+
+TEST(TileAssignmentTest, ExplicitListsThatAreNoIotaHaveNoFactors) {
+  EXPECT_FALSE(TileAssignment::CreateExplicit({2}, {1, 0})->Factors().has_value());
+  EXPECT_FALSE(TileAssignment::CreateExplicit({2, 2}, {0, 3, 1, 2})->Factors().has_value());
+  EXPECT_FALSE(TileAssignment::CreateExplicit({3}, {0, 2, 1})->Factors().has_value());
+  EXPECT_FALSE(TileAssignment::CreateExplicit({6}, {0, 1, 3, 2, 4, 5})->Factors().has_value());
+}
+
+// Every iota array written out as a list gets factors that rebuild it exactly, and any
+// list that gets factors is rebuilt by them: over all small shapes and transposes, and
+// over random permutations.
+TEST(TileAssignmentTest, FactorsOfListsRebuildTheList) {
+  const std::vector<std::vector<int64_t>> shapes = {{2, 2, 2}, {2, 3, 2}, {4, 2}, {3, 4},
+                                                    {2, 2, 3}, {6, 2}, {2, 4, 2}, {8}};
+  for (const std::vector<int64_t>& reshape : shapes) {
+    std::vector<int> perm(reshape.size());
+    std::iota(perm.begin(), perm.end(), 0);
+    do {
+      TileAssignment iota = *TileAssignment::CreateIota(reshape, reshape, perm);
+      std::vector<int64_t> dims(perm.size());
+      for (size_t i = 0; i < perm.size(); ++i) dims[i] = reshape[perm[i]];
+      TileAssignment list = *TileAssignment::CreateExplicit(dims, iota.Devices());
+      std::optional<IotaFactors> factors = list.Factors();
+      ASSERT_TRUE(factors.has_value()) << list.ToString();
+      EXPECT_EQ(TileAssignment::FromFactors(dims, *factors).Devices(), list.Devices())
+          << list.ToString();
+    } while (std::next_permutation(perm.begin(), perm.end()));
+  }
+  std::mt19937 random(7);
+  for (int trial = 0; trial < 500; ++trial) {
+    std::vector<int64_t> devices(12);
+    std::iota(devices.begin(), devices.end(), 0);
+    std::shuffle(devices.begin() + 1, devices.end(), random);
+    TileAssignment list = *TileAssignment::CreateExplicit({2, 3, 2}, devices);
+    if (std::optional<IotaFactors> factors = list.Factors()) {
+      EXPECT_EQ(TileAssignment::FromFactors({2, 3, 2}, *factors).Devices(), devices)
+          << list.ToString();
+    }
+  }
 }
 
 TEST(TileAssignmentTest, RejectsInvalidIotas) {

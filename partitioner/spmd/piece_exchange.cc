@@ -102,8 +102,8 @@ std::vector<int64_t> colourEdges(const std::vector<int64_t>& sender,
       bool onReceiver = true;
       int64_t want = a;
       while (true) {
-        const int64_t next = onReceiver ? atReceiver[vertex * colors + want]
-                                        : atSender[vertex * colors + want];
+        const int64_t next =
+            onReceiver ? atReceiver[vertex * colors + want] : atSender[vertex * colors + want];
         if (next < 0) break;
         path.push_back(next);
         vertex = onReceiver ? sender[next] : receiver[next];
@@ -136,19 +136,27 @@ int64_t PieceExchange::slotStart(int64_t slot, int64_t dim) const {
 
 int64_t PieceExchange::globalStart(const Layout& to, int64_t device, int64_t slot,
                                    int64_t dim) const {
-  return to.shardIndex(dim, device) * grid[dim] * piece[dim] + slotStart(slot, dim);
+  const int64_t linear = targetLinear.empty() ? device : targetLinear[device];
+  return to.shardIndex(dim, linear) * grid[dim] * piece[dim] + slotStart(slot, dim);
 }
 
 std::optional<PieceExchange> planPieceExchange(const Layout& from, const Layout& to,
                                                llvm::ArrayRef<int64_t> globalShape) {
-  if (!from.mesh || from.meshName != to.meshName || !from.unreduced.empty() ||
-      !to.unreduced.empty()) {
+  if (!from.mesh || !to.mesh || !from.unreduced.empty() || !to.unreduced.empty()) {
     return std::nullopt;
   }
   const int64_t rank = from.rank();
   const int64_t devices = from.mesh.getTotalSize();
-  if (devices > kMaxDevices) return std::nullopt;
+  if (devices > kMaxDevices || to.mesh.getTotalSize() != devices) return std::nullopt;
   PieceExchange plan;
+  const bool sameMesh = from.meshName == to.meshName;
+  if (!sameMesh) {
+    for (int64_t t = 0; t < devices; ++t) {
+      std::optional<int64_t> linear = to.mesh.findLinearIndex(from.mesh.getDeviceId(t));
+      if (!linear) return std::nullopt;
+      plan.targetLinear.push_back(*linear);
+    }
+  }
   llvm::SmallVector<int64_t> perOldShard(rank);  // pieces of an old shard along each dim
   int64_t pieces = 1;
   for (int64_t d = 0; d < rank; ++d) {
@@ -189,13 +197,15 @@ std::optional<PieceExchange> planPieceExchange(const Layout& from, const Layout&
     }
   }
   const int64_t most = *std::max_element(missing.begin(), missing.end());
-  if (most == 0) return std::nullopt;  // a local reshuffle: the gather plan's slice does it
+  // A local reshuffle within one mesh: the gather plan's slice does it. Across meshes the
+  // plan's local rounds do.
+  if (most == 0 && sameMesh) return std::nullopt;
 
   // The fewest rounds: every device receives `most` pieces at most, and a holder assignment
   // in which none sends more usually exists; where it does not, allow more.
   std::vector<int64_t> sender(demands.size()), receiver(demands.size());
   int64_t rounds = most;
-  for (;; ++rounds) {
+  for (; !demands.empty(); ++rounds) {
     if (rounds > kMaxRounds) return std::nullopt;
     HolderAssignment assignment(demands, devices, rounds);
     if (!assignment.assignAll()) continue;

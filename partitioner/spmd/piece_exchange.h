@@ -37,6 +37,9 @@ struct PieceExchange {
   std::vector<std::vector<Transfer>> remote;
   // local[r][t]: the slot device t copies from its own old shard in local round r, or -1.
   std::vector<std::vector<int64_t>> local;
+  // Devices are numbered by `from`'s mesh; where `to` lives on another mesh over the same
+  // devices, targetLinear[t] is device t's linear index there (empty: the same mesh).
+  std::vector<int64_t> targetLinear;
 
   // Where slot `slot` starts in a new shard, along `dim`.
   int64_t slotStart(int64_t slot, int64_t dim) const;
@@ -44,9 +47,9 @@ struct PieceExchange {
   int64_t globalStart(const Layout& to, int64_t device, int64_t slot, int64_t dim) const;
 };
 
-// The plan for an even reshard from `from` to `to` (same mesh, no unreduced axes), or none
-// where a dimension does not split into the pieces evenly, where nothing needs to move
-// between devices, or where the plan would exceed its limits (mesh size, pieces per shard,
+// The plan for an even reshard from `from` to `to` (no unreduced axes; the same mesh, or
+// two meshes over the same devices), or none where a dimension does not split into the
+// pieces evenly, where nothing needs to move between devices of one mesh, or where the plan would exceed its limits (mesh size, pieces per shard,
 // rounds) that keep planning cheap next to the rest of partitioning.
 std::optional<PieceExchange> planPieceExchange(const Layout& from, const Layout& to,
                                                llvm::ArrayRef<int64_t> globalShape);

@@ -18,7 +18,8 @@
 //   4. per dimension, cut B's remaining axes with one dynamic_slice whose offsets come from
 //      tables indexed by partition_id; dimensions that were whole and split unevenly are
 //      zero-padded to n*ceil(D/n) first, because dynamic_slice clamps its offsets.
-// Steps 3 and 4 are always correct: whatever steps 2 cannot do exactly, they do.
+// Steps 3 and 4 are always correct: whatever steps 2 cannot do exactly, they do. Layouts of
+// different meshes first bring the value onto B's mesh (cross_mesh_reshard.cc).
 #include <algorithm>
 #include <optional>
 
@@ -43,14 +44,14 @@ mlir::ArrayAttr axesAttr(mlir::MLIRContext* context, llvm::ArrayRef<ir::AxisRefA
 }  // namespace
 
 SpmdBuilder::SpmdBuilder(mlir::func::FuncOp func, mlir::Block* block)
-    : block_(block), builder_(func.getContext()) {
+    : module_(func->getParentOfType<mlir::ModuleOp>()), block_(block), builder_(func.getContext()) {
   builder_.setInsertionPointToEnd(block);
 }
 
 SpmdBuilder::TrialScope::TrialScope(SpmdBuilder& spmd)
     : spmd_(spmd),
       guard_(spmd.builder_),
-      tables_(spmd.tables_),
+      memo_(spmd.memo_),
       scratch_(std::make_unique<mlir::Block>()) {
   spmd.builder_.setInsertionPointToEnd(scratch_.get());
   ++spmd.pricing_;
@@ -58,7 +59,7 @@ SpmdBuilder::TrialScope::TrialScope(SpmdBuilder& spmd)
 
 SpmdBuilder::TrialScope::~TrialScope() {
   --spmd_.pricing_;
-  spmd_.tables_ = std::move(tables_);
+  spmd_.memo_ = std::move(memo_);
   // Dropping the block's references first lets its ops go in any order.
   scratch_->dropAllReferences();
   scratch_.reset();
@@ -85,11 +86,10 @@ mlir::Value SpmdBuilder::zeroPadHigh(mlir::Value value, llvm::ArrayRef<int64_t> 
   llvm::SmallVector<int64_t> shape = llvm::to_vector(type.getShape());
   for (auto [size, h] : llvm::zip(shape, high)) size += h;
   llvm::SmallVector<int64_t> zeros(shape.size(), 0);
-  return builder_.create<hlo::PadOp>(loc, withShape(value, shape), value,
-                                     zeroScalar(type.getElementType(), loc),
-                                     builder_.getDenseI64ArrayAttr(zeros),
-                                     builder_.getDenseI64ArrayAttr(high),
-                                     builder_.getDenseI64ArrayAttr(zeros));
+  return builder_.create<hlo::PadOp>(
+      loc, withShape(value, shape), value, zeroScalar(type.getElementType(), loc),
+      builder_.getDenseI64ArrayAttr(zeros), builder_.getDenseI64ArrayAttr(high),
+      builder_.getDenseI64ArrayAttr(zeros));
 }
 
 mlir::Value SpmdBuilder::partitionId(mlir::Location loc) {
@@ -116,8 +116,8 @@ mlir::Value SpmdBuilder::lookupPerDevice(ir::MeshAttr mesh,
                   [&](int64_t e) { return e == entries.front(); })) {
     return constantI32(entries.front(), loc);
   }
-  auto found = tables_.find(entries);
-  if (found != tables_.end()) return found->second;
+  auto found = memo_.tables.find(entries);
+  if (found != memo_.tables.end()) return found->second;
   mlir::Value id = partitionId(loc);
   auto tableType =
       mlir::RankedTensorType::get({static_cast<int64_t>(entries.size())}, builder_.getI32Type());
@@ -129,7 +129,7 @@ mlir::Value SpmdBuilder::lookupPerDevice(ir::MeshAttr mesh,
       builder_.getDenseI64ArrayAttr({1}));
   mlir::Value scalar = builder_.create<hlo::ReshapeOp>(
       loc, mlir::RankedTensorType::get({}, builder_.getI32Type()), entry);
-  tables_[entries] = scalar;
+  memo_.tables[entries] = scalar;
   return scalar;
 }
 
@@ -150,8 +150,7 @@ mlir::Value SpmdBuilder::keepOnFirst(mlir::Value value, const Layout& layout,
       loc);
   auto type = llvm::cast<mlir::RankedTensorType>(value.getType());
   mlir::Value isFirst = builder_.create<hlo::CompareOp>(
-      loc, mlir::RankedTensorType::get({}, builder_.getI1Type()), position,
-      constantI32(0, loc),
+      loc, mlir::RankedTensorType::get({}, builder_.getI1Type()), position, constantI32(0, loc),
       hlo::ComparisonDirectionAttr::get(builder_.getContext(), hlo::ComparisonDirection::EQ),
       nullptr);
   mlir::Value mask = builder_.create<hlo::BroadcastInDimOp>(
@@ -163,8 +162,7 @@ mlir::Value SpmdBuilder::keepOnFirst(mlir::Value value, const Layout& layout,
 }
 
 mlir::Value SpmdBuilder::gatherAndSlice(mlir::Value value, Layout& current, const Layout& to,
-                                        llvm::ArrayRef<int64_t> globalShape,
-                                        mlir::Location loc) {
+                                        llvm::ArrayRef<int64_t> globalShape, mlir::Location loc) {
   mlir::MLIRContext* context = builder_.getContext();
   const int64_t rank = current.rank();
   // Step 3: gather what is not kept.
@@ -176,8 +174,7 @@ mlir::Value SpmdBuilder::gatherAndSlice(mlir::Value value, Layout& current, cons
       kept[d] = a.size();
       continue;
     }
-    bool even = globalShape[d] % current.numShards(d) == 0 &&
-                globalShape[d] % to.numShards(d) == 0;
+    bool even = globalShape[d] % current.numShards(d) == 0 && globalShape[d] % to.numShards(d) == 0;
     if (even) {
       while (kept[d] < a.size() && kept[d] < b.size() && a[kept[d]] == b[kept[d]]) ++kept[d];
     }
@@ -186,8 +183,8 @@ mlir::Value SpmdBuilder::gatherAndSlice(mlir::Value value, Layout& current, cons
     llvm::SmallVector<int64_t> shape =
         llvm::to_vector(llvm::cast<mlir::RankedTensorType>(value.getType()).getShape());
     shape[d] *= ir::getGroupSize(current.mesh, gathered);
-    value = builder_.create<ir::AllGatherOp>(loc, withShape(value, shape), value,
-                                             current.meshName, axesAttr(context, gathered),
+    value = builder_.create<ir::AllGatherOp>(loc, withShape(value, shape), value, current.meshName,
+                                             axesAttr(context, gathered),
                                              builder_.getI64IntegerAttr(d));
     current.dims[d].resize(kept[d]);
     if (kept[d] == 0 && shape[d] > globalShape[d]) {
@@ -196,10 +193,9 @@ mlir::Value SpmdBuilder::gatherAndSlice(mlir::Value value, Layout& current, cons
       llvm::SmallVector<int64_t> limit = shape;
       limit[d] = globalShape[d];
       shape[d] = globalShape[d];
-      value = builder_.create<hlo::SliceOp>(loc, withShape(value, shape), value,
-                                            builder_.getDenseI64ArrayAttr(start),
-                                            builder_.getDenseI64ArrayAttr(limit),
-                                            builder_.getDenseI64ArrayAttr(strides));
+      value = builder_.create<hlo::SliceOp>(
+          loc, withShape(value, shape), value, builder_.getDenseI64ArrayAttr(start),
+          builder_.getDenseI64ArrayAttr(limit), builder_.getDenseI64ArrayAttr(strides));
     }
   }
   // Step 4: cut what `to` adds.
@@ -303,8 +299,10 @@ mlir::FailureOr<mlir::Value> SpmdBuilder::reshard(mlir::Value value, const Layou
   if (!current.mesh) current = Layout::replicated(target.mesh, target.meshName, from.rank());
   if (!target.mesh) target = Layout::replicated(current.mesh, current.meshName, to.rank());
   if (current.meshName != target.meshName) {
-    return mlir::emitError(loc) << "cannot reshard from mesh " << current.meshName
-                                << " to mesh " << target.meshName;
+    mlir::FailureOr<mlir::Value> moved = crossMeshes(value, current, target, globalShape, loc);
+    if (mlir::failed(moved)) return mlir::failure();
+    value = *moved;
+    if (current == target) return value;
   }
   // Step 1: unreduced axes.
   AxisList reduce, keep;
@@ -331,8 +329,8 @@ mlir::FailureOr<mlir::Value> SpmdBuilder::reshard(mlir::Value value, const Layou
       shape[d] = (shape[d] + high[d]) / n;
       mlir::MLIRContext* context = builder_.getContext();
       value = builder_.create<ir::ReduceScatterOp>(
-          loc, withShape(value, shape), value, current.meshName,
-          axesAttr(context, plan->scatter), builder_.getI64IntegerAttr(d),
+          loc, withShape(value, shape), value, current.meshName, axesAttr(context, plan->scatter),
+          builder_.getI64IntegerAttr(d),
           ir::ReductionKindAttr::get(context, ir::ReductionKind::Sum));
       current.dims[d] = target.dims[d];
       if (!plan->rest.empty()) value = allReduce(value, current, plan->rest, loc);
@@ -381,10 +379,9 @@ mlir::Value SpmdBuilder::maskPadding(mlir::Value value, const Layout& layout,
                                      length);
         },
         loc);
-    mlir::Value iota =
-        builder_.create<hlo::IotaOp>(loc, indexType, builder_.getI64IntegerAttr(d));
-    mlir::Value bound = builder_.create<hlo::BroadcastInDimOp>(
-        loc, indexType, valid, builder_.getDenseI64ArrayAttr({}));
+    mlir::Value iota = builder_.create<hlo::IotaOp>(loc, indexType, builder_.getI64IntegerAttr(d));
+    mlir::Value bound = builder_.create<hlo::BroadcastInDimOp>(loc, indexType, valid,
+                                                               builder_.getDenseI64ArrayAttr({}));
     mlir::Value inside = builder_.create<hlo::CompareOp>(
         loc, predType, iota, bound,
         hlo::ComparisonDirectionAttr::get(builder_.getContext(), hlo::ComparisonDirection::LT),
@@ -392,8 +389,8 @@ mlir::Value SpmdBuilder::maskPadding(mlir::Value value, const Layout& layout,
     mask = mask ? builder_.create<hlo::AndOp>(loc, predType, mask, inside).getResult() : inside;
   }
   if (!mask) return value;
-  mlir::Value fills = builder_.create<hlo::BroadcastInDimOp>(loc, type, fill,
-                                                             builder_.getDenseI64ArrayAttr({}));
+  mlir::Value fills =
+      builder_.create<hlo::BroadcastInDimOp>(loc, type, fill, builder_.getDenseI64ArrayAttr({}));
   return builder_.create<hlo::SelectOp>(loc, type, mask, value, fills);
 }
 

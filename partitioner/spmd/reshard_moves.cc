@@ -372,7 +372,8 @@ const PieceExchange* SpmdBuilder::pieceExchangeFor(const Layout& current, const 
                                                    llvm::ArrayRef<int64_t> globalShape) {
   // Planning walks every device and piece; a function reshards the same pair often (and
   // strategy trials price it again), so plans are kept per pair and shape.
-  std::vector<const void*> key = {current.meshName.getAsOpaquePointer()};
+  std::vector<const void*> key = {current.meshName.getAsOpaquePointer(),
+                                  to.meshName.getAsOpaquePointer()};
   for (const Layout* layout : {&current, &to}) {
     for (const AxisList& axes : layout->dims) {
       key.push_back(nullptr);

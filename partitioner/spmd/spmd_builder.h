@@ -26,6 +26,14 @@
 namespace tessel::spmd {
 
 class SpmdBuilder {
+  // Values emitted once and reused while their block is in scope.
+  struct Memo {
+    // Per-device tables (lookupPerDevice), by their entries.
+    std::map<std::vector<int64_t>, mlir::Value> tables;
+    // A single device's value made whole on a mesh (broadcastFromOwner), by value and mesh.
+    std::map<std::pair<const void*, const void*>, mlir::Value> broadcasts;
+  };
+
  public:
   // Emits into `block` (the function's new, local body), appending.
   SpmdBuilder(mlir::func::FuncOp func, mlir::Block* block);
@@ -33,22 +41,22 @@ class SpmdBuilder {
   mlir::OpBuilder& builder() { return builder_; }
 
   // While alive, emits at the end of `block`, a region of a local op being built (a loop
-  // body, a branch). Offset tables built meanwhile live in that block, so they are forgotten
-  // when the scope ends: code after the op must not use them.
+  // body, a branch). Offset tables and broadcasts built meanwhile live in that block, so they
+  // are forgotten when the scope ends: code after the op must not use them.
   class NestedBlockScope {
    public:
     NestedBlockScope(SpmdBuilder& spmd, mlir::Block* block)
-        : spmd_(spmd), guard_(spmd.builder_), tables_(spmd.tables_) {
+        : spmd_(spmd), guard_(spmd.builder_), memo_(spmd.memo_) {
       spmd.builder_.setInsertionPointToEnd(block);
     }
-    ~NestedBlockScope() { spmd_.tables_ = std::move(tables_); }
+    ~NestedBlockScope() { spmd_.memo_ = std::move(memo_); }
     NestedBlockScope(const NestedBlockScope&) = delete;
     NestedBlockScope& operator=(const NestedBlockScope&) = delete;
 
    private:
     SpmdBuilder& spmd_;
     mlir::OpBuilder::InsertionGuard guard_;
-    std::map<std::vector<int64_t>, mlir::Value> tables_;
+    Memo memo_;
   };
 
   // While alive, emits at the end of a scratch block that is thrown away with the scope,
@@ -68,7 +76,7 @@ class SpmdBuilder {
    private:
     SpmdBuilder& spmd_;
     mlir::OpBuilder::InsertionGuard guard_;
-    std::map<std::vector<int64_t>, mlir::Value> tables_;
+    Memo memo_;
     std::unique_ptr<mlir::Block> scratch_;
   };
 
@@ -141,11 +149,22 @@ class SpmdBuilder {
                          llvm::ArrayRef<int64_t> globalShape, mlir::Location loc);
   mlir::Value gatherAndSlice(mlir::Value value, Layout& current, const Layout& to,
                              llvm::ArrayRef<int64_t> globalShape, mlir::Location loc);
+  // Moves `value` from `current`'s mesh onto `target`'s, leaving `current` a layout of
+  // target's mesh without unreduced axes (cross_mesh_reshard.cc). Fails where no mesh
+  // reaches the devices of both.
+  mlir::FailureOr<mlir::Value> crossMeshes(mlir::Value value, Layout& current,
+                                           const Layout& target,
+                                           llvm::ArrayRef<int64_t> globalShape,
+                                           mlir::Location loc);
+  // `value`, held only by device `owner`, made whole on every device of `over`'s mesh.
+  mlir::FailureOr<mlir::Value> broadcastFromOwner(mlir::Value value, int64_t owner,
+                                                  const Layout& over, mlir::Location loc);
 
+  mlir::ModuleOp module_;
   mlir::Block* block_;
   mlir::OpBuilder builder_;
   mlir::Value partitionId_;
-  std::map<std::vector<int64_t>, mlir::Value> tables_;
+  Memo memo_;
   std::map<std::vector<const void*>, std::optional<PieceExchange>> exchangePlans_;
   // While a TrialScope is alive: code is only priced, so offset tables (one entry per
   // device, the same small cost whatever their contents) are not computed.

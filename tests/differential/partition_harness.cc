@@ -176,12 +176,15 @@ void ExpectPartitionedRunMatches(const std::string& module_text,
     for (size_t i = 0; i < inputs.size(); ++i) {
       auto sharding =
           main.getArgAttrOfType<ir::ShardingAttr>(i, ir::TesselDialect::kShardingAttrName);
-      auto local = runtime::ShardTensor(inputs[i], sharding, mesh, p);
+      // Each value is cut by its own mesh: meshes of one module may order the devices
+      // differently, or hold one device only.
+      auto own = runtime::MeshOfSharding(**module, sharding);
+      ASSERT_TRUE(own.ok()) << own.status();
+      auto local = runtime::ShardTensor(inputs[i], sharding, *own, p);
       ASSERT_TRUE(local.ok()) << local.status();
-      if (options.poison_padding) {
-        int64_t linear = 0;
-        while (mesh.getDeviceId(linear) != p) ++linear;
-        PoisonPadding(*local, inputs[i].shape(), sharding, mesh, linear);
+      std::optional<int64_t> linear = own->findLinearIndex(p);
+      if (options.poison_padding && linear) {
+        PoisonPadding(*local, inputs[i].shape(), sharding, *own, *linear);
       }
       per_partition[p].push_back(*local);
     }
@@ -194,7 +197,9 @@ void ExpectPartitionedRunMatches(const std::string& module_text,
     auto sharding =
         main.getResultAttrOfType<ir::ShardingAttr>(r, ir::TesselDialect::kShardingAttrName);
     const Tensor& want = (*expected)[r];
-    auto got = runtime::AssembleTensor(locals, sharding, mesh, want.shape());
+    auto own = runtime::MeshOfSharding(**module, sharding);
+    ASSERT_TRUE(own.ok()) << own.status();
+    auto got = runtime::AssembleTensor(locals, sharding, *own, want.shape());
     ASSERT_TRUE(got.ok()) << got.status() << "\n" << context_text;
     const std::string where = absl::StrCat("result ", r, "\n", context_text);
     if (runtime::IsFloat(want.type())) {

@@ -6,8 +6,10 @@ LIT_TOOLS = [
     "//tools/tessel-opt",
 ]
 
-def lit_tests(name, srcs, tools = LIT_TOOLS, data = []):
-    """Declares an sh_test per file in `srcs` and a test_suite `name` over all of them."""
+def lit_tests(name, srcs, tools = LIT_TOOLS, data = [], medium = []):
+    """Declares an sh_test per file in `srcs` and a test_suite `name` over all of them.
+
+    Files in `medium` run many programs each and get Bazel's medium timeout."""
     tests = []
     for src in srcs:
         test_name = src.rsplit(".", 1)[0] + "_test"
@@ -16,7 +18,7 @@ def lit_tests(name, srcs, tools = LIT_TOOLS, data = []):
             srcs = ["//tests/lit:run_lit.sh"],
             args = ["$(location %s)" % t for t in tools] + ["--", "$(location %s)" % src],
             data = [src, "//tests/lit:lit.cfg.py"] + tools + data,
-            size = "small",
+            size = "medium" if src in medium else "small",
         )
         tests.append(test_name)
     native.test_suite(name = name, tests = tests)

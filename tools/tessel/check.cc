@@ -29,9 +29,8 @@ absl::Status Compare(const runtime::Tensor& got, const runtime::Tensor& want, si
   if (comparison.exact) {
     out << " matches exactly\n";
   } else {
-    out << " matches (max abs difference " << comparison.max_abs_difference
-        << "; tolerance " << comparison.absolute_bound << " + " << tolerance.rtol
-        << " * |expected|)\n";
+    out << " matches (max abs difference " << comparison.max_abs_difference << "; tolerance "
+        << comparison.absolute_bound << " + " << tolerance.rtol << " * |expected|)\n";
   }
   return absl::OkStatus();
 }
@@ -42,8 +41,8 @@ absl::Status CompareResults(const std::vector<runtime::Tensor>& got,
                             const std::vector<runtime::Tensor>& expected, std::ostream& out,
                             const CheckTolerance& tolerance) {
   if (got.size() != expected.size()) {
-    return absl::FailedPreconditionError(absl::StrCat("partitioned run gave ", got.size(),
-                                                      " results, expected ", expected.size()));
+    return absl::FailedPreconditionError(
+        absl::StrCat("partitioned run gave ", got.size(), " results, expected ", expected.size()));
   }
   for (size_t r = 0; r < expected.size(); ++r) {
     TESSEL_RETURN_IF_ERROR(Compare(got[r], expected[r], r, out, tolerance));
@@ -65,10 +64,10 @@ absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_
   // One thread per device, each with its copy of the inputs: as for --partitions, a mesh
   // beyond what one process can run is refused up front.
   if (mesh.getTotalSize() > kMaxCheckPartitions) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--check runs one local partition (thread) per mesh device; the mesh has ",
-        mesh.getTotalSize(), " devices, more than ", kMaxCheckPartitions,
-        " (use --backend=mpi to spread them over processes)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--check runs one local partition (thread) per mesh device; the mesh has ",
+                     mesh.getTotalSize(), " devices, more than ", kMaxCheckPartitions,
+                     " (use --backend=mpi to spread them over processes)"));
   }
   TESSEL_RETURN_IF_ERROR(PropagateAndPartition(*partitioned, remarks, pipeline));
   auto function = partitioned->lookupSymbol<mlir::func::FuncOp>(
@@ -77,11 +76,12 @@ absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_
 
   std::vector<std::vector<runtime::Tensor>> per_partition(num_partitions);
   for (size_t i = 0; i < inputs.size(); ++i) {
-    auto sharding = function.getArgAttrOfType<ir::ShardingAttr>(
-        i, ir::TesselDialect::kShardingAttrName);
+    auto sharding =
+        function.getArgAttrOfType<ir::ShardingAttr>(i, ir::TesselDialect::kShardingAttrName);
+    TESSEL_ASSIGN_OR_RETURN(ir::MeshAttr own_mesh, runtime::MeshOfSharding(*partitioned, sharding));
     for (int64_t p = 0; p < num_partitions; ++p) {
       TESSEL_ASSIGN_OR_RETURN(runtime::Tensor local,
-                              runtime::ShardTensor(inputs[i], sharding, mesh, p));
+                              runtime::ShardTensor(inputs[i], sharding, own_mesh, p));
       per_partition[p].push_back(std::move(local));
     }
   }
@@ -90,13 +90,14 @@ absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_
   out << "check: ran the partitioned program on " << num_partitions << " partitions\n";
   std::vector<runtime::Tensor> assembled;
   for (size_t r = 0; r < expected.size(); ++r) {
-    auto sharding = function.getResultAttrOfType<ir::ShardingAttr>(
-        r, ir::TesselDialect::kShardingAttrName);
+    auto sharding =
+        function.getResultAttrOfType<ir::ShardingAttr>(r, ir::TesselDialect::kShardingAttrName);
     std::vector<runtime::Tensor> locals;
     for (int64_t p = 0; p < num_partitions; ++p) locals.push_back(results[p][r]);
+    TESSEL_ASSIGN_OR_RETURN(ir::MeshAttr own_mesh, runtime::MeshOfSharding(*partitioned, sharding));
     TESSEL_ASSIGN_OR_RETURN(
         runtime::Tensor whole,
-        runtime::AssembleTensor(locals, sharding, mesh, expected[r].shape()));
+        runtime::AssembleTensor(locals, sharding, own_mesh, expected[r].shape()));
     assembled.push_back(std::move(whole));
   }
   return CompareResults(assembled, expected, out, tolerance);

@@ -164,7 +164,8 @@ absl::Status Prepare(const MpiRunOptions& options, int rank, int world_size,
   setup.mesh = (*meshes.begin()).getMesh();
   // Every rank partitions the same text the same way, so all run the same program.
   TESSEL_RETURN_IF_ERROR(PropagateAndPartition(
-      *setup.partitioned, remarks, PipelineOptions{options.shard_weight_update, options.combine_collectives}));
+      *setup.partitioned, remarks,
+      PipelineOptions{options.shard_weight_update, options.combine_collectives}));
   setup.function = setup.partitioned->lookupSymbol<mlir::func::FuncOp>(
       llvm::StringRef(options.function.data(), options.function.size()));
 
@@ -199,8 +200,10 @@ absl::Status Prepare(const MpiRunOptions& options, int rank, int world_size,
     for (size_t i = 0; i < setup.inputs.size(); ++i) {
       auto sharding = setup.function.getArgAttrOfType<ir::ShardingAttr>(
           i, ir::TesselDialect::kShardingAttrName);
+      TESSEL_ASSIGN_OR_RETURN(ir::MeshAttr mesh,
+                              runtime::MeshOfSharding(*setup.partitioned, sharding));
       TESSEL_ASSIGN_OR_RETURN(Tensor shard,
-                              runtime::ShardTensor(setup.inputs[i], sharding, setup.mesh, p));
+                              runtime::ShardTensor(setup.inputs[i], sharding, mesh, p));
       shards.push_back(std::move(shard));
     }
     setup.local_inputs.push_back(std::move(shards));
@@ -250,9 +253,11 @@ absl::Status Report(const MpiRunOptions& options, Setup& setup, const std::vecto
     auto sharding = setup.function.getResultAttrOfType<ir::ShardingAttr>(
         r, ir::TesselDialect::kShardingAttrName);
     auto global = llvm::cast<mlir::RankedTensorType>(setup.original.getResultTypes()[r]);
+    TESSEL_ASSIGN_OR_RETURN(ir::MeshAttr mesh,
+                            runtime::MeshOfSharding(*setup.partitioned, sharding));
     TESSEL_ASSIGN_OR_RETURN(
         Tensor whole, runtime::AssembleTensor(
-                          locals[r], sharding, setup.mesh,
+                          locals[r], sharding, mesh,
                           runtime::Shape(global.getShape().begin(), global.getShape().end())));
     results.push_back(std::move(whole));
   }

@@ -79,8 +79,11 @@ mlir::FailureOr<std::vector<HloShardingLeaf>> LeavesOf(const Site& site) {
     if (!tensor) return site.error() << "annotates " << type << ", which is not a ranked tensor";
     switch (sharding.kind()) {
       case HloSharding::Kind::kMaximal:
-        // The value's elements are the same wherever it is computed: every device computes
-        // it, as if replicated, and the results are those of the one device GSPMD uses.
+        // A parameter or result on one device keeps that placement: only its owner holds
+        // the data, and the partitioned program broadcasts it where it is needed.
+        if (site.kind != Site::Kind::kOp) break;
+        // An op's elements are the same wherever it is computed: every device computes it,
+        // as if replicated, and the results are those of the one device GSPMD uses.
         site.warning() << "places the value on device " << sharding.device()
                        << "; it is computed on every device instead (replicated), with the "
                           "same values";
