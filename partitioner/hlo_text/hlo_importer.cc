@@ -81,6 +81,7 @@ void registerAllImporters(ImporterTable& table) {
   RegisterCollectiveImporters(table);
   RegisterAsyncImporters(table);
   RegisterTokenImporters(table);
+  RegisterRngImporters(table);
 }
 
 }  // namespace

@@ -45,6 +45,8 @@ void RegisterAsyncImporters(ImporterTable& table);
 // Tokens and the ops that only order (after-all, add-dependency), and the refused
 // infeed/outfeed family, hlo_import_token.cc.
 void RegisterTokenImporters(ImporterTable& table);
+// rng, lowered to rng_bit_generator and arithmetic (hlo_import_rng.cc).
+void RegisterRngImporters(ImporterTable& table);
 
 // Attribute names under which imported pass-through data is kept.
 inline constexpr llvm::StringLiteral kHloShardingAttr = "tessel.hlo_sharding";
