@@ -417,8 +417,13 @@ mlir::LogicalResult ParseShape(Lexer& lex, Shape& shape, int depth) {
   }
   shape.elementType = elementTypeFromName(typeName, lex.context());
   if (!shape.elementType) {
-    return mlir::emitError(lex.toLoc(typePos))
-           << "element type '" << typeName << "' is not supported";
+    auto diag = mlir::emitError(lex.toLoc(typePos))
+                << "element type '" << typeName << "' is not supported";
+    // Complex numbers need a runtime element type that every kernel and collective knows.
+    if (typeName == "c64" || typeName == "c128") {
+      diag << ": complex element types are not in Tessel's runtime";
+    }
+    return diag;
   }
   if (failed(lex.expect('[', "after element type '" + typeName.str() + "'"))) {
     return mlir::failure();
