@@ -252,9 +252,12 @@ mlir::FailureOr<Window> ParseWindow(const AttrText& attr, mlir::MLIRContext* con
     mlir::FailureOr<IntList> values = lexSeparated(lex, attr, 'x');
     if (failed(values)) return mlir::failure();
     if (key == "rhs_reversal") {
-      if (llvm::any_of(*values, [](int64_t v) { return v != 0; })) {
-        return mlir::emitError(lex.toLoc(keyPos)) << "window rhs_reversal is not supported";
+      if (llvm::any_of(*values, [](int64_t v) { return v != 0 && v != 1; })) {
+        return mlir::emitError(lex.toLoc(keyPos))
+               << "window rhs_reversal takes 0 or 1 per dimension";
       }
+      window.rhsReversal = *values;
+      window.rhsReversalPos = keyPos;
       continue;
     }
     IntList* field = llvm::StringSwitch<IntList*>(key)

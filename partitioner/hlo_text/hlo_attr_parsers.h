@@ -57,6 +57,12 @@ mlir::FailureOr<PaddingConfig> ParsePaddingConfig(const AttrText& attr,
 // absent stay empty. `rhs_reversal` other than all 0 is rejected.
 struct Window {
   IntList size, stride, padLow, padHigh, lhsDilate, rhsDilate;
+  // `rhs_reversal=1x0`: per window dimension, 1 where the kernel is reversed (convolution).
+  IntList rhsReversal;
+  SourcePos rhsReversalPos;  // where the field starts, for errors about it
+  bool reversesKernel() const {
+    return llvm::any_of(rhsReversal, [](int64_t v) { return v != 0; });
+  }
 };
 mlir::FailureOr<Window> ParseWindow(const AttrText& attr, mlir::MLIRContext* context);
 

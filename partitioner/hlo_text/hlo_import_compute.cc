@@ -64,6 +64,14 @@ mlir::FailureOr<Imported> createWithRegions(Importer& im, Instruction& inst,
   return im.all(op);
 }
 
+// Only convolution has a kernel to reverse.
+mlir::LogicalResult refuseReversal(Importer& im, const Instruction& inst, const Window& window) {
+  if (!window.reversesKernel()) return mlir::success();
+  return mlir::emitError(im.loc(window.rhsReversalPos))
+         << "window rhs_reversal applies to a convolution's kernel, not to '" << inst.opcode
+         << "'";
+}
+
 mlir::FailureOr<Imported> importReduce(Importer& im, Instruction& inst) {
   if (inst.operands.empty() || inst.operands.size() % 2 != 0) {
     return im.error(inst) << "'" << inst.opcode
@@ -83,7 +91,7 @@ mlir::FailureOr<Imported> importReduce(Importer& im, Instruction& inst) {
     mlir::FailureOr<AttrText*> windowAttr = im.requireAttr(inst, "window");
     if (failed(windowAttr)) return mlir::failure();
     mlir::FailureOr<Window> window = ParseWindow(**windowAttr, im.context());
-    if (failed(window)) return mlir::failure();
+    if (failed(window) || failed(refuseReversal(im, inst, *window))) return mlir::failure();
     attrs.push_back(named(im, "window_dimensions", i64Array(im, window->size)));
     if (!window->stride.empty()) attrs.push_back(named(im, "window_strides", i64Array(im, window->stride)));
     if (!window->lhsDilate.empty()) attrs.push_back(named(im, "base_dilations", i64Array(im, window->lhsDilate)));
@@ -100,7 +108,7 @@ mlir::FailureOr<Imported> importSelectAndScatter(Importer& im, Instruction& inst
   mlir::FailureOr<AttrText*> windowAttr = im.requireAttr(inst, "window");
   if (failed(operands) || failed(windowAttr)) return mlir::failure();
   mlir::FailureOr<Window> window = ParseWindow(**windowAttr, im.context());
-  if (failed(window)) return mlir::failure();
+  if (failed(window) || failed(refuseReversal(im, inst, *window))) return mlir::failure();
   if (!window->lhsDilate.empty() || !window->rhsDilate.empty()) {
     return im.error(**windowAttr) << "'select-and-scatter' does not take window dilations";
   }
@@ -153,6 +161,22 @@ mlir::FailureOr<Imported> importConvolution(Importer& im, Instruction& inst) {
         return im.error(*windowAttr) << "window size does not match the kernel's spatial "
                                         "dimensions";
       }
+    }
+    if (!window->rhsReversal.empty() && window->rhsReversal.size() != window->size.size()) {
+      return mlir::emitError(im.loc(window->rhsReversalPos))
+             << "window rhs_reversal has " << window->rhsReversal.size()
+             << " entries but the window has " << window->size.size() << " dimensions";
+    }
+    // A reversed kernel is a reverse of the kernel feeding a plain convolution: the dialect
+    // keeps one convolution form, and the reverse partitions like any other op.
+    if (window->reversesKernel()) {
+      llvm::SmallVector<int64_t> reversed;
+      for (size_t i = 0; i < window->rhsReversal.size(); ++i) {
+        if (window->rhsReversal[i]) reversed.push_back(labels->kernelSpatial[i]);
+      }
+      (*operands)[1] = im.create(inst, "hlo.reverse", {(*operands)[1]}, {kernel},
+                                 {named(im, "dimensions", i64Array(im, reversed))})
+                           ->getResult(0);
     }
     if (!window->stride.empty()) attrs.push_back(named(im, "window_strides", i64Array(im, window->stride)));
     if (!window->padLow.empty()) attrs.push_back(named(im, "padding", paddingRows(im, window->padLow, window->padHigh)));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "partitioner/hlo_text/hlo_import.h"
 #include "llvm/ADT/StringSet.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -51,12 +52,21 @@ mlir::FailureOr<std::vector<std::string>> leafShardings(Importer& importer,
   if (!attr) return std::vector<std::string>(leaves);
   std::optional<std::vector<std::string>> parts = SplitTupleSharding(attr->value);
   if (!parts || !inst.shape.isTuple) return std::vector<std::string>(leaves, attr->value.str());
-  if (int64_t(parts->size()) != leaves) {
+  // XLA gives a token its own element of a tuple sharding; tokens have no leaf here, so
+  // their elements are dropped (a token is never sharded).
+  const int64_t slots = inst.shape.numShardingLeaves();
+  if (int64_t(parts->size()) != slots) {
     return importer.error(*attr) << "tuple sharding has " << parts->size()
-                                 << " elements but '" << inst.name << "' has " << leaves
-                                 << " arrays";
+                                 << " elements but '" << inst.name << "' has " << slots
+                                 << " arrays and tokens";
   }
-  return *parts;
+  std::vector<bool> isToken;
+  inst.shape.appendTokenMask(isToken);
+  std::vector<std::string> kept;
+  for (size_t i = 0; i < parts->size(); ++i) {
+    if (!isToken[i]) kept.push_back((*parts)[i]);
+  }
+  return kept;
 }
 
 }  // namespace
@@ -70,6 +80,8 @@ void registerAllImporters(ImporterTable& table) {
   RegisterControlImporters(table);
   RegisterCollectiveImporters(table);
   RegisterAsyncImporters(table);
+  RegisterTokenImporters(table);
+  RegisterRngImporters(table);
 }
 
 }  // namespace
@@ -133,6 +145,11 @@ mlir::LogicalResult Importer::expectMinOperands(const Instruction& inst, size_t 
 
 mlir::FailureOr<mlir::Value> Importer::operand(const Instruction& inst, size_t i) {
   const auto& entry = scopes_.back()->find(inst.operands[i].name)->second;
+  if (entry.first->isToken) {
+    return mlir::emitError(loc(inst.operands[i].pos))
+           << "operand '" << inst.operands[i].name << "' of '" << inst.opcode
+           << "' is a token, which orders effects and carries no data";
+  }
   if (entry.second.size() != 1 || entry.first->isTuple) {
     return mlir::emitError(loc(inst.operands[i].pos))
            << "operand '" << inst.operands[i].name << "' of '" << inst.opcode
@@ -275,8 +292,12 @@ mlir::LogicalResult Importer::importInstruction(Instruction& inst) {
   }
   auto it = table_.find(inst.opcode);
   if (it == table_.end()) {
-    return mlir::emitError(loc(inst.opcodePos))
-           << "opcode '" << inst.opcode << "' is not supported";
+    auto diag = mlir::emitError(loc(inst.opcodePos))
+                << "opcode '" << inst.opcode << "' is not supported";
+    // Host transfers are the one thing tokens order that Tessel could not just run in order.
+    if (inst.opcode == "infeed") diag << ": infeed has no data source in this executor";
+    if (inst.opcode == "outfeed") diag << ": outfeed has no data sink in this executor";
+    return diag;
   }
   mlir::FailureOr<Imported> imported = it->second(*this, inst);
   if (failed(imported)) return mlir::failure();
@@ -291,7 +312,7 @@ mlir::LogicalResult Importer::importInstruction(Instruction& inst) {
     llvm::interleaveComma(actual, diag);
     return diag << ")";
   }
-  attachPassThrough(inst, imported->op);
+  if (failed(attachPassThrough(inst, imported->op))) return mlir::failure();
   for (const AttrText& attr : inst.attrs) {
     if (!attr.used && !isIgnoredAttribute(attr.name)) {
       return error(attr) << "attribute '" << attr.name << "' is not supported on '"
@@ -302,15 +323,24 @@ mlir::LogicalResult Importer::importInstruction(Instruction& inst) {
   return mlir::success();
 }
 
-void Importer::attachPassThrough(Instruction& inst, mlir::Operation* op) {
-  if (!op) return;
+mlir::LogicalResult Importer::attachPassThrough(Instruction& inst, mlir::Operation* op) {
+  if (!op) return mlir::success();
   if (const AttrText* sharding = inst.peekAttr("sharding")) {
-    op->setAttr(kHloShardingAttr, mlir::StringAttr::get(context(), sharding->value));
+    std::string text = sharding->value.str();
+    if (inst.shape.isTuple && inst.shape.numShardingLeaves() != inst.shape.numLeaves() &&
+        SplitTupleSharding(sharding->value)) {
+      // The op has no results for the tokens; keep the elements of its arrays only.
+      mlir::FailureOr<std::vector<std::string>> kept = leafShardings(*this, inst);
+      if (failed(kept)) return mlir::failure();
+      text = "{" + llvm::join(*kept, ", ") + "}";
+    }
+    op->setAttr(kHloShardingAttr, mlir::StringAttr::get(context(), text));
   }
   if (mlir::DictionaryAttr attrs =
           shardyFrontendAttrs(inst.peekAttr("frontend_attributes"), context())) {
     op->setAttr(kFrontendAttrsAttr, attrs);
   }
+  return mlir::success();
 }
 
 mlir::LogicalResult Importer::importRegion(Computation& comp, mlir::Region& region,

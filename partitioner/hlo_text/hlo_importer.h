@@ -42,6 +42,11 @@ void RegisterControlImporters(ImporterTable& table);
 void RegisterCollectiveImporters(ImporterTable& table);
 // The asynchronous pairs (*-start/*-done, async-start/update/done), hlo_import_async.cc.
 void RegisterAsyncImporters(ImporterTable& table);
+// Tokens and the ops that only order (after-all, add-dependency), and the refused
+// infeed/outfeed family, hlo_import_token.cc.
+void RegisterTokenImporters(ImporterTable& table);
+// rng, lowered to rng_bit_generator and arithmetic (hlo_import_rng.cc).
+void RegisterRngImporters(ImporterTable& table);
 
 // Attribute names under which imported pass-through data is kept.
 inline constexpr llvm::StringLiteral kHloShardingAttr = "tessel.hlo_sharding";
@@ -142,7 +147,7 @@ class Importer {
   mlir::LogicalResult importInstruction(Instruction& inst);
   // Checks the parameters of `comp` are numbered 0..n-1; returns them by number.
   mlir::FailureOr<std::vector<Instruction*>> parametersOf(Computation& comp);
-  void attachPassThrough(Instruction& inst, mlir::Operation* op);
+  mlir::LogicalResult attachPassThrough(Instruction& inst, mlir::Operation* op);
 
   ParsedModule& parsed_;
   mlir::ModuleOp module_;

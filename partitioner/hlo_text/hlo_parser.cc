@@ -349,6 +349,7 @@ class Parser {
 }  // namespace
 
 int64_t Shape::numLeaves() const {
+  if (isToken) return 0;
   if (!isTuple) return 1;
   int64_t n = 0;
   for (const Shape& e : elements) n += e.numLeaves();
@@ -361,7 +362,23 @@ int64_t Shape::leafOffset(int64_t i) const {
   return n;
 }
 
+int64_t Shape::numShardingLeaves() const {
+  if (!isTuple) return 1;
+  int64_t n = 0;
+  for (const Shape& e : elements) n += e.numShardingLeaves();
+  return n;
+}
+
+void Shape::appendTokenMask(std::vector<bool>& mask) const {
+  if (!isTuple) {
+    mask.push_back(isToken);
+    return;
+  }
+  for (const Shape& e : elements) e.appendTokenMask(mask);
+}
+
 void Shape::appendLeafTypes(llvm::SmallVectorImpl<mlir::Type>& types) const {
+  if (isToken) return;
   if (!isTuple) {
     types.push_back(mlir::RankedTensorType::get(dims, elementType));
     return;
@@ -390,10 +407,23 @@ mlir::LogicalResult ParseShape(Lexer& lex, Shape& shape, int depth) {
   SourcePos typePos = lex.pos();
   llvm::StringRef typeName = lex.lexIdentifier();
   if (typeName.empty()) return lex.error() << "expected a shape";
+  if (typeName == "token") {
+    shape.isToken = true;
+    if (failed(lex.expect('[', "after 'token'"))) return mlir::failure();
+    lex.skipSpace();
+    if (!lex.consume(']')) return lex.error() << "a token has no dimensions: write 'token[]'";
+    if (lex.peek() == '{' && !lex.lexBalanced()) return mlir::failure();
+    return mlir::success();
+  }
   shape.elementType = elementTypeFromName(typeName, lex.context());
   if (!shape.elementType) {
-    return mlir::emitError(lex.toLoc(typePos))
-           << "element type '" << typeName << "' is not supported";
+    auto diag = mlir::emitError(lex.toLoc(typePos))
+                << "element type '" << typeName << "' is not supported";
+    // Complex numbers need a runtime element type that every kernel and collective knows.
+    if (typeName == "c64" || typeName == "c128") {
+      diag << ": complex element types are not in Tessel's runtime";
+    }
+    return diag;
   }
   if (failed(lex.expect('[', "after element type '" + typeName.str() + "'"))) {
     return mlir::failure();

@@ -22,15 +22,23 @@
 
 namespace tessel::hlo_text {
 
-// An array shape (element type and dimensions; layouts are dropped) or a tuple of shapes.
+// An array shape (element type and dimensions; layouts are dropped), a tuple of shapes, or
+// `token[]`. A token orders side effects and carries no data; Tessel runs every op in
+// program order and has no side-effecting op a token could order, so a token has no leaf:
+// it vanishes from tuples, parameters, loops and results on import.
 struct Shape {
   bool isTuple = false;
+  bool isToken = false;
   mlir::Type elementType;                 // arrays only
   llvm::SmallVector<int64_t> dims;        // arrays only
   std::vector<Shape> elements;            // tuples only
 
-  // The number of arrays in the flattened (pre-order) tuple tree.
+  // The number of arrays in the flattened (pre-order) tuple tree; tokens count none.
   int64_t numLeaves() const;
+  // The leaves XLA counts, tokens included: one per element of a tuple sharding.
+  int64_t numShardingLeaves() const;
+  // For each of the numShardingLeaves() slots, whether it is a token, in order.
+  void appendTokenMask(std::vector<bool>& mask) const;
   // The index of the first leaf of tuple element `i` in the flattened tree.
   int64_t leafOffset(int64_t i) const;
   // The tensor types of the leaves, in order.
