@@ -18,6 +18,8 @@ absl::string_view DataTypeName(DataType type) {
     case DataType::kBF16: return "bf16";
     case DataType::kF32: return "f32";
     case DataType::kF64: return "f64";
+    case DataType::kC64: return "c64";
+    case DataType::kC128: return "c128";
   }
   return "unknown";
 }

@@ -9,6 +9,7 @@
 #ifndef TESSEL_COLLECTIVES_DATA_TYPE_H_
 #define TESSEL_COLLECTIVES_DATA_TYPE_H_
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -19,8 +20,9 @@
 
 namespace tessel::collectives {
 
-// pred (bool), signed and unsigned integers, and the floating-point types; the same list as
-// the runtime's element types, which the kernels map onto this one.
+// pred (bool), signed and unsigned integers, the floating-point types and the complex types
+// (c64: two f32, c128: two f64, real part first); the same list as the runtime's element
+// types, which the kernels map onto this one.
 enum class DataType {
   kPred,
   kS8,
@@ -35,14 +37,28 @@ enum class DataType {
   kBF16,
   kF32,
   kF64,
+  kC64,
+  kC128,
 };
 
-// Every data type, for tests and benchmarks that cover them all.
+// Every real (ordered) data type, for tests and benchmarks that cover them all. The complex
+// types are listed apart because max and min do not apply to them.
 inline constexpr DataType kAllDataTypes[] = {
     DataType::kPred, DataType::kS8,  DataType::kS16, DataType::kS32, DataType::kS64,
     DataType::kU8,   DataType::kU16, DataType::kU32, DataType::kU64, DataType::kF16,
     DataType::kBF16, DataType::kF32, DataType::kF64,
 };
+inline constexpr DataType kComplexDataTypes[] = {DataType::kC64, DataType::kC128};
+
+// Whether `type` is c64 or c128: sum and prod reduce them, max and min do not.
+constexpr bool IsComplexDataType(DataType type) {
+  return type == DataType::kC64 || type == DataType::kC128;
+}
+
+// True for the C++ types of the complex data types.
+template <typename T>
+inline constexpr bool kIsComplex =
+    std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
 
 // The XLA spelling: "pred", "s32", "bf16", ...
 absl::string_view DataTypeName(DataType type);
@@ -56,7 +72,9 @@ struct DataTypeTag {
 };
 
 // Calls `fn(DataTypeTag<T>{})` with the C++ type T of `type` (bool for pred, Eigen::half and
-// Eigen::bfloat16 for f16 and bf16) and returns what it returns.
+// Eigen::bfloat16 for f16 and bf16, std::complex<float> and std::complex<double> for c64 and
+// c128) and returns what it returns. `fn` must compile for every T; code that has no meaning
+// for complex numbers tests kIsComplex<T> and reports an error.
 template <typename Fn>
 decltype(auto) DispatchDataType(DataType type, Fn&& fn) {
   switch (type) {
@@ -73,6 +91,8 @@ decltype(auto) DispatchDataType(DataType type, Fn&& fn) {
     case DataType::kBF16: return fn(DataTypeTag<Eigen::bfloat16>{});
     case DataType::kF32: return fn(DataTypeTag<float>{});
     case DataType::kF64: return fn(DataTypeTag<double>{});
+    case DataType::kC64: return fn(DataTypeTag<std::complex<float>>{});
+    case DataType::kC128: return fn(DataTypeTag<std::complex<double>>{});
   }
   return fn(DataTypeTag<bool>{});  // unreachable: every enumerator is handled above
 }
@@ -104,9 +124,14 @@ constexpr DataType DataTypeOf() {
     return DataType::kBF16;
   } else if constexpr (std::is_same_v<T, float>) {
     return DataType::kF32;
-  } else {
-    static_assert(std::is_same_v<T, double>, "not the C++ type of a collectives data type");
+  } else if constexpr (std::is_same_v<T, double>) {
     return DataType::kF64;
+  } else if constexpr (std::is_same_v<T, std::complex<float>>) {
+    return DataType::kC64;
+  } else {
+    static_assert(std::is_same_v<T, std::complex<double>>,
+                  "not the C++ type of a collectives data type");
+    return DataType::kC128;
   }
 }
 

@@ -3,12 +3,14 @@
 
 #include <type_traits>
 
+#include "absl/strings/str_cat.h"
+
 namespace tessel::collectives {
 namespace {
 
 template <typename T>
 bool IsNan(T value) {
-  if constexpr (std::is_integral_v<T>) {
+  if constexpr (std::is_integral_v<T> || kIsComplex<T>) {
     return false;
   } else {
     return Eigen::numext::isnan(value);
@@ -39,9 +41,19 @@ T Combine(ReductionKind kind, T a, T b) {
         } else {
           return static_cast<T>(a * b);
         }
-      // A NaN on either side wins; otherwise the larger (smaller) value.
-      case ReductionKind::kMax: return (IsNan(a) || a > b) ? a : b;
-      case ReductionKind::kMin: return (IsNan(a) || a < b) ? a : b;
+      // A NaN on either side wins; otherwise the larger (smaller) value. Complex numbers
+      // have no order: ValidateReduction refuses max and min on them before any data moves,
+      // so this branch never runs for them.
+      case ReductionKind::kMax:
+        if constexpr (kIsComplex<T>)
+          return a;
+        else
+          return (IsNan(a) || a > b) ? a : b;
+      case ReductionKind::kMin:
+        if constexpr (kIsComplex<T>)
+          return a;
+        else
+          return (IsNan(a) || a < b) ? a : b;
     }
     return a;
   }
@@ -63,6 +75,15 @@ absl::string_view ReductionKindName(ReductionKind kind) {
     case ReductionKind::kMin: return "min";
   }
   return "unknown";
+}
+
+absl::Status ValidateReduction(DataType type, ReductionKind kind) {
+  if (IsComplexDataType(type) && (kind == ReductionKind::kMax || kind == ReductionKind::kMin)) {
+    return absl::InvalidArgumentError(absl::StrCat(ReductionKindName(kind), " reduction of ",
+                                                   DataTypeName(type),
+                                                   ": complex numbers have no order"));
+  }
+  return absl::OkStatus();
 }
 
 void Accumulate(DataType type, ReductionKind kind, void* acc, const void* src, int64_t count) {

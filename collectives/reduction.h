@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "collectives/data_type.h"
 
@@ -20,8 +21,13 @@ enum class ReductionKind { kSum, kProd, kMax, kMin };
 // "sum", "prod", "max", "min".
 absl::string_view ReductionKindName(ReductionKind kind);
 
+// OK if `kind` applies to `type`; InvalidArgument for max and min of complex types, which
+// have no order. Every backend checks this before it moves data.
+absl::Status ValidateReduction(DataType type, ReductionKind kind);
+
 // Combines `count` elements of `src` into `acc`: acc[i] = acc[i] (kind) src[i].
-// REQUIRES: both point to `count` elements of `type`; they may be the same buffer.
+// REQUIRES: both point to `count` elements of `type`; they may be the same buffer;
+// ValidateReduction(type, kind) is OK.
 void Accumulate(DataType type, ReductionKind kind, void* acc, const void* src, int64_t count);
 
 }  // namespace tessel::collectives

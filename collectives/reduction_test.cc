@@ -2,6 +2,7 @@
 #include "collectives/reduction.h"
 
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <vector>
 
@@ -45,6 +46,18 @@ TEST(ReductionTest, IntegerSumsAndProductsWrapAround) {
   EXPECT_THAT(Reduce<uint64_t>(ReductionKind::kSum, {std::numeric_limits<uint64_t>::max()}, {2}),
               ElementsAre(1u));
   EXPECT_THAT(Reduce<int32_t>(ReductionKind::kProd, {1 << 30}, {4}), ElementsAre(0));
+}
+
+TEST(ReductionTest, ComplexSumsAndProductsAreComplexArithmetic) {
+  using C = std::complex<float>;
+  EXPECT_THAT(Reduce<C>(ReductionKind::kSum, {C(1, 2)}, {C(3, -1)}), ElementsAre(C(4, 1)));
+  // (1 + 2i)(3 - i) = 5 + 5i.
+  EXPECT_THAT(Reduce<C>(ReductionKind::kProd, {C(1, 2)}, {C(3, -1)}), ElementsAre(C(5, 5)));
+  EXPECT_TRUE(ValidateReduction(DataType::kC128, ReductionKind::kSum).ok());
+  EXPECT_EQ(ValidateReduction(DataType::kC64, ReductionKind::kMax).message(),
+            "max reduction of c64: complex numbers have no order");
+  EXPECT_EQ(DataTypeSize(DataType::kC128), 16);
+  EXPECT_EQ(DataTypeName(DataType::kC64), "c64");
 }
 
 TEST(ReductionTest, MaxAndMinOfSignedAndUnsignedIntegers) {

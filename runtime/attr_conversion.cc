@@ -42,7 +42,10 @@ absl::StatusOr<Tensor> TensorFromElementsAttr(mlir::ElementsAttr attr) {
     using T = typename decltype(tag)::type;
     absl::Span<T> out = tensor.data<T>();
     int64_t i = 0;
-    if (IsFloat(elementType)) {
+    if constexpr (kIsComplex<T>) {
+      // MLIR stores complex<f32> / complex<f64> elements as std::complex values.
+      for (const T& value : dense.getValues<T>()) out[i++] = value;
+    } else if (IsFloat(elementType)) {
       for (const llvm::APFloat& value : dense.getValues<llvm::APFloat>()) {
         out[i++] = FromBits<T>(value.bitcastToAPInt().getZExtValue());
       }
@@ -66,6 +69,8 @@ mlir::DenseElementsAttr TensorToElementsAttr(const Tensor& tensor, mlir::MLIRCon
     if constexpr (std::is_same_v<T, bool>) {
       llvm::SmallVector<bool> bits(values.begin(), values.end());
       return mlir::DenseElementsAttr::get(type, llvm::ArrayRef<bool>(bits));
+    } else if constexpr (kIsComplex<T>) {
+      return mlir::DenseElementsAttr::get(type, llvm::ArrayRef<T>(values.data(), values.size()));
     } else {
       unsigned width = elementType.getIntOrFloatBitWidth();
       llvm::SmallVector<llvm::APInt> ints;

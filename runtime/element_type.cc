@@ -11,6 +11,8 @@ bool IsFloat(ElementType type) {
          type == ElementType::kF32 || type == ElementType::kF64;
 }
 
+bool IsComplex(ElementType type) { return collectives::IsComplexDataType(type); }
+
 bool IsSignedInt(ElementType type) {
   return type == ElementType::kS8 || type == ElementType::kS16 || type == ElementType::kS32 ||
          type == ElementType::kS64;
@@ -39,6 +41,10 @@ absl::StatusOr<ElementType> ElementTypeFromMlir(mlir::Type type) {
   if (type.isBF16()) return ElementType::kBF16;
   if (type.isF32()) return ElementType::kF32;
   if (type.isF64()) return ElementType::kF64;
+  if (auto complex = llvm::dyn_cast<mlir::ComplexType>(type)) {
+    if (complex.getElementType().isF32()) return ElementType::kC64;
+    if (complex.getElementType().isF64()) return ElementType::kC128;
+  }
   std::string text;
   llvm::raw_string_ostream os(text);
   os << type;
@@ -61,12 +67,17 @@ mlir::Type ElementTypeToMlir(ElementType type, mlir::MLIRContext* context) {
     case ElementType::kBF16: return mlir::BFloat16Type::get(context);
     case ElementType::kF32: return mlir::Float32Type::get(context);
     case ElementType::kF64: return mlir::Float64Type::get(context);
+    case ElementType::kC64: return mlir::ComplexType::get(mlir::Float32Type::get(context));
+    case ElementType::kC128: return mlir::ComplexType::get(mlir::Float64Type::get(context));
   }
   return {};
 }
 
 absl::StatusOr<ElementType> ParseElementType(absl::string_view name) {
   for (ElementType type : collectives::kAllDataTypes) {
+    if (ElementTypeName(type) == name) return type;
+  }
+  for (ElementType type : collectives::kComplexDataTypes) {
     if (ElementTypeName(type) == name) return type;
   }
   return absl::InvalidArgumentError(absl::StrCat("unknown element type \"", name, "\""));

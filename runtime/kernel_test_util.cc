@@ -25,6 +25,8 @@ absl::string_view MlirElementName(ElementType type) {
     case ElementType::kBF16: return "bf16";
     case ElementType::kF32: return "f32";
     case ElementType::kF64: return "f64";
+    case ElementType::kC64: return "complex<f32>";
+    case ElementType::kC128: return "complex<f64>";
   }
   return "?";
 }

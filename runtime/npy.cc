@@ -39,7 +39,7 @@ constexpr DtypeName kDtypes[] = {
     {ElementType::kS32, "<i4"},  {ElementType::kS64, "<i8"},       {ElementType::kU8, "|u1"},
     {ElementType::kU16, "<u2"},  {ElementType::kU32, "<u4"},       {ElementType::kU64, "<u8"},
     {ElementType::kF16, "<f2"},  {ElementType::kBF16, "bfloat16"}, {ElementType::kF32, "<f4"},
-    {ElementType::kF64, "<f8"},
+    {ElementType::kF64, "<f8"},  {ElementType::kC64, "<c8"},       {ElementType::kC128, "<c16"},
 };
 
 absl::string_view DescrOf(ElementType type) {

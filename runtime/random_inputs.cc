@@ -34,6 +34,11 @@ T RandomElement(std::mt19937_64& engine) {
     return static_cast<T>(kRandomSignedMin + static_cast<int64_t>(UniformBelow(engine, count)));
   } else if constexpr (std::is_integral_v<T>) {
     return static_cast<T>(UniformBelow(engine, kRandomUnsignedMax + 1));
+  } else if constexpr (kIsComplex<T>) {
+    // Each part as a float of the part's type; the real part draws first.
+    using Part = typename T::value_type;
+    Part real = RandomElement<Part>(engine);
+    return T(real, RandomElement<Part>(engine));
   } else {
     // k / 2^(p-1) for k uniform in [-2^(p-1), 2^(p-1)): the top p bits of a draw.
     constexpr int kBits = kSignificandBits<T>;

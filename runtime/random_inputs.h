@@ -9,7 +9,8 @@
 //     (f16: 11, bf16: 8, f32: 24, f64: 53). So bf16 takes 256 distinct values, f32 2^24.
 //   - signed integers: uniform over [-8, 8];
 //   - unsigned integers: uniform over [0, 16];
-//   - pred: true or false with equal probability.
+//   - pred: true or false with equal probability;
+//   - complex (c64, c128): a real and then an imaginary part, each drawn as f32 / f64.
 // The small integer ranges keep sums and products of modest size exact and free of
 // wrap-around, so results do not depend on the order a partitioned program adds in.
 //

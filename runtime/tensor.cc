@@ -193,6 +193,9 @@ std::string FormatElement(T value) {
     return absl::StrCat(static_cast<float>(value));
   } else if constexpr (std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t>) {
     return absl::StrCat(static_cast<int>(value));
+  } else if constexpr (kIsComplex<T>) {
+    // XLA's literal spelling of a complex number.
+    return absl::StrCat("(", value.real(), ", ", value.imag(), ")");
   } else {
     return absl::StrCat(value);
   }

@@ -62,9 +62,11 @@ absl::Status HierarchicalCommunicator::AllReduce(int64_t self, absl::Span<const 
   const int64_t count = input.num_elements, bytes = input.byte_size();
   const std::string description =
       absl::StrCat("all_reduce(", ReductionKindName(kind), ") of ", Elements(input), Over(group));
+  absl::Status own = ValidateReduction(input.type, kind);
+  if (own.ok()) own = ValidateOutput(input, output, count);
   return RunMixed(
-      self, LayoutOf(group), "all_reduce", description, ValidateOutput(input, output, count), input,
-      output, [&](const Layout& layout, const std::vector<Member*>& members) {
+      self, LayoutOf(group), "all_reduce", description, std::move(own), input, output,
+      [&](const Layout& layout, const std::vector<Member*>& members) {
         std::vector<std::byte> result(bytes);
         if (layout.contiguous) {
           // Group order within the rank, then group order across the leaders.
@@ -109,7 +111,8 @@ absl::Status HierarchicalCommunicator::ReduceScatter(int64_t self, absl::Span<co
   if (route == Route::kLocal) return local_.ReduceScatter(self, group, kind, input, output);
   if (route == Route::kMpi) return mpi_->ReduceScatter(self, group, kind, input, output);
   const int64_t n = static_cast<int64_t>(group.size());
-  absl::Status own = ValidateDivisible("input", input.num_elements, n);
+  absl::Status own = ValidateReduction(input.type, kind);
+  if (own.ok()) own = ValidateDivisible("input", input.num_elements, n);
   if (own.ok()) own = ValidateOutput(input, output, input.num_elements / n);
   const std::string description = absl::StrCat("reduce_scatter(", ReductionKindName(kind), ") of ",
                                                Elements(input), Over(group));

@@ -82,9 +82,11 @@ absl::Status LocalCommunicator::Run(int64_t self, absl::Span<const int64_t> grou
 absl::Status LocalCommunicator::AllReduce(int64_t self, absl::Span<const int64_t> group,
                                           ReductionKind kind, ConstBuffer input, Buffer output) {
   const int64_t count = input.num_elements, size = DataTypeSize(input.type);
+  absl::Status own_status = ValidateReduction(input.type, kind);
+  if (own_status.ok()) own_status = ValidateOutput(input, output, count);
   Call call{"all_reduce",
             absl::StrCat("all_reduce(", ReductionKindName(kind), ") of ", Elements(input)),
-            ValidateOutput(input, output, count), input, output, count * size,
+            std::move(own_status), input, output, count * size,
             // Members write their outputs only after every input has been read.
             /*stage_overlapping_output=*/false};
   return Run(self, group, std::move(call), [&](const local::Ticket& ticket, void* destination) {
@@ -114,7 +116,10 @@ absl::Status LocalCommunicator::ReduceScatter(int64_t self, absl::Span<const int
                                               ReductionKind kind, ConstBuffer input,
                                               Buffer output) {
   const int64_t n = static_cast<int64_t>(group.size());
-  absl::Status own_status = ValidateDivisible("input", input.num_elements, std::max<int64_t>(n, 1));
+  absl::Status own_status = ValidateReduction(input.type, kind);
+  if (own_status.ok()) {
+    own_status = ValidateDivisible("input", input.num_elements, std::max<int64_t>(n, 1));
+  }
   if (own_status.ok() && n > 0) own_status = ValidateOutput(input, output, input.num_elements / n);
   Call call{"reduce_scatter",
             absl::StrCat("reduce_scatter(", ReductionKindName(kind), ") of ", Elements(input)),

@@ -182,7 +182,8 @@ absl::Status MpiCommunicator::FoldInGroupOrder(const Call& call, MPI_Comm comm,
 absl::Status MpiCommunicator::AllReduce(int64_t self, absl::Span<const int64_t> group,
                                         ReductionKind kind, ConstBuffer input, Buffer output) {
   Call call = MakeCall("all_reduce", self, group);
-  absl::Status own = ValidateOutput(input, output, input.num_elements);
+  absl::Status own = ValidateReduction(input.type, kind);
+  if (own.ok()) own = ValidateOutput(input, output, input.num_elements);
   if (own.ok()) own = FitsMpiCount(input.num_elements);
   Signature signature{kAllReduceCode, static_cast<int64_t>(input.type), input.num_elements,
                       output.num_elements, static_cast<int64_t>(kind)};
@@ -231,7 +232,8 @@ absl::Status MpiCommunicator::ReduceScatter(int64_t self, absl::Span<const int64
                                             Buffer output) {
   Call call = MakeCall("reduce_scatter", self, group);
   const int64_t size = static_cast<int64_t>(group.size());
-  absl::Status own = ValidateDivisible("input", input.num_elements, size);
+  absl::Status own = ValidateReduction(input.type, kind);
+  if (own.ok()) own = ValidateDivisible("input", input.num_elements, size);
   if (own.ok()) own = ValidateOutput(input, output, input.num_elements / size);
   if (own.ok()) own = FitsMpiCount(output.num_elements);
   Signature signature{kReduceScatterCode, static_cast<int64_t>(input.type), input.num_elements,

@@ -12,7 +12,9 @@ int FloatIndex(DataType type) {
     case DataType::kF16: return 0;
     case DataType::kBF16: return 1;
     case DataType::kF32: return 2;
-    default: return 3;
+    case DataType::kF64: return 3;
+    case DataType::kC64: return 4;
+    default: return 5;
   }
 }
 
@@ -64,6 +66,10 @@ MpiTypeTable::MpiTypeTable() {
   CreateOps<DataType::kBF16>(float_ops_[1]);
   CreateOps<DataType::kF32>(float_ops_[2]);
   CreateOps<DataType::kF64>(float_ops_[3]);
+  // Complex max and min are refused before any call (ValidateReduction); their slots exist
+  // only so that the table is rectangular.
+  CreateOps<DataType::kC64>(float_ops_[4]);
+  CreateOps<DataType::kC128>(float_ops_[5]);
 }
 
 MpiTypeTable::~MpiTypeTable() {
@@ -90,13 +96,15 @@ MPI_Datatype MpiTypeTable::MoveType(DataType type) const {
     case DataType::kBF16: return bf16_;
     case DataType::kF32: return MPI_FLOAT;
     case DataType::kF64: return MPI_DOUBLE;
+    case DataType::kC64: return MPI_C_FLOAT_COMPLEX;
+    case DataType::kC128: return MPI_C_DOUBLE_COMPLEX;
   }
   return MPI_BYTE;
 }
 
 bool MpiTypeTable::IsOrderSensitive(DataType type) {
   return type == DataType::kF16 || type == DataType::kBF16 || type == DataType::kF32 ||
-         type == DataType::kF64;
+         type == DataType::kF64 || IsComplexDataType(type);
 }
 
 MpiTypeTable::Reduction MpiTypeTable::ReductionFor(DataType type, ReductionKind kind) const {
@@ -125,6 +133,8 @@ MpiTypeTable::Reduction MpiTypeTable::ReductionFor(DataType type, ReductionKind 
     case DataType::kBF16:
     case DataType::kF32:
     case DataType::kF64:
+    case DataType::kC64:
+    case DataType::kC128:
       return {MoveType(type), float_ops_[FloatIndex(type)][KindIndex(kind)]};
   }
   return {MoveType(type), arithmetic};

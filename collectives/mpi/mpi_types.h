@@ -1,7 +1,8 @@
 // How the MPI backend hands each data type and reduction to MPI. Data moves as MPI's fixed
 // width integer types (pred as one byte, f16 and bf16 as two-byte contiguous types). Integer
 // sums and products run on the unsigned type of the same width, so they wrap; pred reduces
-// with bitwise or/and on bytes. Floating-point reductions use user-defined non-commutative
+// with bitwise or/and on bytes. Complex numbers move as MPI_C_FLOAT_COMPLEX and
+// MPI_C_DOUBLE_COMPLEX. Floating-point and complex reductions use user-defined non-commutative
 // operations built on collectives/reduction.h: MPI then combines the members in rank order
 // (which is group order), NaNs propagate as the interface says, and f16/bf16 work at all.
 //
@@ -38,14 +39,14 @@ class MpiTypeTable {
   Reduction ReductionFor(DataType type, ReductionKind kind) const;
 
   // Whether ReductionFor(type, ...) is one of the user-defined operations above, whose
-  // result depends on the order the members are combined in (the floating-point types).
+  // result depends on the order the members are combined in (floating-point and complex).
   static bool IsOrderSensitive(DataType type);
 
  private:
   MPI_Datatype f16_ = MPI_DATATYPE_NULL;
   MPI_Datatype bf16_ = MPI_DATATYPE_NULL;
-  // Indexed by [float type: f16, bf16, f32, f64][kind].
-  MPI_Op float_ops_[4][4];
+  // Indexed by [float type: f16, bf16, f32, f64, c64, c128][kind].
+  MPI_Op float_ops_[6][4];
 };
 
 }  // namespace tessel::collectives::mpi

@@ -60,8 +60,10 @@ absl::Status NcclCommunicator::Reduce(absl::string_view name, int64_t self,
                                       absl::Status own_status, ReductionKind kind, int64_t blocks,
                                       ConstBuffer input, Buffer output) {
   const DataType type = input.type;
-  // Elements each member ends with; meaningful once own_status is OK.
-  const int64_t count = input.num_elements / std::max<int64_t>(blocks, 1);
+  // NCCL values each member ends with (two per complex element); meaningful once own_status
+  // is OK.
+  const int64_t count =
+      input.num_elements / std::max<int64_t>(blocks, 1) * nccl::ReductionValuesPerElement(type);
   const ncclDataType_t nccl_type = nccl::ReductionNcclType(type);
   const ncclRedOp_t op = nccl::ReductionNcclOp(type, kind);
   Enqueue enqueue = [this, count, nccl_type, op, blocks](const Call& call,
@@ -102,7 +104,8 @@ absl::Status NcclCommunicator::Reduce(absl::string_view name, int64_t self,
 
 absl::Status NcclCommunicator::AllReduce(int64_t self, absl::Span<const int64_t> group,
                                          ReductionKind kind, ConstBuffer input, Buffer output) {
-  absl::Status own = ValidateOutput(input, output, input.num_elements);
+  absl::Status own = nccl::ValidateNcclReduction(input.type, kind);
+  if (own.ok()) own = ValidateOutput(input, output, input.num_elements);
   Signature signature{kAllReduceCode, static_cast<int64_t>(input.type), input.num_elements,
                       output.num_elements, static_cast<int64_t>(kind)};
   return Reduce("all_reduce", self, group, signature, own, kind, /*blocks=*/1, input, output);
@@ -111,7 +114,8 @@ absl::Status NcclCommunicator::AllReduce(int64_t self, absl::Span<const int64_t>
 absl::Status NcclCommunicator::ReduceScatter(int64_t self, absl::Span<const int64_t> group,
                                              ReductionKind kind, ConstBuffer input, Buffer output) {
   const int64_t size = std::max<int64_t>(static_cast<int64_t>(group.size()), 1);
-  absl::Status own = ValidateDivisible("input", input.num_elements, size);
+  absl::Status own = nccl::ValidateNcclReduction(input.type, kind);
+  if (own.ok()) own = ValidateDivisible("input", input.num_elements, size);
   if (own.ok()) own = ValidateOutput(input, output, input.num_elements / size);
   Signature signature{kReduceScatterCode, static_cast<int64_t>(input.type), input.num_elements,
                       output.num_elements, static_cast<int64_t>(kind)};

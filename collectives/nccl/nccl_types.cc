@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include "absl/strings/str_cat.h"
+
 namespace tessel::collectives::nccl {
 
 bool ReductionWidens(DataType type) { return type == DataType::kS16 || type == DataType::kU16; }
@@ -35,12 +37,28 @@ ncclDataType_t ReductionNcclType(DataType type) {
       return ncclFloat32;
     case DataType::kF64:
       return ncclFloat64;
+    case DataType::kC64:
+      return ncclFloat32;
+    case DataType::kC128:
+      return ncclFloat64;
   }
   return ncclUint8;  // unreachable: every enumerator is handled above
 }
 
 int64_t ReductionElementSize(DataType type) {
-  return ReductionWidens(type) ? 4 : DataTypeSize(type);
+  return ReductionWidens(type) ? 4 : DataTypeSize(type) / ReductionValuesPerElement(type);
+}
+
+int64_t ReductionValuesPerElement(DataType type) { return IsComplexDataType(type) ? 2 : 1; }
+
+absl::Status ValidateNcclReduction(DataType type, ReductionKind kind) {
+  absl::Status status = ValidateReduction(type, kind);
+  if (status.ok() && IsComplexDataType(type) && kind == ReductionKind::kProd) {
+    return absl::UnimplementedError(
+        absl::StrCat("prod reduction of ", DataTypeName(type),
+                     " is not supported on NCCL, which has no complex type (sum is)"));
+  }
+  return status;
 }
 
 ncclRedOp_t ReductionNcclOp(DataType type, ReductionKind kind) {

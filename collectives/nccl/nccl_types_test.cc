@@ -32,6 +32,20 @@ TEST(NcclTypesTest, NativeTypesMapOneToOne) {
   }
 }
 
+// NCCL has no complex type: a complex sum is two sums of parts, a product is refused.
+TEST(NcclTypesTest, ComplexSumsRunAsPairsOfFloats) {
+  EXPECT_EQ(ReductionNcclType(DataType::kC64), ncclFloat32);
+  EXPECT_EQ(ReductionNcclType(DataType::kC128), ncclFloat64);
+  EXPECT_EQ(ReductionValuesPerElement(DataType::kC64), 2);
+  EXPECT_EQ(ReductionValuesPerElement(DataType::kF32), 1);
+  EXPECT_EQ(ReductionElementSize(DataType::kC128), 8);
+  EXPECT_TRUE(ValidateNcclReduction(DataType::kC64, ReductionKind::kSum).ok());
+  EXPECT_EQ(ValidateNcclReduction(DataType::kC64, ReductionKind::kProd).code(),
+            absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(ValidateNcclReduction(DataType::kC128, ReductionKind::kMax).code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
 TEST(NcclTypesTest, PredReducesAsOrAndAnd) {
   EXPECT_EQ(ReductionNcclType(DataType::kPred), ncclUint8);
   EXPECT_EQ(ReductionNcclOp(DataType::kPred, ReductionKind::kSum), ncclMax);

@@ -221,34 +221,39 @@ Value BuilderState::Identity(absl::string_view op, ReduceKind kind, ElementType 
     using T = typename decltype(tag)::type;
     using Limits = std::numeric_limits<T>;
     T value{};
-    switch (kind) {
-      case ReduceKind::kSum:
-      case ReduceKind::kOr:
-        value = static_cast<T>(0);
-        break;
-      case ReduceKind::kProd:
-        value = static_cast<T>(1);
-        break;
-      case ReduceKind::kMax:
-        if constexpr (Limits::has_infinity) {
-          value = -Limits::infinity();
-        } else {
-          value = Limits::lowest();
-        }
-        break;
-      case ReduceKind::kMin:
-        if constexpr (Limits::has_infinity) {
-          value = Limits::infinity();
-        } else {
-          value = Limits::max();
-        }
-        break;
-      case ReduceKind::kAnd:
-        // All bits set: true for pred, -1 or the maximum for integers.
-        if constexpr (std::is_integral_v<T>) value = static_cast<T>(~static_cast<uint64_t>(0));
-        break;
+    if constexpr (runtime::kIsComplex<T>) {
+      // Unreachable for max, min, and, or: the reducers refuse complex operands first.
+      return Tensor::Scalar<T>(kind == ReduceKind::kProd ? T(1) : T(0));
+    } else {
+      switch (kind) {
+        case ReduceKind::kSum:
+        case ReduceKind::kOr:
+          value = static_cast<T>(0);
+          break;
+        case ReduceKind::kProd:
+          value = static_cast<T>(1);
+          break;
+        case ReduceKind::kMax:
+          if constexpr (Limits::has_infinity) {
+            value = -Limits::infinity();
+          } else {
+            value = Limits::lowest();
+          }
+          break;
+        case ReduceKind::kMin:
+          if constexpr (Limits::has_infinity) {
+            value = Limits::infinity();
+          } else {
+            value = Limits::max();
+          }
+          break;
+        case ReduceKind::kAnd:
+          // All bits set: true for pred, -1 or the maximum for integers.
+          if constexpr (std::is_integral_v<T>) value = static_cast<T>(~static_cast<uint64_t>(0));
+          break;
+      }
+      return Tensor::Scalar<T>(value);
     }
-    return Tensor::Scalar<T>(value);
   });
   return self().Constant(identity);
 }

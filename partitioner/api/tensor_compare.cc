@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -16,6 +18,24 @@ namespace {
 // How many ulps of a tensor's largest magnitude any element may be off.
 constexpr double kUlpsOfLargest = 16;
 
+// An element as a complex double, so that one loop measures |got - want| for real and
+// complex types alike (a real element has a zero imaginary part, and |x + 0i| is |x|).
+template <typename T>
+std::complex<double> AsComplex(T x) {
+  if constexpr (runtime::kIsComplex<T>) {
+    return {static_cast<double>(x.real()), static_cast<double>(x.imag())};
+  } else {
+    return {static_cast<double>(x), 0.0};
+  }
+}
+
+bool IsNan(std::complex<double> x) { return std::isnan(x.real()) || std::isnan(x.imag()); }
+
+// A real element as a number, a complex one as "(re, im)".
+std::string Format(std::complex<double> x, bool complex) {
+  return complex ? absl::StrCat("(", x.real(), ", ", x.imag(), ")") : absl::StrCat(x.real());
+}
+
 }  // namespace
 
 TensorComparison CompareTensors(const runtime::Tensor& got, const runtime::Tensor& want,
@@ -26,7 +46,8 @@ TensorComparison CompareTensors(const runtime::Tensor& got, const runtime::Tenso
     result.mismatch = absl::StrCat("got ", got.ShapeString(), ", expected ", want.ShapeString());
     return result;
   }
-  if (!runtime::IsFloat(want.type())) {
+  const bool complex = runtime::IsComplex(want.type());
+  if (!runtime::IsFloat(want.type()) && !complex) {
     result.exact = true;
     if (!got.BitwiseEquals(want)) {
       result.matches = false;
@@ -45,7 +66,7 @@ TensorComparison CompareTensors(const runtime::Tensor& got, const runtime::Tenso
       const double epsilon = static_cast<double>(Eigen::NumTraits<T>::epsilon());
       double largest = 0;
       for (int64_t i = 0; i < want.num_elements(); ++i) {
-        const double b = std::abs(static_cast<double>(w[i]));
+        const double b = std::abs(AsComplex(w[i]));
         if (std::isfinite(b)) largest = std::max(largest, b);
       }
       const double relative = std::max(relative_tolerance, 2 * epsilon);
@@ -54,8 +75,8 @@ TensorComparison CompareTensors(const runtime::Tensor& got, const runtime::Tenso
       int64_t worst = -1;
       double worstRatio = 0;
       for (int64_t i = 0; i < want.num_elements(); ++i) {
-        double a = static_cast<double>(g[i]), b = static_cast<double>(w[i]);
-        if ((std::isnan(a) && std::isnan(b)) || a == b) continue;  // equal infinities too
+        const std::complex<double> a = AsComplex(g[i]), b = AsComplex(w[i]);
+        if ((IsNan(a) && IsNan(b)) || a == b) continue;  // equal infinities too
         double error = std::abs(a - b);
         result.max_abs_difference = std::max(result.max_abs_difference, error);
         const double bound = absolute + relative * std::abs(b);
@@ -66,7 +87,7 @@ TensorComparison CompareTensors(const runtime::Tensor& got, const runtime::Tenso
         }
       }
       if (worst >= 0) {
-        const double a = static_cast<double>(g[worst]), b = static_cast<double>(w[worst]);
+        const std::complex<double> a = AsComplex(g[worst]), b = AsComplex(w[worst]);
         std::vector<int64_t> index(want.shape().size());
         for (int64_t d = static_cast<int64_t>(index.size()) - 1, rest = worst; d >= 0; --d) {
           index[d] = rest % want.shape()[d];
@@ -74,10 +95,10 @@ TensorComparison CompareTensors(const runtime::Tensor& got, const runtime::Tenso
         }
         result.matches = false;
         result.mismatch = absl::StrCat(
-            "element ", worst, " [", absl::StrJoin(index, ", "), "]: got ", a, ", expected ", b,
-            ", |difference| ", std::abs(a - b), " > tolerance ", absolute + relative * std::abs(b),
-            " (atol ", absolute_tolerance, " + rtol ", relative, " * |expected| + ",
-            kUlpsOfLargest, " ulps of the largest |expected| ", largest, ")");
+            "element ", worst, " [", absl::StrJoin(index, ", "), "]: got ", Format(a, complex),
+            ", expected ", Format(b, complex), ", |difference| ", std::abs(a - b), " > tolerance ",
+            absolute + relative * std::abs(b), " (atol ", absolute_tolerance, " + rtol ", relative,
+            " * |expected| + ", kUlpsOfLargest, " ulps of the largest |expected| ", largest, ")");
       }
     }
   });

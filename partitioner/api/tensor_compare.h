@@ -1,6 +1,6 @@
 // The comparison of a partitioned run's results with the single-device run's: bit for bit for
-// integers and pred, within a tolerance for floats, whose sums a partitioned program may add
-// in another order. Verify() and `tessel run --check` both decide "matches" with it.
+// integers and pred, within a tolerance for floats and complex numbers (on |got - want|),
+// whose sums a partitioned program may add in another order. Verify() and `tessel run --check` both decide "matches" with it.
 //
 //   TensorComparison c = CompareTensors(partitioned_result, reference_result);
 //   if (!c.matches) std::cerr << c.mismatch << "\n";

@@ -26,7 +26,7 @@ namespace {
 
 struct SubFn {
   template <typename T>
-  static constexpr bool kAccepts = kIsInt<T> || kIsFloat<T>;
+  static constexpr bool kAccepts = kIsInt<T> || kIsFloat<T> || kIsComplex<T>;
   template <typename T>
   T operator()(T a, T b) const {
     if constexpr (kIsInt<T>) {

@@ -66,8 +66,12 @@ auto NativeFor(ElementType type) {
   using Fn = void (*)(Tensor&, int64_t, const Tensor&, int64_t);
   return DispatchElementType(type, [](auto tag) -> Fn {
     using T = typename decltype(tag)::type;
-    // Bitwise ops exist only for pred and integers (the verifier rejects them on floats).
+    // Bitwise ops exist only for pred and integers (the verifier rejects them on floats),
+    // max and min not for complex numbers: no native loop, so the interpreted region
+    // reports the error.
     if constexpr ((K == BinaryKind::kAnd || K == BinaryKind::kOr) && !std::is_integral_v<T>) {
+      return nullptr;
+    } else if constexpr ((K == BinaryKind::kMax || K == BinaryKind::kMin) && kIsComplex<T>) {
       return nullptr;
     } else {
       return &CombineNative<K, T>;

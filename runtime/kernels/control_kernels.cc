@@ -133,8 +133,9 @@ KernelResult RunTopK(hlo::TopKOp op, KernelArgs args) {
   absl::Span<int32_t> outIndices = indices.data<int32_t>();
   return DispatchElementType(x.type(), [&](auto tag) -> KernelResult {
     using T = typename decltype(tag)::type;
-    if constexpr (kIsPred<T>) {
-      return absl::InvalidArgumentError("top_k of pred is not supported");
+    if constexpr (kIsPred<T> || kIsComplex<T>) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("top_k of ", ElementTypeName(x.type()), " is not supported"));
     } else {
       absl::Span<const T> in = x.data<T>();
       absl::Span<T> outValues = values.data<T>();

@@ -24,7 +24,7 @@ absl::StatusOr<Tensor> Iota(ElementType type, const Shape& shape, int64_t dim) {
   int64_t size = shape[dim];
   return DispatchElementType(type, [&](auto tag) -> absl::StatusOr<Tensor> {
     using T = typename decltype(tag)::type;
-    if constexpr (kIsPred<T>) {
+    if constexpr (kIsPred<T> || kIsComplex<T>) {
       return UnsupportedElementType(type);
     } else {
       absl::Span<T> out = result.data<T>();

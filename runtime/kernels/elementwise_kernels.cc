@@ -57,6 +57,8 @@ absl::StatusOr<Tensor> Compare(const Tensor& lhs, const Tensor& rhs, ComparisonD
   ComparisonType type = requested.value_or(DefaultComparisonType(lhs.type()));
   return DispatchElementType(lhs.type(), [&](auto tag) -> absl::StatusOr<Tensor> {
     using T = typename decltype(tag)::type;
+    // Complex numbers have no order; the verifier refuses compare on them.
+    if constexpr (kIsComplex<T>) return UnsupportedElementType(lhs.type());
     Tensor result = Tensor::Zeros(ElementType::kPred, lhs.shape());
     absl::Span<const T> a = lhs.data<T>(), b = rhs.data<T>();
     absl::Span<bool> out = result.data<bool>();
@@ -75,7 +77,7 @@ absl::StatusOr<Tensor> Compare(const Tensor& lhs, const Tensor& rhs, ComparisonD
         CompareWithKey(direction, a, b, out, [](bool x) { return x; });
         fits = true;
       }
-    } else {
+    } else if constexpr (!kIsComplex<T>) {
       // SIGNED and UNSIGNED read the integer's bits as two's complement or as unsigned.
       if (type == ComparisonType::SIGNED) {
         CompareWithKey(direction, a, b, out,
@@ -113,16 +115,19 @@ Tensor Select(const Tensor& pred, const Tensor& onTrue, const Tensor& onFalse) {
 }
 
 // result[i] = min(max(operand[i], lo), hi) with hlo.max/hlo.min's rules (NaN propagates);
-// a rank-0 bound applies to every element.
-Tensor Clamp(const Tensor& lo, const Tensor& operand, const Tensor& hi) {
+// a rank-0 bound applies to every element. Complex numbers have no order and are refused.
+absl::StatusOr<Tensor> Clamp(const Tensor& lo, const Tensor& operand, const Tensor& hi) {
+  if (IsComplex(operand.type())) return UnsupportedElementType(operand.type());
   Tensor result = Tensor::Zeros(operand.type(), operand.shape());
   DispatchElementType(operand.type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    absl::Span<const T> x = operand.data<T>(), low = lo.data<T>(), high = hi.data<T>();
-    absl::Span<T> out = result.data<T>();
-    size_t lowStep = lo.rank() == 0 ? 0 : 1, highStep = hi.rank() == 0 ? 0 : 1;
-    for (size_t i = 0; i < out.size(); ++i) {
-      out[i] = MinFn()(MaxFn()(x[i], low[i * lowStep]), high[i * highStep]);
+    if constexpr (!kIsComplex<T>) {
+      absl::Span<const T> x = operand.data<T>(), low = lo.data<T>(), high = hi.data<T>();
+      absl::Span<T> out = result.data<T>();
+      size_t lowStep = lo.rank() == 0 ? 0 : 1, highStep = hi.rank() == 0 ? 0 : 1;
+      for (size_t i = 0; i < out.size(); ++i) {
+        out[i] = MinFn()(MaxFn()(x[i], low[i * lowStep]), high[i * highStep]);
+      }
     }
   });
   return result;

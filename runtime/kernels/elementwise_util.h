@@ -128,10 +128,11 @@ auto TotalOrderKey(T value) {
 // Maximum and minimum, shared by hlo.max/hlo.min and hlo.clamp. For floats they follow IEEE
 // 754-2019 maximum/minimum: a NaN operand gives NaN, and -0 counts as less than +0, so the
 // result does not depend on the operand order (a partitioned program may combine values in
-// another order than the single-device one). pred orders false < true.
+// another order than the single-device one). pred orders false < true. Complex numbers have
+// no order and are refused.
 struct MaxFn {
   template <typename T>
-  static constexpr bool kAccepts = true;
+  static constexpr bool kAccepts = !kIsComplex<T>;
   template <typename T>
   T operator()(T a, T b) const {
     if constexpr (kIsFloat<T>) {
@@ -149,7 +150,7 @@ struct MaxFn {
 
 struct MinFn {
   template <typename T>
-  static constexpr bool kAccepts = true;
+  static constexpr bool kAccepts = !kIsComplex<T>;
   template <typename T>
   T operator()(T a, T b) const {
     if constexpr (kIsFloat<T>) {

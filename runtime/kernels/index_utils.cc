@@ -56,6 +56,9 @@ int64_t ReadInteger(const Tensor& tensor, int64_t index) {
         }
       }
       return static_cast<int64_t>(value);
+    } else if constexpr (kIsComplex<T>) {
+      // Never an index (the verifier says so); the real part keeps this total.
+      return static_cast<int64_t>(tensor.data<T>()[index].real());
     } else {
       // Index operands are integers (the verifier says so); a float reads as its
       // truncation so this stays total.

@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "runtime/interpreter.h"
+#include "runtime/kernels/elementwise_util.h"
 #include "runtime/kernels/index_utils.h"
 #include "runtime/kernels/kernels.h"
 #include "runtime/kernels/linalg_utils.h"
@@ -80,17 +81,24 @@ KernelResult RunDotGeneral(hlo::DotGeneralOp op, KernelArgs args) {
   std::vector<int64_t> identity(resultShape.size());
   for (size_t d = 0; d < identity.size(); ++d) identity[d] = static_cast<int64_t>(d);
 
-  Tensor result = DispatchAccumulationType(
-      lhs.type(), rhs.type(), resultElementType, [&](auto tag) {
-        using C = typename decltype(tag)::type;
-        ComputeOperand<C> a(lhs, lhsPerm), b(rhs, rhsPerm);
-        ComputeResult<C> out(resultElementType, resultShape, identity);
-        for (int64_t i = 0; i < batch; ++i) {
-          MatMul<C>(a.data() + i * m * k, b.data() + i * k * n, out.data() + i * m * n, m, k,
-                    n);
-        }
-        return out.Finish();
-      });
+  auto multiply = [&](auto tag) {
+    using C = typename decltype(tag)::type;
+    ComputeOperand<C> a(lhs, lhsPerm), b(rhs, rhsPerm);
+    ComputeResult<C> out(resultElementType, resultShape, identity);
+    for (int64_t i = 0; i < batch; ++i) {
+      MatMul<C>(a.data() + i * m * k, b.data() + i * k * n, out.data() + i * m * n, m, k, n);
+    }
+    return out.Finish();
+  };
+  const bool complex =
+      IsComplex(lhs.type()) || IsComplex(rhs.type()) || IsComplex(resultElementType);
+  if (complex && !(lhs.type() == resultElementType && rhs.type() == resultElementType)) {
+    return absl::InvalidArgumentError(
+        "a complex dot_general needs operands and result of one type");
+  }
+  Tensor result =
+      complex ? DispatchComplexAccumulationType(resultElementType, multiply)
+              : DispatchAccumulationType(lhs.type(), rhs.type(), resultElementType, multiply);
   return std::vector<Tensor>{std::move(result)};
 }
 
@@ -175,6 +183,10 @@ KernelResult RunConvolution(hlo::ConvolutionOp op, KernelArgs args) {
   hlo::ConvDimensionNumbersAttr dn = op.getDimensionNumbers();
   TESSEL_ASSIGN_OR_RETURN(auto resultType, ResultTypeOf(op.getType()));
   const auto& [resultElementType, resultShape] = resultType;
+  // Real accumulation would drop imaginary parts; the verifier refuses complex convolutions.
+  if (IsComplex(lhs.type()) || IsComplex(rhs.type()) || IsComplex(resultElementType)) {
+    return UnsupportedElementType(IsComplex(lhs.type()) ? lhs.type() : resultElementType);
+  }
   TESSEL_ASSIGN_OR_RETURN(ConvGeometry g, ReadGeometry(op, lhs, rhs, resultShape));
   int64_t s = static_cast<int64_t>(g.spatial.size());
 

@@ -84,7 +84,7 @@ void MatMul(const C* a, const C* b, C* out, int64_t m, int64_t k, int64_t n) {
     for (int64_t i = 0; i < m; ++i) {
       for (int64_t p = 0; p < k; ++p) {
         C x = a[i * k + p];
-        if (x == 0) continue;
+        if (x == C(0)) continue;
         const C* row = b + p * n;
         C* target = out + i * n;
         for (int64_t j = 0; j < n; ++j) target[j] += x * row[j];
@@ -96,6 +96,8 @@ void MatMul(const C* a, const C* b, C* out, int64_t m, int64_t k, int64_t n) {
 template void MatMul<float>(const float*, const float*, float*, int64_t, int64_t, int64_t);
 template void MatMul<double>(const double*, const double*, double*, int64_t, int64_t,
                              int64_t);
+template void MatMul<c64>(const c64*, const c64*, c64*, int64_t, int64_t, int64_t);
+template void MatMul<c128>(const c128*, const c128*, c128*, int64_t, int64_t, int64_t);
 template void MatMul<uint64_t>(const uint64_t*, const uint64_t*, uint64_t*, int64_t, int64_t,
                                int64_t);
 

@@ -28,7 +28,8 @@
 
 namespace tessel::runtime {
 
-// Calls fn(TypeTag<C>{}) with the type products are accumulated in:
+// Calls fn(TypeTag<C>{}) with the type products are accumulated in (real types; complex
+// products accumulate in their own type, see DispatchComplexAccumulationType):
 // - double if any of the three types is f64;
 // - float if any is another float type: f16 and bf16 widen to f32 and the result is
 //   rounded to its type once, at the end, rather than after every addition;
@@ -45,6 +46,14 @@ decltype(auto) DispatchAccumulationType(ElementType lhs, ElementType rhs, Elemen
   return fn(TypeTag<uint64_t>{});
 }
 
+// Calls fn(TypeTag<C>{}) with C the complex type of `result` (c64 or c128), for dot_general
+// on complex operands (the verifier requires operands and result of one complex type).
+template <typename Fn>
+decltype(auto) DispatchComplexAccumulationType(ElementType result, Fn&& fn) {
+  if (result == ElementType::kC128) return fn(TypeTag<c128>{});
+  return fn(TypeTag<c64>{});
+}
+
 // Converts one element with hlo.convert's semantics: to pred is x != 0; from pred is 0 or
 // 1; float to integer rounds toward zero and saturates, NaN giving 0; integer to integer
 // keeps the low bits (two's complement); anything to float rounds to nearest even.
@@ -52,6 +61,13 @@ template <typename To, typename From>
 To ConvertScalar(From x) {
   if constexpr (std::is_same_v<To, From>) {
     return x;
+  } else if constexpr (kIsComplex<To> && kIsComplex<From>) {
+    return To(x);
+  } else if constexpr (kIsComplex<To>) {
+    return To(ConvertScalar<typename To::value_type>(x), 0);
+  } else if constexpr (kIsComplex<From>) {
+    // Unreachable: complex results accumulate in complex (DispatchAccumulationType).
+    return ConvertScalar<To>(x.real());
   } else if constexpr (std::is_same_v<To, bool>) {
     if constexpr (std::is_integral_v<From>) {
       return x != 0;
@@ -91,9 +107,10 @@ inline bool IsIdentity(absl::Span<const int64_t> perm) {
 }
 
 // A buffer of n elements of C that is not cleared: every user overwrites it entirely.
+// (std::complex's constructor zeroes its parts: complex buffers are cleared regardless.)
 template <typename C>
 std::unique_ptr<C[]> UninitializedBuffer(int64_t n) {
-  static_assert(std::is_trivially_default_constructible_v<C>);
+  static_assert(std::is_trivially_default_constructible_v<C> || kIsComplex<C>);
   return std::unique_ptr<C[]>(new C[static_cast<size_t>(n)]);
 }
 

@@ -44,20 +44,24 @@ bool Holds(ComparisonDirection direction, Key x, Key y) {
 bool CompareScalars(Scalar a, Scalar b, ComparisonDirection direction, ComparisonType type) {
   return DispatchElementType(a.type, [&](auto tag) -> bool {
     using T = typename decltype(tag)::type;
-    const T x = FromBits<T>(a.bits), y = FromBits<T>(b.bits);
-    if constexpr (kIsFloat<T>) {
-      if (type == ComparisonType::TOTALORDER) {
-        return Holds(direction, TotalOrderKey(x), TotalOrderKey(y));
-      }
-      return Holds(direction, static_cast<ComputeType<T>>(x), static_cast<ComputeType<T>>(y));
-    } else if constexpr (kIsPred<T>) {
-      return Holds(direction, x, y);
-    } else if (type == ComparisonType::SIGNED) {
-      return Holds(direction, static_cast<std::make_signed_t<T>>(x),
-                   static_cast<std::make_signed_t<T>>(y));
+    if constexpr (kIsComplex<T>) {
+      return false;  // unreachable: Compile refuses complex values, which do not fit in bits
     } else {
-      return Holds(direction, static_cast<std::make_unsigned_t<T>>(x),
-                   static_cast<std::make_unsigned_t<T>>(y));
+      const T x = FromBits<T>(a.bits), y = FromBits<T>(b.bits);
+      if constexpr (kIsFloat<T>) {
+        if (type == ComparisonType::TOTALORDER) {
+          return Holds(direction, TotalOrderKey(x), TotalOrderKey(y));
+        }
+        return Holds(direction, static_cast<ComputeType<T>>(x), static_cast<ComputeType<T>>(y));
+      } else if constexpr (kIsPred<T>) {
+        return Holds(direction, x, y);
+      } else if (type == ComparisonType::SIGNED) {
+        return Holds(direction, static_cast<std::make_signed_t<T>>(x),
+                     static_cast<std::make_signed_t<T>>(y));
+      } else {
+        return Holds(direction, static_cast<std::make_unsigned_t<T>>(x),
+                     static_cast<std::make_unsigned_t<T>>(y));
+      }
     }
   });
 }
@@ -66,7 +70,7 @@ std::optional<Scalar> ScalarConstant(mlir::Attribute value) {
   auto dense = llvm::dyn_cast<mlir::DenseElementsAttr>(value);
   if (!dense || dense.getNumElements() != 1) return std::nullopt;
   absl::StatusOr<ElementType> type = ElementTypeFromMlir(dense.getElementType());
-  if (!type.ok()) return std::nullopt;
+  if (!type.ok() || IsComplex(*type)) return std::nullopt;
   llvm::APInt bits = llvm::isa<mlir::FloatType>(dense.getElementType())
                          ? (*dense.value_begin<llvm::APFloat>()).bitcastToAPInt()
                          : *dense.value_begin<llvm::APInt>();
@@ -90,7 +94,10 @@ std::optional<ScalarRegion> ScalarRegion::Compile(mlir::Region& region) {
   llvm::DenseMap<mlir::Value, int> slots;
   for (mlir::BlockArgument arg : block.getArguments()) {
     auto type = llvm::dyn_cast<mlir::RankedTensorType>(arg.getType());
-    if (!type || type.getRank() != 0) return std::nullopt;
+    // A complex element needs 16 bytes, more than a Scalar holds: the interpreter runs it.
+    if (!type || type.getRank() != 0 || llvm::isa<mlir::ComplexType>(type.getElementType())) {
+      return std::nullopt;
+    }
     slots[arg] = compiled.numArgs_++;
   }
   int next = compiled.numArgs_;

@@ -20,13 +20,14 @@
 
 namespace tessel::runtime {
 
-// One element: its type and its bits (the element's bytes, zero-extended).
+// One element: its type and its bits (the element's bytes, zero-extended). Complex
+// elements (16 bytes) do not fit; Compile refuses regions that would read them.
 struct Scalar {
   ElementType type = ElementType::kPred;
   uint64_t bits = 0;
 };
 
-// Element `index` of `tensor` (row-major).
+// Element `index` of `tensor` (row-major). REQUIRES: tensor's type is not complex.
 Scalar ReadScalar(const Tensor& tensor, int64_t index);
 
 class ScalarRegion {

@@ -1,4 +1,5 @@
 // Kernels of the unary elementwise ops on numbers (abs ... tan, is_finite) and hlo.convert.
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -107,7 +108,7 @@ struct AbsFn {
 
 struct NegFn {
   template <typename T>
-  static constexpr bool kAccepts = kIsSignedInt<T> || kIsFloat<T>;
+  static constexpr bool kAccepts = kIsSignedInt<T> || kIsFloat<T> || kIsComplex<T>;
   template <typename T>
   T operator()(T x) const {
     if constexpr (kIsSignedInt<T>) {
@@ -175,7 +176,14 @@ absl::StatusOr<Tensor> IsFinite(const Tensor& x) {
 }
 
 // Every element of `x` converted to `to` by ConvertElement (element_convert.h has the rules).
-Tensor Convert(const Tensor& x, ElementType to) {
+// Conversions to or from complex types are refused (only the identity one runs): the rules
+// for them (dropping the imaginary part, or not) are not Tessel's to choose silently.
+absl::StatusOr<Tensor> Convert(const Tensor& x, ElementType to) {
+  if ((IsComplex(x.type()) || IsComplex(to)) && x.type() != to) {
+    return absl::InvalidArgumentError(absl::StrCat("convert from ", ElementTypeName(x.type()),
+                                                   " to ", ElementTypeName(to),
+                                                   " is not supported"));
+  }
   Tensor result = Tensor::Zeros(to, x.shape());
   DispatchElementType(x.type(), [&](auto fromTag) {
     using From = typename decltype(fromTag)::type;
@@ -183,7 +191,11 @@ Tensor Convert(const Tensor& x, ElementType to) {
       using To = typename decltype(toTag)::type;
       absl::Span<const From> in = x.data<From>();
       absl::Span<To> out = result.data<To>();
-      for (size_t i = 0; i < in.size(); ++i) out[i] = ConvertElement<To>(in[i]);
+      if constexpr (std::is_same_v<To, From>) {
+        std::copy(in.begin(), in.end(), out.begin());
+      } else if constexpr (!kIsComplex<To> && !kIsComplex<From>) {
+        for (size_t i = 0; i < in.size(); ++i) out[i] = ConvertElement<To>(in[i]);
+      }
     });
   });
   return result;

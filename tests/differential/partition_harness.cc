@@ -35,13 +35,22 @@ using runtime::Tensor;
 namespace {
 
 // Compares within a relative tolerance of 1e-4 (floats' sums may be added in another
-// order); NaN must meet NaN.
+// order); NaN must meet NaN. Complex elements compare by |got - want|.
 void ExpectClose(const Tensor& got, const Tensor& want, const std::string& context) {
   ASSERT_EQ(got.type(), want.type()) << context;
   ASSERT_EQ(got.shape(), want.shape()) << context;
   runtime::DispatchElementType(want.type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (!std::is_same_v<T, bool> && !std::is_integral_v<T>) {
+    if constexpr (runtime::kIsComplex<T>) {
+      // The same relative tolerance on the distance |got - want| in the complex plane.
+      auto g = got.data<T>(), w = want.data<T>();
+      for (int64_t i = 0; i < want.num_elements(); ++i) {
+        std::complex<double> a(g[i].real(), g[i].imag()), b(w[i].real(), w[i].imag());
+        ASSERT_LE(std::abs(a - b), 1e-4 * (1.0 + std::abs(b)))
+            << "element " << i << ": got " << a << ", want " << b << "\n"
+            << context;
+      }
+    } else if constexpr (!std::is_same_v<T, bool> && !std::is_integral_v<T>) {
       auto g = got.data<T>(), w = want.data<T>();
       for (int64_t i = 0; i < want.num_elements(); ++i) {
         double a = static_cast<double>(g[i]), b = static_cast<double>(w[i]);
@@ -202,7 +211,7 @@ void ExpectPartitionedRunMatches(const std::string& module_text,
     auto got = runtime::AssembleTensor(locals, sharding, *own, want.shape());
     ASSERT_TRUE(got.ok()) << got.status() << "\n" << context_text;
     const std::string where = absl::StrCat("result ", r, "\n", context_text);
-    if (runtime::IsFloat(want.type())) {
+    if (runtime::IsFloat(want.type()) || runtime::IsComplex(want.type())) {
       ExpectClose(*got, want, where);
     } else {
       EXPECT_TRUE(got->BitwiseEquals(want))

@@ -179,7 +179,7 @@ class InputsTest : public CliTest {
         return %x : tensor<2x3xf32>
       }
       func.func @dynamic(%x: tensor<?xf32>) { return }
-      func.func @complex(%x: tensor<2xcomplex<f32>>) { return }
+      func.func @complex(%x: tensor<2xcomplex<f16>>) { return }
       func.func @scalar(%x: f32) { return }
     )",
                                                                            "p.mlir", context_);
@@ -261,7 +261,7 @@ TEST_F(InputsTest, RandomInputsNeedStaticTensorsOfExecutableTypes) {
               StatusIs(absl::StatusCode::kInvalidArgument, "@scalar: argument 0 (f32)"));
   EXPECT_THAT(RandomInputs(Function("complex"), 0),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       "@complex: argument 0 (tensor<2xcomplex<f32>>): "));
+                       "@complex: argument 0 (tensor<2xcomplex<f16>>): "));
 }
 
 // ---------------------------------------------------------------------------------------
