@@ -2,6 +2,7 @@
 #include "partitioner/passes/hierarchical_all_reduce.h"
 
 #include <algorithm>
+#include <complex>
 #include <string>
 #include <vector>
 
@@ -128,9 +129,18 @@ mlir::Value emitAllReduce(mlir::OpBuilder& builder, mlir::Value value, ir::MeshA
     high[d] = padded - size;
     shape[d] = padded;
     auto scalarType = mlir::RankedTensorType::get({}, type.getElementType());
-    mlir::Value zero = builder.create<hlo::ConstantOp>(
-        loc, scalarType,
-        mlir::DenseElementsAttr::get(scalarType, builder.getZeroAttr(type.getElementType())));
+    // getZeroAttr has no complex zero; a complex one is (0, 0).
+    mlir::DenseElementsAttr zeroAttr;
+    if (auto complexType = llvm::dyn_cast<mlir::ComplexType>(type.getElementType())) {
+      llvm::APFloat part = llvm::APFloat::getZero(
+          llvm::cast<mlir::FloatType>(complexType.getElementType()).getFloatSemantics());
+      std::complex<llvm::APFloat> value(part, part);
+      zeroAttr = mlir::DenseElementsAttr::get(scalarType, llvm::ArrayRef(value));
+    } else {
+      zeroAttr =
+          mlir::DenseElementsAttr::get(scalarType, builder.getZeroAttr(type.getElementType()));
+    }
+    mlir::Value zero = builder.create<hlo::ConstantOp>(loc, scalarType, zeroAttr);
     value = builder.create<hlo::PadOp>(loc, withShape(value, shape), value, zero,
                                        builder.getDenseI64ArrayAttr(zeros),
                                        builder.getDenseI64ArrayAttr(high),

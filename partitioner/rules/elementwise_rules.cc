@@ -52,7 +52,9 @@ void registerHloElementwiseRules(mlir::MLIRContext* context) {
                     AddOp, SubOp, MulOp, DivOp, RemOp, MaxOp, MinOp, PowOp, Atan2Op, AndOp, OrOp,
                     XorOp, ShiftLeftOp, ShiftRightArithmeticOp, ShiftRightLogicalOp, CompareOp,
                     // Ternary.
-                    SelectOp, ClampOp>(context);
+                    SelectOp, ClampOp,
+                    // Complex numbers built from and split into parts.
+                    ComplexOp, RealOp, ImagOp>(context);
   attachRule<BitcastConvertOp, bitcastConvertRule>(context);
 }
 

@@ -10,6 +10,7 @@
 // dimensions take the result's layout, except that one the result leaves whole keeps its
 // split, so that only the reduced result is gathered. Other reduces (several inputs, other reducers) are
 // left to the rule path, which makes the reduced dimensions whole.
+#include <complex>
 #include <optional>
 
 #include "llvm/ADT/APFloat.h"
@@ -70,6 +71,15 @@ mlir::DenseElementsAttr identityOf(Combiner combiner, mlir::Type elementType) {
     if (combiner == Combiner::kMax) value = llvm::APFloat::getInf(semantics, /*Negative=*/true);
     if (combiner == Combiner::kMin) value = llvm::APFloat::getInf(semantics, /*Negative=*/false);
     return mlir::DenseElementsAttr::get(type, value);
+  }
+  if (auto complexType = llvm::dyn_cast<mlir::ComplexType>(elementType)) {
+    // Complex regions only add or multiply (max and min do not verify on complex values).
+    const llvm::fltSemantics& semantics =
+        llvm::cast<mlir::FloatType>(complexType.getElementType()).getFloatSemantics();
+    llvm::APFloat real = combiner == Combiner::kMul ? llvm::APFloat::getOne(semantics)
+                                                    : llvm::APFloat::getZero(semantics);
+    std::complex<llvm::APFloat> value(real, llvm::APFloat::getZero(semantics));
+    return mlir::DenseElementsAttr::get(type, llvm::ArrayRef(value));
   }
   auto intType = llvm::cast<mlir::IntegerType>(elementType);
   const unsigned width = intType.getWidth();

@@ -21,6 +21,7 @@
 // Steps 3 and 4 are always correct: whatever steps 2 cannot do exactly, they do. Layouts of
 // different meshes first bring the value onto B's mesh (cross_mesh_reshard.cc).
 #include <algorithm>
+#include <complex>
 #include <optional>
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -75,6 +76,14 @@ mlir::Value SpmdBuilder::constantI32(int64_t value, mlir::Location loc) {
 
 mlir::Value SpmdBuilder::zeroScalar(mlir::Type elementType, mlir::Location loc) {
   auto type = mlir::RankedTensorType::get({}, elementType);
+  // getZeroAttr has no complex zero; a complex one is (0, 0).
+  if (auto complexType = llvm::dyn_cast<mlir::ComplexType>(elementType)) {
+    llvm::APFloat zero = llvm::APFloat::getZero(
+        llvm::cast<mlir::FloatType>(complexType.getElementType()).getFloatSemantics());
+    std::complex<llvm::APFloat> value(zero, zero);
+    return builder_.create<hlo::ConstantOp>(
+        loc, type, mlir::DenseElementsAttr::get(type, llvm::ArrayRef(value)));
+  }
   return builder_.create<hlo::ConstantOp>(
       loc, type, mlir::DenseElementsAttr::get(type, builder_.getZeroAttr(elementType)));
 }

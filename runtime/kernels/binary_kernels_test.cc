@@ -195,3 +195,56 @@ TEST_F(BinaryKernelsTest, RankZeroAndEmpty) {
 
 }  // namespace
 }  // namespace tessel::runtime
+
+namespace tessel::runtime {
+namespace {
+
+class ComplexKernelsTest : public KernelTest {
+ protected:
+  Tensor Apply(absl::string_view op, const Tensor& a, const Tensor& b) {
+    return RunOne(BinaryProgram(op, a, b), {a, b});
+  }
+};
+
+// Small integers in each part keep every result exact, so the comparison is bitwise.
+TEST_F(ComplexKernelsTest, ArithmeticIsComplexArithmetic) {
+  Tensor a = Tensor::FromVector<c64>({2}, {c64(1, 2), c64(-3, 0.5f)});
+  Tensor b = Tensor::FromVector<c64>({2}, {c64(3, -1), c64(2, 4)});
+  EXPECT_THAT(Apply("hlo.add", a, b),
+              BitwiseEq(Tensor::FromVector<c64>({2}, {c64(4, 1), c64(-1, 4.5f)})));
+  EXPECT_THAT(Apply("hlo.sub", a, b),
+              BitwiseEq(Tensor::FromVector<c64>({2}, {c64(-2, 3), c64(-5, -3.5f)})));
+  // (1 + 2i)(3 - i) = 3 - i + 6i + 2 = 5 + 5i; (-3 + 0.5i)(2 + 4i) = -6 - 12i + i - 2.
+  EXPECT_THAT(Apply("hlo.mul", a, b),
+              BitwiseEq(Tensor::FromVector<c64>({2}, {c64(5, 5), c64(-8, -11)})));
+  Tensor z = Tensor::FromVector<c128>({1}, {c128(0.25, -1e300)});
+  EXPECT_THAT(RunOne(UnaryProgram("hlo.neg", z), {z}),
+              BitwiseEq(Tensor::FromVector<c128>({1}, {c128(-0.25, 1e300)})));
+}
+
+TEST_F(ComplexKernelsTest, ComplexRealAndImagBuildAndSplit) {
+  Tensor re = Tensor::FromVector<float>({2}, {1.5f, -0.0f});
+  Tensor im = Tensor::FromVector<float>({2}, {-2.0f, 7.0f});
+  constexpr absl::string_view kProgram = R"(
+func.func @main(%re: tensor<2xf32>, %im: tensor<2xf32>) -> (tensor<2xcomplex<f32>>, tensor<2xf32>, tensor<2xf32>) {
+  %z = hlo.complex %re, %im : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xcomplex<f32>>
+  %r = hlo.real %z : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+  %i = hlo.imag %z : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+  return %z, %r, %i : tensor<2xcomplex<f32>>, tensor<2xf32>, tensor<2xf32>
+})";
+  absl::StatusOr<std::vector<Tensor>> results = Run(kProgram, {re, im});
+  ASSERT_TRUE(results.ok()) << results.status();
+  ASSERT_EQ(results->size(), 3u);
+  EXPECT_THAT((*results)[0],
+              BitwiseEq(Tensor::FromVector<c64>({2}, {c64(1.5f, -2.0f), c64(-0.0f, 7.0f)})));
+  EXPECT_THAT((*results)[1], BitwiseEq(re));
+  EXPECT_THAT((*results)[2], BitwiseEq(im));
+}
+
+TEST_F(ComplexKernelsTest, MaxOfComplexIsRefusedByTheVerifier) {
+  Tensor a = Tensor::FromVector<c64>({1}, {c64(1, 2)});
+  EXPECT_FALSE(Run(BinaryProgram("hlo.max", a, a), {a, a}).ok());
+}
+
+}  // namespace
+}  // namespace tessel::runtime

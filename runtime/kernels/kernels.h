@@ -13,6 +13,7 @@ void RegisterElementwiseKernels(KernelRegistry& registry);  // compare, select, 
 void RegisterUnaryKernels(KernelRegistry& registry);        // abs ... is_finite, convert
 void RegisterBitKernels(KernelRegistry& registry);  // popcnt, clz, reduce_precision, bitcast
 void RegisterBinaryKernels(KernelRegistry& registry);       // add ... shift_right_logical
+void RegisterComplexKernels(KernelRegistry& registry);      // complex, real, imag
 void RegisterShapeKernels(KernelRegistry& registry);  // broadcast_in_dim, reshape, transpose, ...
 void RegisterSliceKernels(KernelRegistry& registry);  // slice, dynamic slices, pad
 void RegisterCollectiveKernels(KernelRegistry& registry);  // partition_id, collectives

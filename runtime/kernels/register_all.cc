@@ -13,6 +13,7 @@ const KernelRegistry& DefaultKernelRegistry() {
     RegisterUnaryKernels(*registry);
     RegisterBitKernels(*registry);
     RegisterBinaryKernels(*registry);
+    RegisterComplexKernels(*registry);
     RegisterShapeKernels(*registry);
     RegisterSliceKernels(*registry);
     RegisterCollectiveKernels(*registry);

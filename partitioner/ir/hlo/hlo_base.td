@@ -16,6 +16,10 @@ def Hlo_UInt : UnsignedIntOfWidths<[8, 16, 32, 64]>;
 def Hlo_Int : AnyTypeOf<[Hlo_SInt, Hlo_UInt]>;
 def Hlo_Float : AnyTypeOf<[F16, BF16, F32, F64]>;
 def Hlo_Element : AnyTypeOf<[Hlo_Pred, Hlo_Int, Hlo_Float]>;
+// c64 → complex<f32>, c128 → complex<f64>. Only the ops that move data, add, subtract,
+// multiply and negate them, dot_general and complex/real/imag accept them (Hlo_AnyTensor and
+// friends); ops that need an order (max, compare, sort, ...) keep to Hlo_Tensor.
+def Hlo_Complex : AnyTypeOf<[Complex<F32>, Complex<F64>]>;
 
 // Shapes are static: partitioning divides every dimension by known shard counts.
 def Hlo_Tensor : StaticShapeTensorOf<[Hlo_Element]>;
@@ -26,6 +30,11 @@ def Hlo_PredTensor : StaticShapeTensorOf<[Hlo_Pred]>;
 def Hlo_PredOrIntTensor : StaticShapeTensorOf<[Hlo_Pred, Hlo_Int]>;
 def Hlo_IntOrFpTensor : StaticShapeTensorOf<[Hlo_Int, Hlo_Float]>;
 def Hlo_SIntOrFpTensor : StaticShapeTensorOf<[Hlo_SInt, Hlo_Float]>;
+def Hlo_AnyTensor : StaticShapeTensorOf<[Hlo_Pred, Hlo_Int, Hlo_Float, Hlo_Complex]>;
+def Hlo_ComplexTensor : StaticShapeTensorOf<[Hlo_Complex]>;
+def Hlo_F32OrF64Tensor : StaticShapeTensorOf<[F32, F64]>;
+def Hlo_IntOrFpOrComplexTensor : StaticShapeTensorOf<[Hlo_Int, Hlo_Float, Hlo_Complex]>;
+def Hlo_SIntOrFpOrComplexTensor : StaticShapeTensorOf<[Hlo_SInt, Hlo_Float, Hlo_Complex]>;
 
 // A rank-0 integer tensor: indices of dynamic_slice and friends, case selectors.
 def Hlo_ScalarIntTensor : 0DTensorOf<[Hlo_Int]>;

@@ -6,7 +6,7 @@ include "partitioner/ir/hlo/hlo_base.td"
 
 def Hlo_ReturnOp : Hlo_Op<"return", [Pure, Terminator]> {
   let summary = "Returns values from the region of an hlo op";
-  let arguments = (ins Variadic<Hlo_Tensor>:$results);
+  let arguments = (ins Variadic<Hlo_AnyTensor>:$results);
   let assemblyFormat = "$results attr-dict (`:` type($results)^)?";
 }
 
@@ -66,8 +66,8 @@ def Hlo_OptimizationBarrierOp : Hlo_Op<"optimization_barrier", [InferTypeOpAdapt
     %a, %b = hlo.optimization_barrier %x, %y : tensor<4xf32>, tensor<i32>
     ```
   }];
-  let arguments = (ins Variadic<Hlo_Tensor>:$operands);
-  let results = (outs Variadic<Hlo_Tensor>:$results);
+  let arguments = (ins Variadic<Hlo_AnyTensor>:$operands);
+  let results = (outs Variadic<Hlo_AnyTensor>:$results);
   let assemblyFormat = "($operands^ `:` type($operands))? attr-dict";
 }
 

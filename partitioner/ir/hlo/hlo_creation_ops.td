@@ -17,7 +17,7 @@ def Hlo_ConstantOp : Hlo_Op<"constant",
     ```
   }];
   let arguments = (ins ElementsAttr:$value);
-  let results = (outs Hlo_Tensor:$output);
+  let results = (outs Hlo_AnyTensor:$output);
   let assemblyFormat = "attr-dict $value";
   let hasFolder = 1;
 }

@@ -1,7 +1,8 @@
 // Type inference and verifiers of the elementwise ops whose types are not all one
-// (is_finite, compare, select, clamp). ODS infers the result of select and clamp from
-// their AllTypesMatch traits; the other elementwise ops are fully described by
-// their ODS traits.
+// (is_finite, compare, select, clamp, complex, real, imag). ODS infers the result of select and
+// clamp from their AllTypesMatch traits; the other elementwise ops are fully described by their ODS
+// traits.
+#include "mlir/IR/TypeUtilities.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/hlo/hlo_verify_utils.h"
 
@@ -107,6 +108,38 @@ mlir::LogicalResult ReducePrecisionOp::verify() {
 }
 
 // The shapes of the two sides follow from their bit widths (see the op's description).
+mlir::LogicalResult ComplexOp::verify() {
+  mlir::Type part = mlir::getElementTypeOrSelf(getLhs().getType());
+  if (getLhs().getType() != getRhs().getType()) {
+    return emitOpError() << "real and imaginary parts differ in type: " << getLhs().getType()
+                         << " and " << getRhs().getType();
+  }
+  mlir::Type expected = mlir::ComplexType::get(part);
+  if (mlir::getElementTypeOrSelf(getResult().getType()) != expected) {
+    return emitOpError() << "result elements must be " << expected << " for parts of type " << part;
+  }
+  return mlir::success();
+}
+
+// Real and imaginary parts have the complex type's part type (f32 for complex<f32>).
+static mlir::LogicalResult verifyComplexPart(mlir::Operation* op, mlir::Value operand,
+                                             mlir::Value result) {
+  auto complex = mlir::cast<mlir::ComplexType>(mlir::getElementTypeOrSelf(operand.getType()));
+  if (mlir::getElementTypeOrSelf(result.getType()) != complex.getElementType()) {
+    return op->emitOpError() << "result elements must be " << complex.getElementType()
+                             << " for operand elements " << complex;
+  }
+  return mlir::success();
+}
+
+mlir::LogicalResult RealOp::verify() {
+  return verifyComplexPart(getOperation(), getOperand(), getResult());
+}
+
+mlir::LogicalResult ImagOp::verify() {
+  return verifyComplexPart(getOperation(), getOperand(), getResult());
+}
+
 mlir::LogicalResult BitcastConvertOp::verify() {
   auto operandType = mlir::cast<mlir::RankedTensorType>(getOperand().getType());
   auto resultType = mlir::cast<mlir::RankedTensorType>(getResult().getType());

@@ -29,7 +29,7 @@ def Hlo_AbsOp : Hlo_UnaryOp<"abs", Hlo_SIntOrFpTensor> {
   }];
 }
 
-def Hlo_NegOp : Hlo_UnaryOp<"neg", Hlo_SIntOrFpTensor> {
+def Hlo_NegOp : Hlo_UnaryOp<"neg", Hlo_SIntOrFpOrComplexTensor> {
   let summary = "Elementwise negation";
   let description = [{
     `-x`; signed integers wrap around (the most negative value maps to itself).
@@ -337,7 +337,7 @@ class Hlo_BinaryOp<string mnemonic, Type tensorType, list<Trait> traits = []>
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
 }
 
-def Hlo_AddOp : Hlo_BinaryOp<"add", Hlo_Tensor, [Commutative]> {
+def Hlo_AddOp : Hlo_BinaryOp<"add", Hlo_AnyTensor, [Commutative]> {
   let summary = "Elementwise addition (logical or for pred)";
   let description = [{
     Integers wrap around.
@@ -348,7 +348,7 @@ def Hlo_AddOp : Hlo_BinaryOp<"add", Hlo_Tensor, [Commutative]> {
   }];
 }
 
-def Hlo_SubOp : Hlo_BinaryOp<"sub", Hlo_IntOrFpTensor> {
+def Hlo_SubOp : Hlo_BinaryOp<"sub", Hlo_IntOrFpOrComplexTensor> {
   let summary = "Elementwise subtraction";
   let description = [{
     Integers wrap around.
@@ -359,7 +359,7 @@ def Hlo_SubOp : Hlo_BinaryOp<"sub", Hlo_IntOrFpTensor> {
   }];
 }
 
-def Hlo_MulOp : Hlo_BinaryOp<"mul", Hlo_Tensor, [Commutative]> {
+def Hlo_MulOp : Hlo_BinaryOp<"mul", Hlo_AnyTensor, [Commutative]> {
   let summary = "Elementwise multiplication (logical and for pred)";
   let description = [{
     Integers wrap around.
@@ -495,6 +495,52 @@ def Hlo_ShiftRightLogicalOp : Hlo_BinaryOp<"shift_right_logical", Hlo_IntTensor>
 }
 
 //===----------------------------------------------------------------------===//
+// complex, real, imag: building complex numbers and taking them apart
+//===----------------------------------------------------------------------===//
+
+def Hlo_ComplexOp : Hlo_Op<"complex", [Pure, Elementwise, SameOperandsAndResultShape]> {
+  let summary = "Elementwise complex number from a real and an imaginary part";
+  let description = [{
+    `lhs + i * rhs`. The parts are f32 (giving complex<f32>, XLA's c64) or f64 (giving
+    complex<f64>, XLA's c128); both have one type.
+
+    ```mlir
+    %z = hlo.complex %re, %im : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f32>>
+    ```
+  }];
+  let arguments = (ins Hlo_F32OrF64Tensor:$lhs, Hlo_F32OrF64Tensor:$rhs);
+  let results = (outs Hlo_ComplexTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Hlo_RealOp : Hlo_Op<"real", [Pure, Elementwise, SameOperandsAndResultShape]> {
+  let summary = "Elementwise real part of a complex number";
+  let description = [{
+    ```mlir
+    %re = hlo.real %z : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Hlo_ComplexTensor:$operand);
+  let results = (outs Hlo_F32OrF64Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` functional-type($operand, $result)";
+  let hasVerifier = 1;
+}
+
+def Hlo_ImagOp : Hlo_Op<"imag", [Pure, Elementwise, SameOperandsAndResultShape]> {
+  let summary = "Elementwise imaginary part of a complex number";
+  let description = [{
+    ```mlir
+    %im = hlo.imag %z : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Hlo_ComplexTensor:$operand);
+  let results = (outs Hlo_F32OrF64Tensor:$result);
+  let assemblyFormat = "$operand attr-dict `:` functional-type($operand, $result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // compare, select, clamp
 //===----------------------------------------------------------------------===//
 
@@ -539,8 +585,8 @@ def Hlo_SelectOp : Hlo_Op<"select", [Pure,
     %r = hlo.select %p, %t, %f : tensor<4xi1>, tensor<4xf32>
     ```
   }];
-  let arguments = (ins Hlo_PredTensor:$pred, Hlo_Tensor:$on_true, Hlo_Tensor:$on_false);
-  let results = (outs Hlo_Tensor:$result);
+  let arguments = (ins Hlo_PredTensor:$pred, Hlo_AnyTensor:$on_true, Hlo_AnyTensor:$on_false);
+  let results = (outs Hlo_AnyTensor:$result);
   let assemblyFormat = [{
     $pred `,` $on_true `,` $on_false attr-dict `:` type($pred) `,` type($result)
   }];

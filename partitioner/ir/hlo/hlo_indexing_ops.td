@@ -26,10 +26,10 @@ def Hlo_GatherOp : Hlo_Op<"gather", [Pure, InferTypeOpAdaptor]> {
         : (tensor<16x8xf32>, tensor<4x1xi32>) -> tensor<4x8xf32>
     ```
   }];
-  let arguments = (ins Hlo_Tensor:$operand, Hlo_IntTensor:$start_indices,
+  let arguments = (ins Hlo_AnyTensor:$operand, Hlo_IntTensor:$start_indices,
                        Hlo_GatherDimensionNumbersAttr:$dimension_numbers,
                        DenseI64ArrayAttr:$slice_sizes, UnitAttr:$indices_are_sorted);
-  let results = (outs Hlo_Tensor:$result);
+  let results = (outs Hlo_AnyTensor:$result);
   let assemblyFormat = [{
     $operand `[` $start_indices `]` `,` `slice_sizes` `=` $slice_sizes
     `` custom<GatherDims>($dimension_numbers) (`indices_are_sorted` $indices_are_sorted^)?

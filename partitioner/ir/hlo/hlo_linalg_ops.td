@@ -22,9 +22,9 @@ def Hlo_DotGeneralOp : Hlo_Op<"dot_general", [Pure]> {
         : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
     ```
   }];
-  let arguments = (ins Hlo_Tensor:$lhs, Hlo_Tensor:$rhs,
+  let arguments = (ins Hlo_AnyTensor:$lhs, Hlo_AnyTensor:$rhs,
                        Hlo_DotDimensionNumbersAttr:$dot_dimension_numbers);
-  let results = (outs Hlo_Tensor:$result);
+  let results = (outs Hlo_AnyTensor:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs `` custom<DotDims>($dot_dimension_numbers) attr-dict
     `:` functional-type(operands, results)

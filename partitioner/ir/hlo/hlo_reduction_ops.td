@@ -23,9 +23,9 @@ def Hlo_ReduceOp : Hlo_Op<"reduce", [RecursiveMemoryEffects, AttrSizedOperandSeg
     }
     ```
   }];
-  let arguments = (ins Variadic<Hlo_Tensor>:$inputs, Variadic<Hlo_Tensor>:$init_values,
+  let arguments = (ins Variadic<Hlo_AnyTensor>:$inputs, Variadic<Hlo_AnyTensor>:$init_values,
                        DenseI64ArrayAttr:$dimensions);
-  let results = (outs Variadic<Hlo_Tensor>:$results);
+  let results = (outs Variadic<Hlo_AnyTensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     `(` $inputs `)` `init` `(` $init_values `)` `dimensions` `=` $dimensions attr-dict

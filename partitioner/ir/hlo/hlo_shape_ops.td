@@ -17,8 +17,8 @@ def Hlo_BroadcastInDimOp : Hlo_Op<"broadcast_in_dim",
     %r = hlo.broadcast_in_dim %x, dims = [1] : (tensor<4xf32>) -> tensor<2x4xf32>
     ```
   }];
-  let arguments = (ins Hlo_Tensor:$operand, DenseI64ArrayAttr:$broadcast_dimensions);
-  let results = (outs Hlo_Tensor:$result);
+  let arguments = (ins Hlo_AnyTensor:$operand, DenseI64ArrayAttr:$broadcast_dimensions);
+  let results = (outs Hlo_AnyTensor:$result);
   let assemblyFormat = [{
     $operand `,` `dims` `=` $broadcast_dimensions attr-dict `:`
     functional-type(operands, results)
@@ -36,8 +36,8 @@ def Hlo_ReshapeOp : Hlo_Op<"reshape", [Pure, SameOperandsAndResultElementType]> 
     %r = hlo.reshape %x : (tensor<2x3xf32>) -> tensor<6xf32>
     ```
   }];
-  let arguments = (ins Hlo_Tensor:$operand);
-  let results = (outs Hlo_Tensor:$result);
+  let arguments = (ins Hlo_AnyTensor:$operand);
+  let results = (outs Hlo_AnyTensor:$result);
   let assemblyFormat = "$operand attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
 }
@@ -53,8 +53,8 @@ def Hlo_TransposeOp : Hlo_Op<"transpose",
     %r = hlo.transpose %x, permutation = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
     ```
   }];
-  let arguments = (ins Hlo_Tensor:$operand, DenseI64ArrayAttr:$permutation);
-  let results = (outs Hlo_Tensor:$result);
+  let arguments = (ins Hlo_AnyTensor:$operand, DenseI64ArrayAttr:$permutation);
+  let results = (outs Hlo_AnyTensor:$result);
   let assemblyFormat = [{
     $operand `,` `permutation` `=` $permutation attr-dict `:`
     functional-type(operands, results)
@@ -73,9 +73,9 @@ def Hlo_SliceOp : Hlo_Op<"slice", [Pure, DeclareOpInterfaceMethods<InferTypeOpIn
     %r = hlo.slice %x [1:5:2, 0:3] : (tensor<8x3xf32>) -> tensor<2x3xf32>
     ```
   }];
-  let arguments = (ins Hlo_Tensor:$operand, DenseI64ArrayAttr:$start_indices,
+  let arguments = (ins Hlo_AnyTensor:$operand, DenseI64ArrayAttr:$start_indices,
                        DenseI64ArrayAttr:$limit_indices, DenseI64ArrayAttr:$strides);
-  let results = (outs Hlo_Tensor:$result);
+  let results = (outs Hlo_AnyTensor:$result);
   let assemblyFormat = [{
     $operand custom<SliceRanges>($start_indices, $limit_indices, $strides) attr-dict `:`
     functional-type(operands, results)
@@ -95,10 +95,10 @@ def Hlo_DynamicSliceOp : Hlo_Op<"dynamic_slice",
         : (tensor<8x8xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>
     ```
   }];
-  let arguments = (ins Hlo_Tensor:$operand,
+  let arguments = (ins Hlo_AnyTensor:$operand,
                        Variadic<Hlo_ScalarIntTensor>:$start_indices,
                        DenseI64ArrayAttr:$slice_sizes);
-  let results = (outs Hlo_Tensor:$result);
+  let results = (outs Hlo_AnyTensor:$result);
   let assemblyFormat = [{
     $operand `,` custom<CommaTerminatedOperands>($start_indices) `` `sizes` `=` $slice_sizes
     attr-dict `:` functional-type(operands, results)
@@ -120,9 +120,9 @@ def Hlo_DynamicUpdateSliceOp : Hlo_Op<"dynamic_update_slice",
         : (tensor<8x8xf32>, tensor<2x3xf32>, tensor<i32>, tensor<i32>) -> tensor<8x8xf32>
     ```
   }];
-  let arguments = (ins Hlo_Tensor:$operand, Hlo_Tensor:$update,
+  let arguments = (ins Hlo_AnyTensor:$operand, Hlo_AnyTensor:$update,
                        Variadic<Hlo_ScalarIntTensor>:$start_indices);
-  let results = (outs Hlo_Tensor:$result);
+  let results = (outs Hlo_AnyTensor:$result);
   let assemblyFormat = [{
     $operand `,` $update (`,` $start_indices^)? attr-dict `:`
     functional-type(operands, results)
@@ -145,11 +145,12 @@ def Hlo_PadOp : Hlo_Op<"pad", [Pure, DeclareOpInterfaceMethods<InferTypeOpInterf
         : (tensor<2x3xf32>, tensor<f32>) -> tensor<5x4xf32>
     ```
   }];
-  let arguments = (ins Hlo_Tensor:$operand, 0DTensorOf<[Hlo_Element]>:$padding_value,
+  let arguments = (ins Hlo_AnyTensor:$operand,
+                       0DTensorOf<[Hlo_Element, Hlo_Complex]>:$padding_value,
                        DenseI64ArrayAttr:$edge_padding_low,
                        DenseI64ArrayAttr:$edge_padding_high,
                        DenseI64ArrayAttr:$interior_padding);
-  let results = (outs Hlo_Tensor:$result);
+  let results = (outs Hlo_AnyTensor:$result);
   let assemblyFormat = [{
     $operand `,` $padding_value `,` `low` `=` $edge_padding_low `,`
     `high` `=` $edge_padding_high `,` `interior` `=` $interior_padding attr-dict `:`
@@ -169,8 +170,8 @@ def Hlo_ConcatenateOp : Hlo_Op<"concatenate",
         : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<6x3xf32>
     ```
   }];
-  let arguments = (ins Variadic<Hlo_Tensor>:$inputs, I64Attr:$dimension);
-  let results = (outs Hlo_Tensor:$result);
+  let arguments = (ins Variadic<Hlo_AnyTensor>:$inputs, I64Attr:$dimension);
+  let results = (outs Hlo_AnyTensor:$result);
   let assemblyFormat = [{
     custom<CommaTerminatedOperands>($inputs) `` `dim` `=` $dimension attr-dict `:`
     functional-type($inputs, results)
@@ -187,8 +188,8 @@ def Hlo_ReverseOp : Hlo_Op<"reverse",
     %r = hlo.reverse %x, dims = [0] : tensor<4x3xf32>
     ```
   }];
-  let arguments = (ins Hlo_Tensor:$operand, DenseI64ArrayAttr:$dimensions);
-  let results = (outs Hlo_Tensor:$result);
+  let arguments = (ins Hlo_AnyTensor:$operand, DenseI64ArrayAttr:$dimensions);
+  let results = (outs Hlo_AnyTensor:$result);
   let assemblyFormat = "$operand `,` `dims` `=` $dimensions attr-dict `:` type($result)";
   let hasVerifier = 1;
 }

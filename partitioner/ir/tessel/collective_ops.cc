@@ -128,9 +128,29 @@ mlir::LogicalResult AllGatherOp::verify() {
   return verifyResultShape(*this, getType(), expected);
 }
 
-mlir::LogicalResult AllReduceOp::verify() { return verifyGroup(*this); }
+// Complex numbers have no order, so max and min do not reduce them (sum and prod do).
+static mlir::LogicalResult verifyReductionKind(mlir::Operation* op, ReductionKind kind,
+                                               mlir::Type operandType) {
+  mlir::Type element = llvm::cast<mlir::ShapedType>(operandType).getElementType();
+  if (llvm::isa<mlir::ComplexType>(element) &&
+      (kind == ReductionKind::Max || kind == ReductionKind::Min)) {
+    return op->emitOpError() << stringifyReductionKind(kind) << " reduction of " << element
+                             << " values: complex numbers have no order";
+  }
+  return mlir::success();
+}
+
+mlir::LogicalResult AllReduceOp::verify() {
+  if (mlir::failed(verifyReductionKind(*this, getKind(), getOperand().getType()))) {
+    return mlir::failure();
+  }
+  return verifyGroup(*this);
+}
 
 mlir::LogicalResult ReduceScatterOp::verify() {
+  if (mlir::failed(verifyReductionKind(*this, getKind(), getOperand().getType()))) {
+    return mlir::failure();
+  }
   mlir::FailureOr<int64_t> groupSize = verifyGroup(*this);
   if (mlir::failed(groupSize)) return mlir::failure();
   auto operandType = llvm::cast<mlir::RankedTensorType>(getOperand().getType());

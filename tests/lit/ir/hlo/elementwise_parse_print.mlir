@@ -448,3 +448,16 @@ func.func @bit_functions(%x: tensor<4xi32>, %f: tensor<4xf32>, %h: tensor<4x2xbf
   %4 = hlo.bitcast_convert %h : (tensor<4x2xbf16>) -> tensor<4xf32>
   return %1, %2, %3, %4 : tensor<4xi32>, tensor<4xui32>, tensor<4x4xui8>, tensor<4xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func @complex_parts
+func.func @complex_parts(%re: tensor<4xf64>, %im: tensor<4xf64>) -> (tensor<4xf64>, tensor<4xf64>) {
+  // CHECK: %[[Z:.*]] = hlo.complex %{{.*}}, %{{.*}} : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xcomplex<f64>>
+  %z = hlo.complex %re, %im : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xcomplex<f64>>
+  // CHECK: hlo.real %[[Z]] : (tensor<4xcomplex<f64>>) -> tensor<4xf64>
+  %r = hlo.real %z : (tensor<4xcomplex<f64>>) -> tensor<4xf64>
+  // CHECK: hlo.imag %[[Z]] : (tensor<4xcomplex<f64>>) -> tensor<4xf64>
+  %i = hlo.imag %z : (tensor<4xcomplex<f64>>) -> tensor<4xf64>
+  return %r, %i : tensor<4xf64>, tensor<4xf64>
+}

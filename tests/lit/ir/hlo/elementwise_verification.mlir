@@ -363,3 +363,35 @@ func.func @bitcast_pred(%x: tensor<4xi1>) -> tensor<4xi8> {
   %0 = hlo.bitcast_convert %x : (tensor<4xi1>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
+
+// -----
+
+func.func @complex_parts_differ(%re: tensor<4xf32>, %im: tensor<4xf64>) -> tensor<4xcomplex<f32>> {
+  // expected-error @+1 {{real and imaginary parts differ in type}}
+  %0 = hlo.complex %re, %im : (tensor<4xf32>, tensor<4xf64>) -> tensor<4xcomplex<f32>>
+  return %0 : tensor<4xcomplex<f32>>
+}
+
+// -----
+
+func.func @complex_wrong_result(%re: tensor<4xf32>, %im: tensor<4xf32>) -> tensor<4xcomplex<f64>> {
+  // expected-error @+1 {{result elements must be 'complex<f32>'}}
+  %0 = hlo.complex %re, %im : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f64>>
+  return %0 : tensor<4xcomplex<f64>>
+}
+
+// -----
+
+func.func @real_wrong_result(%z: tensor<4xcomplex<f64>>) -> tensor<4xf32> {
+  // expected-error @+1 {{result elements must be 'f64'}}
+  %0 = hlo.real %z : (tensor<4xcomplex<f64>>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @max_of_complex(%z: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+  // expected-error @+1 {{'hlo.max' op operand #0 must be}}
+  %0 = hlo.max %z, %z : tensor<4xcomplex<f32>>
+  return %0 : tensor<4xcomplex<f32>>
+}
