@@ -28,7 +28,8 @@ const llvm::StringMap<llvm::StringRef>& opcodes() {
       {"hlo.shift_left", "shift-left"},
       {"hlo.shift_right_arithmetic", "shift-right-arithmetic"},
       {"hlo.shift_right_logical", "shift-right-logical"}, {"hlo.select", "select"},
-      {"hlo.clamp", "clamp"}, {"hlo.reshape", "reshape"},
+      {"hlo.clamp", "clamp"}, {"hlo.complex", "complex"}, {"hlo.real", "real"},
+      {"hlo.imag", "imag"}, {"hlo.reshape", "reshape"},
       {"hlo.dynamic_update_slice", "dynamic-update-slice"}};
   return kOpcodes;
 }

@@ -33,6 +33,9 @@ const llvm::StringMap<llvm::StringRef>& elementwiseOps() {
       {"shift-left", "hlo.shift_left"},
       {"shift-right-arithmetic", "hlo.shift_right_arithmetic"},
       {"shift-right-logical", "hlo.shift_right_logical"},
+      {"complex", "hlo.complex"},
+      // complex numbers taken apart (unary)
+      {"real", "hlo.real"}, {"imag", "hlo.imag"},
       // ternary
       {"select", "hlo.select"}, {"clamp", "hlo.clamp"}};
   return kOps;
@@ -45,7 +48,7 @@ size_t arityOf(llvm::StringRef opName) {
       "hlo.logistic", "hlo.sqrt", "hlo.rsqrt", "hlo.sin", "hlo.cos", "hlo.floor", "hlo.ceil",
       "hlo.round", "hlo.sign", "hlo.not", "hlo.is_finite", "hlo.convert",
       "hlo.round_nearest_even", "hlo.erf", "hlo.cbrt", "hlo.tan", "hlo.popcnt",
-      "hlo.count_leading_zeros", "hlo.bitcast_convert"};
+      "hlo.count_leading_zeros", "hlo.bitcast_convert", "hlo.real", "hlo.imag"};
   return kUnary.contains(opName) ? 1 : 2;
 }
 

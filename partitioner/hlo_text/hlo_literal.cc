@@ -2,6 +2,8 @@
 #include "partitioner/hlo_text/hlo_literal.h"
 
 #include <cctype>
+#include <complex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,7 @@ class LiteralParser {
 
   std::vector<llvm::APInt> ints;
   std::vector<llvm::APFloat> floats;
+  std::vector<std::complex<llvm::APFloat>> complexes;
 
  private:
   mlir::LogicalResult parseLevel(int64_t dim) {
@@ -57,17 +60,71 @@ class LiteralParser {
     return mlir::success();
   }
 
-  mlir::LogicalResult parseScalar() {
-    SourcePos start = lex_.pos();
+  // The text up to the next ',', '}', white space or (inside a complex value) ')'.
+  llvm::StringRef readToken(bool inComplex) {
     size_t len = 0;
     llvm::StringRef rest = lex_.rest();
     while (len < rest.size() && rest[len] != ',' && rest[len] != '}' &&
+           !(inComplex && rest[len] == ')') &&
            !std::isspace(static_cast<unsigned char>(rest[len]))) {
       ++len;
     }
     llvm::StringRef token = rest.take_front(len);
     lex_.advance(len);
+    return token;
+  }
+
+  // A float token (`1.5`, `-inf`, `nan`, `nan(0x1)`) in `semantics`, or nothing.
+  static std::optional<llvm::APFloat> parseFloat(llvm::StringRef token,
+                                                 const llvm::fltSemantics& semantics) {
+    llvm::APFloat value(semantics);
+    // XLA writes a NaN payload as nan(0x...); the payload does not change arithmetic.
+    llvm::StringRef number = token.split('(').first;
+    auto status = value.convertFromString(number, llvm::APFloat::rmNearestTiesToEven);
+    if (!status) {
+      llvm::consumeError(status.takeError());
+      return std::nullopt;
+    }
+    return value;
+  }
+
+  // A complex value is written `(re, im)`, each part a float of the complex's part type.
+  mlir::LogicalResult parseComplex(mlir::ComplexType complexType) {
+    SourcePos start = lex_.pos();
+    if (!lex_.consume('(')) {
+      return mlir::emitError(lex_.toLoc(start))
+             << "expected '(' to open a " << complexType << " value written (real, imag)";
+    }
+    auto& semantics = mlir::cast<mlir::FloatType>(complexType.getElementType()).getFloatSemantics();
+    std::optional<llvm::APFloat> parts[2];
+    for (int part = 0; part < 2; ++part) {
+      lex_.skipSpace();
+      SourcePos partStart = lex_.pos();
+      llvm::StringRef token = readToken(/*inComplex=*/true);
+      parts[part] = parseFloat(token, semantics);
+      if (!parts[part]) {
+        return mlir::emitError(lex_.toLoc(partStart))
+               << "'" << token << "' is not a valid " << complexType.getElementType()
+               << " value for the " << (part == 0 ? "real" : "imaginary") << " part of a "
+               << complexType;
+      }
+      lex_.skipSpace();
+      if (part == 0 && failed(lex_.expect(',', "between the parts of a complex value"))) {
+        return mlir::failure();
+      }
+    }
+    if (failed(lex_.expect(')', "to close a complex value"))) return mlir::failure();
+    complexes.emplace_back(*parts[0], *parts[1]);
+    return mlir::success();
+  }
+
+  mlir::LogicalResult parseScalar() {
     mlir::Type element = type_.getElementType();
+    if (auto complexType = mlir::dyn_cast<mlir::ComplexType>(element)) {
+      return parseComplex(complexType);
+    }
+    SourcePos start = lex_.pos();
+    llvm::StringRef token = readToken(/*inComplex=*/false);
     auto bad = [&]() {
       return mlir::emitError(lex_.toLoc(start))
              << "'" << token << "' is not a valid " << element << " value";
@@ -94,21 +151,17 @@ class LiteralParser {
       return mlir::success();
     }
     auto floatType = mlir::cast<mlir::FloatType>(element);
-    llvm::APFloat value(floatType.getFloatSemantics());
-    // XLA writes a NaN payload as nan(0x...); the payload does not change arithmetic.
-    llvm::StringRef number = token.split('(').first;
-    auto status = value.convertFromString(number, llvm::APFloat::rmNearestTiesToEven);
-    if (!status) {
-      llvm::consumeError(status.takeError());
-      return bad();
-    }
-    floats.push_back(value);
+    std::optional<llvm::APFloat> value = parseFloat(token, floatType.getFloatSemantics());
+    if (!value) return bad();
+    floats.push_back(*value);
     return mlir::success();
   }
 
   Lexer& lex_;
   mlir::RankedTensorType type_;
 };
+
+void printFloat(const llvm::APFloat& v, llvm::raw_ostream& os);
 
 void printScalar(mlir::DenseElementsAttr value, int64_t index, llvm::raw_ostream& os) {
   mlir::Type element = value.getElementType();
@@ -121,7 +174,19 @@ void printScalar(mlir::DenseElementsAttr value, int64_t index, llvm::raw_ostream
     os << (intType.isUnsigned() ? llvm::toString(v, 10, false) : llvm::toString(v, 10, true));
     return;
   }
-  llvm::APFloat v = value.getValues<llvm::APFloat>()[index];
+  if (mlir::isa<mlir::ComplexType>(element)) {
+    std::complex<llvm::APFloat> v = value.getValues<std::complex<llvm::APFloat>>()[index];
+    os << "(";
+    printFloat(v.real(), os);
+    os << ", ";
+    printFloat(v.imag(), os);
+    os << ")";
+    return;
+  }
+  printFloat(value.getValues<llvm::APFloat>()[index], os);
+}
+
+void printFloat(const llvm::APFloat& v, llvm::raw_ostream& os) {
   if (v.isNaN()) {
     os << (v.isNegative() ? "-nan" : "nan");
     return;
@@ -174,6 +239,9 @@ mlir::FailureOr<mlir::DenseElementsAttr> ParseLiteral(llvm::StringRef text, Sour
   if (failed(parser.parse())) return mlir::failure();
   if (mlir::isa<mlir::FloatType>(type.getElementType())) {
     return mlir::DenseElementsAttr::get(type, parser.floats);
+  }
+  if (mlir::isa<mlir::ComplexType>(type.getElementType())) {
+    return mlir::DenseElementsAttr::get(type, parser.complexes);
   }
   return mlir::DenseElementsAttr::get(type, parser.ints);
 }

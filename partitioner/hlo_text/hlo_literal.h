@@ -1,5 +1,5 @@
 // Array literals of `constant` instructions: `1.5`, `{1, 2, 3}`, `{{true, false}, ...}`,
-// `-inf`, `nan`. Parsing checks the nesting against the shape; printing gives values that
+// `-inf`, `nan`, and complex values `(1.5, -2)` (real part, imaginary part). Parsing checks the nesting against the shape; printing gives values that
 // parse back to the same bits (floats use the shortest decimal that round-trips).
 #ifndef TESSEL_PARTITIONER_HLO_TEXT_HLO_LITERAL_H_
 #define TESSEL_PARTITIONER_HLO_TEXT_HLO_LITERAL_H_

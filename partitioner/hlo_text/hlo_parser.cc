@@ -36,6 +36,8 @@ mlir::Type elementTypeFromName(llvm::StringRef name, mlir::MLIRContext* context)
       .Case("bf16", mlir::BFloat16Type::get(context))
       .Case("f32", mlir::Float32Type::get(context))
       .Case("f64", mlir::Float64Type::get(context))
+      .Case("c64", mlir::ComplexType::get(mlir::Float32Type::get(context)))
+      .Case("c128", mlir::ComplexType::get(mlir::Float64Type::get(context)))
       .Default(mlir::Type());
 }
 
@@ -417,13 +419,8 @@ mlir::LogicalResult ParseShape(Lexer& lex, Shape& shape, int depth) {
   }
   shape.elementType = elementTypeFromName(typeName, lex.context());
   if (!shape.elementType) {
-    auto diag = mlir::emitError(lex.toLoc(typePos))
-                << "element type '" << typeName << "' is not supported";
-    // Complex numbers need a runtime element type that every kernel and collective knows.
-    if (typeName == "c64" || typeName == "c128") {
-      diag << ": complex element types are not in Tessel's runtime";
-    }
-    return diag;
+    return mlir::emitError(lex.toLoc(typePos))
+           << "element type '" << typeName << "' is not supported";
   }
   if (failed(lex.expect('[', "after element type '" + typeName.str() + "'"))) {
     return mlir::failure();
@@ -464,6 +461,10 @@ llvm::StringRef XlaTypeName(mlir::Type type) {
   if (type.isBF16()) return "bf16";
   if (type.isF32()) return "f32";
   if (type.isF64()) return "f64";
+  if (auto complex = mlir::dyn_cast<mlir::ComplexType>(type)) {
+    if (complex.getElementType().isF32()) return "c64";
+    if (complex.getElementType().isF64()) return "c128";
+  }
   return "";
 }
 
