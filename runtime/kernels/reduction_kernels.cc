@@ -4,6 +4,7 @@
 // reducers, the interpreter otherwise), so both paths give the same bits; reduce_window
 // runs native reducers over whole output rows in the same order.
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -210,7 +211,7 @@ KernelResult RunReduceWindow(hlo::ReduceWindowOp op, KernelArgs args) {
             FoldTapIntoRow(acc + r * rowLength, x, init, base, taps, contiguous, rowLength, fn);
             return absl::OkStatus();
           }));
-          return results;
+          return std::move(results);
         }
       });
     });
