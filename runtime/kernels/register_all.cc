@@ -21,6 +21,7 @@ const KernelRegistry& DefaultKernelRegistry() {
     RegisterLinalgKernels(*registry);
     RegisterIndexingKernels(*registry);
     RegisterControlKernels(*registry);
+    RegisterSortKernel(*registry);
     RegisterManualComputationKernel(*registry);
     return registry;
   }();
