@@ -14,7 +14,6 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "partitioner/ir/function_attrs.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
-#include "partitioner/ir/tessel/tessel_ops.h"
 
 namespace tessel::hlo_text {
 namespace {
@@ -453,10 +452,6 @@ mlir::LogicalResult Importer::run() {
       if (failed(value)) return mlir::failure();
       if (*value < 1) return error(attr) << attr.name << " must be at least 1";
       (attr.name == "num_partitions" ? numPartitions_ : numReplicas_) = *value;
-      // A per-device program (already partitioned, or manual throughout) runs on this many.
-      if (attr.name == "num_partitions") {
-        module_->setAttr(ir::TesselDialect::kNumPartitionsAttrName, builder_.getI64IntegerAttr(*value));
-      }
     } else if (attr.name == "frontend_attributes") {
       mlir::FailureOr<std::vector<std::pair<std::string, std::string>>> entries =
           ParseFrontendAttributes(attr, context());

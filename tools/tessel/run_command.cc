@@ -77,7 +77,7 @@ struct RunOptions {
   bool use_inputs = false;
   uint64_t seed = 0;
   int64_t partitions = 1;
-  bool partitions_set = false;  // --partitions given (else a per-device HLO's own count)
+  bool partitions_set = false;  // --partitions given (else manual HLO takes its mesh's)
   std::string output_dir;
   int64_t print_limit = 16;
   bool check = false;
@@ -240,11 +240,12 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
         "has no single-device form; run it with --partitions=N"));
   }
   int64_t partitions = options.partitions;
-  // A per-device program from HLO says on how many devices it runs.
-  auto declared = (*module)->getAttrOfType<mlir::IntegerAttr>(
-      ir::TesselDialect::kNumPartitionsAttrName);
-  if (perDevice && !options.partitions_set && declared && declared.getInt() > 1) {
-    partitions = std::min<int64_t>(declared.getInt(), kMaxPartitions);
+  // HLO that is manual throughout runs on the devices its collectives name (the imported
+  // mesh holds num_partitions of them) unless --partitions says otherwise.
+  if ((*module)->hasAttr(ir::TesselDialect::kPerDeviceAttrName) && !options.partitions_set) {
+    for (ir::MeshOp mesh : module->getOps<ir::MeshOp>()) {
+      partitions = std::max(partitions, std::min(mesh.getMesh().getTotalSize(), kMaxPartitions));
+    }
   }
 
   if (partitions == 1) {

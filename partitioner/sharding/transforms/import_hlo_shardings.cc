@@ -270,6 +270,17 @@ struct ImportHloShardingsPass : public impl::ImportHloShardingsPassBase<ImportHl
     if (failed) return signalPassFailure();
     mlir::FailureOr<int64_t> devices = DeviceCount(module, sites, leaves);
     if (mlir::failed(devices)) return signalPassFailure();
+    for (const Site& site : sites) {
+      for (size_t i = 0; i < site.types.size(); ++i) {
+        const HloSharding& sharding = leaves[site.first_leaf + i].sharding;
+        if (sharding.kind() == HloSharding::Kind::kMaximal && sharding.device() >= *devices) {
+          site.error() << "places the value on device " << sharding.device()
+                       << ", but the module has " << *devices << " devices";
+          failed = true;
+        }
+      }
+    }
+    if (failed) return signalPassFailure();
     // The manual computations' mesh comes first, so that where it can, the common mesh is
     // that one (HloShardingsToMesh keeps the chain of the first leaves it meets).
     std::optional<NamedMesh> manual = ManualComputationMesh(module);
