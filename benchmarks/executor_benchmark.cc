@@ -2,7 +2,8 @@
 // same binary on the same sizes: dot_general and convolution (f32) against Eigen's tensor
 // contraction and image patches called directly, and an elementwise hlo.add against memcpy
 // (and against the same add on Eigen arrays, to separate the executor's cost from the
-// loop's).
+// loop's). Sort, depthwise convolution and reduce_window run alone: their figures are
+// compared with the same file built against older kernels (docs/benchmarks.md).
 //
 //   bazel run -c opt //benchmarks:executor_benchmark
 //
@@ -184,36 +185,131 @@ void BM_ConvEigen(benchmark::State& state) {
 }
 BENCHMARK(BM_ConvEigen)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 
-// --- sort of [n, n] f32 rows with JAX's comparator (NaN and -0 canonicalized, then a
-// total-order less-than), run on scalars (Scalar) and, with one unused add in the region
-// that the scalar evaluator does not take, through the interpreter (Interpreted) ---
+// --- sort of [n, n] f32 rows along dimension 1. Key: `a < b`, and JAX's comparator (NaN
+// and -0 canonicalized, then a total-order less-than), both recognised as a key
+// comparison and sorted natively. PerComparison: JAX's comparator ANDed with a constant
+// true, which the kernel evaluates on scalars once per comparison. Interpreted: with one
+// unused add, which keeps the region on the interpreter ---
 
-std::string SortProgram(int64_t n, bool interpreted) {
+enum class SortComparator { kLess, kJax, kPerComparison, kInterpreted };
+
+std::string SortProgram(int64_t n, SortComparator comparator) {
   const std::string t = absl::StrCat("tensor<", n, "x", n, "xf32>");
-  return absl::StrCat(
-      "func.func @main(%x: ", t, ") -> ", t, " {\n",
-      "%s = hlo.sort(%x) dimension = 1 is_stable : ", t, " comparator {\n",
-      "^bb0(%a: tensor<f32>, %b: tensor<f32>):\n",
-      JaxSortKeyBody(interpreted),
-      "  hlo.return %lt : tensor<i1>\n",
-      "}\nreturn %s : ", t, "\n}");
+  std::string body;
+  switch (comparator) {
+    case SortComparator::kLess:
+      body = "  %lt = hlo.compare LT, %a, %b : tensor<f32>\n";
+      break;
+    case SortComparator::kJax:
+      body = JaxSortKeyBody(false);
+      break;
+    case SortComparator::kPerComparison:
+      body = absl::StrCat(JaxSortKeyBody(false),
+                          "  %true = hlo.constant dense<true> : tensor<i1>\n",
+                          "  %lt2 = hlo.and %lt, %true : tensor<i1>\n");
+      break;
+    case SortComparator::kInterpreted:
+      body = JaxSortKeyBody(true);
+      break;
+  }
+  const std::string result = comparator == SortComparator::kPerComparison ? "%lt2" : "%lt";
+  return absl::StrCat("func.func @main(%x: ", t, ") -> ", t, " {\n",
+                      "%s = hlo.sort(%x) dimension = 1 is_stable : ", t, " comparator {\n",
+                      "^bb0(%a: tensor<f32>, %b: tensor<f32>):\n", body,
+                      "  hlo.return ", result, " : tensor<i1>\n", "}\nreturn %s : ", t, "\n}");
 }
 
-void BM_SortScalar(benchmark::State& state) {
+// Rows of distinct-enough values in a scrambled order, so that the sort has work to do.
+Tensor Scrambled(Shape shape) {
+  std::vector<float> values(NumElements(shape));
+  for (size_t i = 0; i < values.size(); ++i) {
+    values[i] = static_cast<float>((i * 2654435761u) % 1000003) * 0.001f - 500.0f;
+  }
+  return Tensor::FromVector<float>(std::move(shape), values);
+}
+
+void BM_Sort(benchmark::State& state, SortComparator comparator) {
   const int64_t n = state.range(0);
-  Program program(SortProgram(n, false), {Ramp({n, n})});
+  Program program(SortProgram(n, comparator), {Scrambled({n, n})});
   for (auto _ : state) benchmark::DoNotOptimize(program.Run());
   state.SetItemsProcessed(state.iterations() * n * n);
 }
-BENCHMARK(BM_SortScalar)->Arg(64)->Arg(256)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Sort, Key, SortComparator::kLess)->Arg(256)->Arg(1024)->Unit(
+    benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Sort, JaxKey, SortComparator::kJax)->Arg(256)->Arg(1024)->Unit(
+    benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Sort, PerComparison, SortComparator::kPerComparison)->Arg(256)->Arg(1024)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Sort, Interpreted, SortComparator::kInterpreted)->Arg(256)->Unit(
+    benchmark::kMillisecond);
 
-void BM_SortInterpreted(benchmark::State& state) {
-  const int64_t n = state.range(0);
-  Program program(SortProgram(n, true), {Ramp({n, n})});
+// --- depthwise convolution: [batch, length, 1, features] NWHC input, a [taps, 1, 1,
+// features] kernel, feature_group_count = features, "same" padding; the shape of a
+// spatially split 1-D depthwise layer ---
+
+struct DepthwiseSize {
+  int64_t batch, length, features, taps;
+};
+constexpr DepthwiseSize kDepthwiseSizes[] = {{4, 201, 256, 3}, {4, 201, 256, 65}};
+
+void BM_DepthwiseConvExecutor(benchmark::State& state) {
+  const DepthwiseSize& c = kDepthwiseSizes[state.range(0)];
+  const std::string x = absl::StrCat("tensor<", c.batch, "x", c.length, "x1x", c.features,
+                                     "xf32>");
+  const std::string k = absl::StrCat("tensor<", c.taps, "x1x1x", c.features, "xf32>");
+  Program program(
+      absl::StrCat("func.func @main(%x: ", x, ", %k: ", k, ") -> ", x, " {\n",
+                   "%r = hlo.convolution %x, %k, dims = [b, 0, 1, f]x[0, 1, i, o]->"
+                   "[b, 0, 1, f], padding = [[", c.taps / 2, ", ", c.taps / 2,
+                   "], [0, 0]], feature_group_count = ", c.features, " : (", x, ", ", k,
+                   ") -> ", x, "\nreturn %r : ", x, "\n}"),
+      {Ramp({c.batch, c.length, 1, c.features}), Ramp({c.taps, 1, 1, c.features})});
   for (auto _ : state) benchmark::DoNotOptimize(program.Run());
-  state.SetItemsProcessed(state.iterations() * n * n);
+  SetFlops(state, 2.0 * c.batch * c.length * c.features * c.taps);
+  state.SetLabel(absl::StrCat(c.batch, "x", c.length, "x1x", c.features, ", ", c.taps,
+                              " taps"));
 }
-BENCHMARK(BM_SortInterpreted)->Arg(64)->Arg(256)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DepthwiseConvExecutor)->DenseRange(0, 1)->Unit(benchmark::kMillisecond);
+
+// --- reduce_window: a 3x3 stride-2 max pool over NHWC [8, 56, 56, 64], and a cumulative
+// sum (window = the whole dimension, padded below) along dimension 1 of [2, n, 256] ---
+
+std::string ReduceWindowProgram(const std::string& in, const std::string& out,
+                                const std::string& init, const std::string& op,
+                                const std::string& clauses) {
+  return absl::StrCat("func.func @main(%x: ", in, ") -> ", out, " {\n",
+                      "%init = hlo.constant dense<", init, "> : tensor<f32>\n",
+                      "%r = hlo.reduce_window(%x) init(%init) ", clauses, " : (", in,
+                      ", tensor<f32>) -> ", out, " reducer {\n",
+                      "^bb0(%a: tensor<f32>, %b: tensor<f32>):\n", "%s = ", op,
+                      " %a, %b : tensor<f32>\nhlo.return %s : tensor<f32>\n}\n",
+                      "return %r : ", out, "\n}");
+}
+
+void BM_MaxPoolExecutor(benchmark::State& state) {
+  Program program(ReduceWindowProgram(
+                      "tensor<8x56x56x64xf32>", "tensor<8x28x28x64xf32>", "0xFF800000",
+                      "hlo.max",
+                      "window_dimensions = [1, 3, 3, 1], window_strides = [1, 2, 2, 1], "
+                      "padding = [[0, 0], [1, 1], [1, 1], [0, 0]]"),
+                  {Ramp({8, 56, 56, 64})});
+  for (auto _ : state) benchmark::DoNotOptimize(program.Run());
+  state.SetItemsProcessed(state.iterations() * 8 * 28 * 28 * 64);
+}
+BENCHMARK(BM_MaxPoolExecutor)->Unit(benchmark::kMillisecond);
+
+void BM_CumulativeSumExecutor(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  const std::string t = absl::StrCat("tensor<2x", n, "x256xf32>");
+  Program program(ReduceWindowProgram(t, t, "0.0", "hlo.add",
+                                      absl::StrCat("window_dimensions = [1, ", n,
+                                                   ", 1], padding = [[0, 0], [", n - 1,
+                                                   ", 0], [0, 0]]")),
+                  {Ramp({2, n, 256})});
+  for (auto _ : state) benchmark::DoNotOptimize(program.Run());
+  state.SetItemsProcessed(state.iterations() * 2 * n * 256);
+}
+BENCHMARK(BM_CumulativeSumExecutor)->Arg(201)->Unit(benchmark::kMillisecond);
 
 // --- elementwise add of n f32 elements against memcpy of the same buffer ---
 

@@ -14,7 +14,7 @@
 namespace tessel::runtime {
 namespace {
 
-enum class BinaryKind { kAdd, kMul, kMax, kMin, kAnd, kOr };
+using BinaryKind = Combiner::Kind;
 
 // The binary op a region consists of, if its body is exactly `op(arg0, arg1)` or
 // `op(arg1, arg0)` followed by a return of that op's result. Swapped operands are accepted
@@ -94,6 +94,7 @@ Combiner::Combiner(mlir::Region& region, std::vector<ElementType> types,
     absl::StatusOr<ElementType> elementType = ElementTypeFromMlir(tensorType.getElementType());
     if (!elementType.ok() || *elementType != types_[0]) return;
   }
+  kind_ = *kind;
   switch (*kind) {
     case BinaryKind::kAdd: native_ = NativeFor<BinaryKind::kAdd>(types_[0]); break;
     case BinaryKind::kMul: native_ = NativeFor<BinaryKind::kMul>(types_[0]); break;

@@ -30,8 +30,15 @@ class Combiner {
   // `region` takes 2N rank-0 tensors of `types` (twice) and returns N of them.
   Combiner(mlir::Region& region, std::vector<ElementType> types, Interpreter& interpreter);
 
+  // The single binary op a native region consists of.
+  enum class Kind { kAdd, kMul, kMax, kMin, kAnd, kOr };
+
   // True when the region was recognised as one native binary op.
   bool is_native() const { return native_ != nullptr; }
+
+  // Which op, when is_native(): lets a kernel run whole rows through the op's functor
+  // (elementwise_util.h) instead of calling Combine per element.
+  Kind native_kind() const { return kind_; }
 
   // For each i: accs[i][acc_index] = region(accs[*][acc_index], elems[*][elem_index])[i].
   // Fails when the region fails or returns values of the wrong count, shape or type.
@@ -47,6 +54,7 @@ class Combiner {
   std::vector<ElementType> types_;
   Interpreter& interpreter_;
   NativeFn native_ = nullptr;
+  Kind kind_ = Kind::kAdd;
 };
 
 }  // namespace tessel::runtime

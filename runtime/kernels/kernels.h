@@ -22,8 +22,9 @@ void RegisterAnnotationKernels(KernelRegistry& registry);
 void RegisterReductionKernels(KernelRegistry& registry);   // reduce, reduce_window, select_and_scatter
 void RegisterLinalgKernels(KernelRegistry& registry);      // dot_general, convolution
 void RegisterIndexingKernels(KernelRegistry& registry);    // gather, scatter
-// sort, top_k, while, case, custom_call
+// top_k, while, case, custom_call
 void RegisterControlKernels(KernelRegistry& registry);
+void RegisterSortKernel(KernelRegistry& registry);  // sort
 // tessel.manual_computation: its body on every device of the mesh
 void RegisterManualComputationKernel(KernelRegistry& registry);
 

@@ -353,6 +353,38 @@ std::vector<float> SmallValues(int64_t n, int64_t seed) {
   return values;
 }
 
+// `count` convolutions with every attribute drawn: odd sizes, strides, padding of either
+// sign, both dilations, and feature or batch groups (depthwise and multipliers included).
+std::vector<Conv2D> RandomConvolutions(int count) {
+  std::vector<Conv2D> cases;
+  uint64_t state = 12345;
+  auto draw = [&](int64_t lo, int64_t hi) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return lo + static_cast<int64_t>((state >> 33) % static_cast<uint64_t>(hi - lo + 1));
+  };
+  while (static_cast<int>(cases.size()) < count) {
+    Conv2D c;
+    int64_t groups = draw(1, 6), perGroupIn = draw(1, 3), perGroupOut = draw(1, 3);
+    bool batchGroups = draw(0, 3) == 0;
+    c.featureGroups = batchGroups ? 1 : groups;
+    c.batchGroups = batchGroups ? groups : 1;
+    c.batch = (batchGroups ? groups : 1) * draw(1, 2);
+    c.features = batchGroups ? perGroupIn : groups * perGroupIn;
+    c.outFeatures = groups * perGroupOut;
+    for (int d = 0; d < 2; ++d) {
+      c.spatial[d] = draw(1, 7);
+      c.taps[d] = draw(1, 3);
+      c.stride[d] = draw(1, 2);
+      c.padLow[d] = draw(-1, 2);
+      c.padHigh[d] = draw(-1, 2);
+      c.lhsDil[d] = draw(1, 2);
+      c.rhsDil[d] = draw(1, 2);
+    }
+    if (c.OutSize(0) > 0 && c.OutSize(1) > 0) cases.push_back(c);
+  }
+  return cases;
+}
+
 TEST_F(LinalgKernelsTest, ConvolutionMatchesItsDefinitionWithAllAttributesCombined) {
   std::vector<Conv2D> cases = {
       // Feature groups with strides, mixed padding, and both dilations.
@@ -363,7 +395,15 @@ TEST_F(LinalgKernelsTest, ConvolutionMatchesItsDefinitionWithAllAttributesCombin
       {1, 3, 6, {4, 4}, {2, 3}, {1, 1}, {1, 1}, {0, 1}, {1, 1}, {1, 1}, 3, 1},
       // Plain, larger, to cross Eigen's blocking.
       {2, 8, 16, {9, 7}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1, 1},
+      // Depthwise over more features than a vector block, with both dilations and padding
+      // cropping one side (the direct loop, its contiguous case).
+      {2, 37, 37, {6, 5}, {3, 2}, {1, 2}, {2, 0}, {-1, 1}, {2, 1}, {1, 2}, 37, 1},
+      // Two input and two output features per group (the direct loop, its general case).
+      {3, 10, 10, {5, 4}, {2, 3}, {2, 1}, {1, 1}, {0, 2}, {1, 2}, {2, 1}, 5, 1},
+      // Groups just above the direct loop's limit stay on im2col.
+      {1, 15, 15, {4, 4}, {2, 2}, {1, 1}, {0, 0}, {0, 0}, {1, 1}, {1, 1}, 3, 1},
   };
+  for (const Conv2D& c : RandomConvolutions(40)) cases.push_back(c);
   for (const Conv2D& c : cases) {
     Shape xShape = {c.batch, c.spatial[0], c.spatial[1], c.features};
     Shape wShape = {c.taps[0], c.taps[1], c.features / c.featureGroups, c.outFeatures};
@@ -381,7 +421,8 @@ TEST_F(LinalgKernelsTest, ConvolutionMatchesItsDefinitionWithAllAttributesCombin
                                          "f32", outShape, "f32"),
                            {Tensor::FromVector<float>(xShape, x),
                             Tensor::FromVector<float>(wShape, w)});
-    EXPECT_EQ(result.ToVector<float>(), ReferenceConvolution(c, x, w)) << clauses;
+    EXPECT_EQ(result.ToVector<float>(), ReferenceConvolution(c, x, w))
+        << clauses << " on " << TypeString(xShape, "f32");
   }
 }
 

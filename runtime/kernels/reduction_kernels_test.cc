@@ -2,13 +2,20 @@
 // the native path for single-op reducers agrees bit for bit with running the region.
 #include <cmath>
 #include <limits>
+#include <random>
+#include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/parse_module.h"
 #include "runtime/kernels/combiner.h"
+#include "runtime/kernels/elementwise_util.h"
+#include "runtime/kernels/index_utils.h"
+#include "runtime/random_inputs.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/kernel_test_util.h"
 #include "support/status_matchers.h"
@@ -244,6 +251,104 @@ TEST_F(ReductionKernelsTest, ReduceWindowWithWindowDilation) {
                      {x})
                   .ToVector<float>(),
               ElementsAre(4, 6, 8));
+}
+
+// The reduce_window kernel as it was written first: for every output element and every
+// window tap, in row-major order, the tap's input coordinates one dimension at a time.
+// Slow, and obviously right; the kernel now folds whole rows and must agree bit for bit.
+template <typename T, typename Fn>
+Tensor ReferenceReduceWindow(const Tensor& x, T init, const std::vector<WindowDim>& window,
+                             Fn fn) {
+  const Shape& shape = x.shape();
+  Shape resultShape, windowShape;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    resultShape.push_back(window[d].OutputSize(shape[d]));
+    windowShape.push_back(window[d].size);
+  }
+  std::vector<T> out(NumElements(resultShape), init);
+  std::vector<int64_t> strides = RowMajorStrides(shape);
+  std::vector<int64_t> o(shape.size(), 0), w(shape.size(), 0);
+  for (size_t i = 0; i < out.size(); ++i, NextIndex(resultShape, absl::MakeSpan(o))) {
+    for (int64_t k = 0; k < NumElements(windowShape); ++k, NextIndex(windowShape, absl::MakeSpan(w))) {
+      int64_t linear = 0;
+      for (size_t d = 0; d < shape.size() && linear >= 0; ++d) {
+        int64_t c = window[d].InputCoordinate(shape[d], o[d], w[d]);
+        linear = c < 0 ? -1 : linear + c * strides[d];
+      }
+      out[i] = fn(out[i], linear < 0 ? init : x.data<T>()[linear]);
+    }
+  }
+  return Tensor::FromVector<T>(resultShape, out);
+}
+
+std::string IntList(const std::vector<int64_t>& values) {
+  return absl::StrCat("[", absl::StrJoin(values, ", "), "]");
+}
+
+TEST_F(ReductionKernelsTest, ReduceWindowAgreesWithTheReferenceOnRandomWindows) {
+  std::mt19937 random(42);
+  auto draw = [&](int lo, int hi) { return lo + static_cast<int>(random() % (hi - lo + 1)); };
+  for (int trial = 0; trial < 40; ++trial) {
+    // Rank 1 to 3, sizes 1 to 9 (odd ones included), every window attribute drawn.
+    int rank = draw(1, 3);
+    Shape shape;
+    std::vector<int64_t> sizes, strides, baseDilations, windowDilations;
+    std::vector<std::vector<int64_t>> padding;
+    std::vector<WindowDim> window(rank);
+    for (int d = 0; d < rank; ++d) {
+      shape.push_back(draw(1, 9));
+      window[d].size = draw(1, 4);
+      window[d].stride = draw(1, 3);
+      window[d].base_dilation = draw(1, 2);
+      window[d].window_dilation = draw(1, 2);
+      window[d].pad_low = draw(0, 3);
+      window[d].pad_high = draw(0, 3);
+      sizes.push_back(window[d].size);
+      strides.push_back(window[d].stride);
+      baseDilations.push_back(window[d].base_dilation);
+      windowDilations.push_back(window[d].window_dilation);
+    }
+    Shape resultShape;
+    std::string paddingText = "[";
+    for (int d = 0; d < rank; ++d) {
+      resultShape.push_back(window[d].OutputSize(shape[d]));
+      absl::StrAppend(&paddingText, d ? ", " : "", "[", window[d].pad_low, ", ",
+                      window[d].pad_high, "]");
+    }
+    paddingText += "]";
+    const std::string in = MlirTensorType(ElementType::kF32, shape);
+    const std::string out = MlirTensorType(ElementType::kF32, resultShape);
+    const std::string clauses = absl::StrCat(
+        "window_dimensions = ", IntList(sizes), ", window_strides = ", IntList(strides),
+        ", base_dilations = ", IntList(baseDilations), ", window_dilations = ",
+        IntList(windowDilations), ", padding = ", paddingText);
+    auto program = [&](const std::string& body) {
+      return absl::StrCat("func.func @main(%x: ", in, ", %init: tensor<f32>) -> ", out, " {\n",
+                          "%r = hlo.reduce_window(%x) init(%init) ", clauses, " : (", in,
+                          ", tensor<f32>) -> ", out, " reducer {\n",
+                          "^bb0(%a: tensor<f32>, %b: tensor<f32>):\n", body,
+                          "\nhlo.return %s : tensor<f32>\n}\nreturn %r : ", out, "\n}");
+    };
+    SCOPED_TRACE(absl::StrCat(in, " ", clauses));
+    Tensor x = RandomTensor(ElementType::kF32, shape, trial);
+    if (trial % 4 == 0) x.data<float>()[0] = std::numeric_limits<float>::quiet_NaN();
+    // An init value that is not the identity shows every padding tap and hole.
+    const float init = 0.375f;
+    Tensor initTensor = Tensor::Scalar<float>(init);
+    Tensor sum = ReferenceReduceWindow<float>(x, init, window, AddFn());
+    EXPECT_THAT(RunOne(program("%s = hlo.add %a, %b : tensor<f32>"), {x, initTensor}),
+                BitwiseEq(sum));
+    // The same sum through the interpreted region (not a single op).
+    EXPECT_THAT(RunOne(program("%z = hlo.constant dense<0.0> : tensor<f32>\n"
+                               "%t = hlo.add %a, %z : tensor<f32>\n"
+                               "%s = hlo.add %t, %b : tensor<f32>"),
+                       {x, initTensor}),
+                BitwiseEq(sum));
+    EXPECT_THAT(RunOne(program("%s = hlo.max %a, %b : tensor<f32>"), {x, initTensor}),
+                BitwiseEq(ReferenceReduceWindow<float>(x, init, window, MaxFn())));
+    EXPECT_THAT(RunOne(program("%s = hlo.mul %b, %a : tensor<f32>"), {x, initTensor}),
+                BitwiseEq(ReferenceReduceWindow<float>(x, init, window, MulFn())));
+  }
 }
 
 TEST_F(ReductionKernelsTest, ReduceWindowMaxPool2D) {

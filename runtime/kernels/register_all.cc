@@ -22,6 +22,7 @@ const KernelRegistry& DefaultKernelRegistry() {
     RegisterLinalgKernels(*registry);
     RegisterIndexingKernels(*registry);
     RegisterControlKernels(*registry);
+    RegisterSortKernel(*registry);
     RegisterManualComputationKernel(*registry);
     return registry;
   }();

@@ -15,18 +15,6 @@ namespace {
 using hlo::ComparisonDirection;
 using hlo::ComparisonType;
 
-template <typename T>
-T FromBits(uint64_t bits) {
-  if constexpr (kIsPred<T>) {
-    return bits != 0;
-  } else {
-    using U = std::conditional_t<sizeof(T) == 1, uint8_t,
-              std::conditional_t<sizeof(T) == 2, uint16_t,
-              std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
-    return Eigen::numext::bit_cast<T>(static_cast<U>(bits));
-  }
-}
-
 template <typename Key>
 bool Holds(ComparisonDirection direction, Key x, Key y) {
   switch (direction) {
@@ -47,7 +35,7 @@ bool CompareScalars(Scalar a, Scalar b, ComparisonDirection direction, Compariso
     if constexpr (kIsComplex<T>) {
       return false;  // unreachable: Compile refuses complex values, which do not fit in bits
     } else {
-      const T x = FromBits<T>(a.bits), y = FromBits<T>(b.bits);
+      const T x = ScalarAs<T>(a.bits), y = ScalarAs<T>(b.bits);
       if constexpr (kIsFloat<T>) {
         if (type == ComparisonType::TOTALORDER) {
           return Holds(direction, TotalOrderKey(x), TotalOrderKey(y));
@@ -88,6 +76,10 @@ Scalar ReadScalar(const Tensor& tensor, int64_t index) {
 }
 
 std::optional<ScalarRegion> ScalarRegion::Compile(mlir::Region& region) {
+  return Compile(region, mlir::Value());
+}
+
+std::optional<ScalarRegion> ScalarRegion::Compile(mlir::Region& region, mlir::Value value) {
   if (!region.hasOneBlock()) return std::nullopt;
   mlir::Block& block = region.front();
   ScalarRegion compiled;
@@ -109,7 +101,7 @@ std::optional<ScalarRegion> ScalarRegion::Compile(mlir::Region& region) {
   for (mlir::Operation& op : block) {
     if (auto ret = llvm::dyn_cast<hlo::ReturnOp>(op)) {
       if (ret->getNumOperands() < 1) return std::nullopt;
-      std::optional<int> result = slotOf(ret->getOperand(0));
+      std::optional<int> result = slotOf(value ? value : ret->getOperand(0));
       if (!result) return std::nullopt;
       compiled.result_ = *result;
       return compiled;

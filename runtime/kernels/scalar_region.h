@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "absl/types/span.h"
@@ -30,11 +31,29 @@ struct Scalar {
 // Element `index` of `tensor` (row-major). REQUIRES: tensor's type is not complex.
 Scalar ReadScalar(const Tensor& tensor, int64_t index);
 
+// The value of T whose bytes `bits` holds (as ReadScalar stores them).
+template <typename T>
+T ScalarAs(uint64_t bits) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return bits != 0;
+  } else {
+    using U = std::conditional_t<sizeof(T) == 1, uint8_t,
+              std::conditional_t<sizeof(T) == 2, uint16_t,
+              std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+    return Eigen::numext::bit_cast<T>(static_cast<U>(bits));
+  }
+}
+
 class ScalarRegion {
  public:
   // `region`'s single block as a sequence of scalar steps, or nothing when an op or a type
   // is not one this evaluates.
   static std::optional<ScalarRegion> Compile(mlir::Region& region);
+
+  // The same, but Run returns `value` (a value computed in the region's block, or one of
+  // its arguments) instead of the region's first result: how a sort evaluates the key a
+  // comparator derives from one element, once per element rather than once per comparison.
+  static std::optional<ScalarRegion> Compile(mlir::Region& region, mlir::Value value);
 
   // The region's first result for `args` (one per block argument, of their types).
   Scalar Run(absl::Span<const Scalar> args) const;

@@ -23,29 +23,9 @@ namespace {
 
 using Layout = std::vector<std::vector<std::string>>;
 
-std::string LayoutName(const Layout& layout) {
-  std::vector<std::string> dims;
-  for (const auto& axes : layout) dims.push_back(axes.empty() ? "r" : absl::StrJoin(axes, ""));
-  return absl::StrJoin(dims, "_");
-}
-
 // `text` (a sharding on @mesh) moved onto mesh `mesh`.
 std::string OnMesh(std::string text, const std::string& mesh) {
   return absl::StrReplaceAll(text, {{"@mesh,", absl::StrCat("@", mesh, ",")}});
-}
-
-std::vector<int64_t> ShardCounts(const Layout& layout, const testing::TestMesh& mesh) {
-  std::vector<int64_t> counts;
-  for (const auto& axes : layout) {
-    int64_t count = 1;
-    for (const std::string& axis : axes) {
-      for (size_t i = 0; i < mesh.axes.size(); ++i) {
-        if (mesh.axes[i] == axis) count *= mesh.sizes[i];
-      }
-    }
-    counts.push_back(count);
-  }
-  return counts;
 }
 
 struct OrderCase {
@@ -96,18 +76,17 @@ func.func @main(%a: tensor<DxT> FROM) -> (tensor<DxT> TO, tensor<DxT> FROM) {
                  {"IDS", absl::StrJoin(order, ", ")},
                  {"FROM", testing::ShardingArgAttrText(from)},
                  {"TO", OnMesh(testing::ShardingArgAttrText(to), "order")},
-                 {"TOSHARDING",
-                  OnMesh(absl::StrReplaceAll(testing::ShardingAttrText(to),
-                                             {{"#tessel.sharding", ""}}),
-                         "order")},
+                 {"TOSHARDING", OnMesh(absl::StrReplaceAll(testing::ShardingAttrText(to),
+                                                           {{"#tessel.sharding", ""}}),
+                                       "order")},
                  {"D", dims},
                  {"T", type}});
-            cases.push_back({absl::StrCat(type, "_", dims, "_", mesh.devices, "dev",
-                                          mesh.axes.size(), "d_", order_name, "_",
-                                          LayoutName(from), "_to_", LayoutName(to)),
-                             module, shape,
-                             exact ? runtime::ElementType::kS32 : runtime::ElementType::kF32,
-                             ShardCounts(from, mesh) == ShardCounts(to, mesh)});
+            cases.push_back(
+                {absl::StrCat(type, "_", dims, "_", mesh.devices, "dev", mesh.axes.size(), "d_",
+                              order_name, "_", testing::LayoutName(from), "_to_",
+                              testing::LayoutName(to)),
+                 module, shape, exact ? runtime::ElementType::kS32 : runtime::ElementType::kF32,
+                 testing::ShardCounts(from, mesh) == testing::ShardCounts(to, mesh)});
           }
         }
       }
@@ -169,12 +148,12 @@ func.func @main(%a: tensor<7x12xT> FROM) -> (tensor<7x12xT> TO) {
                                          : "<@one, [{}, {}]>"},
                {"T", type}});
           const runtime::ElementType element =
-              std::string(type) == "f32"   ? runtime::ElementType::kF32
+              std::string(type) == "f32"  ? runtime::ElementType::kF32
               : std::string(type) == "i1" ? runtime::ElementType::kPred
                                           : runtime::ElementType::kBF16;
           cases.push_back({absl::StrCat(type, "_", mesh.devices, "dev", mesh.axes.size(), "d_",
                                         from_owner ? "from_one_to_" : "to_one_from_",
-                                        LayoutName(layout)),
+                                        testing::LayoutName(layout)),
                            module, element, from_owner});
         }
       }

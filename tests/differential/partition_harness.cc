@@ -120,8 +120,7 @@ int Count(const std::string& text, const std::string& part) {
 
 }  // namespace
 
-void ExpectPartitionedRunMatches(const std::string& module_text,
-                                 const std::vector<Tensor>& inputs,
+void ExpectPartitionedRunMatches(const std::string& module_text, const std::vector<Tensor>& inputs,
                                  const HarnessOptions& options) {
   mlir::DialectRegistry registry;
   RegisterTesselDialects(registry);
@@ -148,8 +147,7 @@ void ExpectPartitionedRunMatches(const std::string& module_text,
   }
   spmd::PartitionOptions partition_options;
   partition_options.replicationIsError = options.replication_is_error;
-  ASSERT_TRUE(mlir::succeeded(spmd::partitionModule(**module, partition_options)))
-      << module_text;
+  ASSERT_TRUE(mlir::succeeded(spmd::partitionModule(**module, partition_options))) << module_text;
   if (options.combine_collectives) {
     passes::combineCollectives(**module, passes::CollectiveCombiningOptions());
   }
@@ -176,8 +174,7 @@ void ExpectPartitionedRunMatches(const std::string& module_text,
       EXPECT_EQ(Count(partitioned, part), count) << "count of " << part << "\n" << context_text;
     }
     for (const std::string& part : options.expect_not_in_program) {
-      EXPECT_FALSE(Contains(partitioned, part)) << "unexpected " << part << "\n"
-                                                << context_text;
+      EXPECT_FALSE(Contains(partitioned, part)) << "unexpected " << part << "\n" << context_text;
     }
   }
   std::vector<std::vector<Tensor>> per_partition(devices);
@@ -214,8 +211,9 @@ void ExpectPartitionedRunMatches(const std::string& module_text,
     if (runtime::IsFloat(want.type()) || runtime::IsComplex(want.type())) {
       ExpectClose(*got, want, where);
     } else {
-      EXPECT_TRUE(got->BitwiseEquals(want))
-          << got->ToString() << "\nvs\n" << want.ToString() << "\n" << where;
+      EXPECT_TRUE(got->BitwiseEquals(want)) << got->ToString() << "\nvs\n"
+                                            << want.ToString() << "\n"
+                                            << where;
     }
   }
 }
@@ -283,6 +281,27 @@ std::string ShardingAttrText(const std::vector<std::vector<std::string>>& dims) 
 
 std::string ShardingArgAttrText(const std::vector<std::vector<std::string>>& dims) {
   return absl::StrCat("{tessel.sharding = ", ShardingAttrText(dims), "}");
+}
+
+std::string LayoutName(const std::vector<std::vector<std::string>>& dims) {
+  std::vector<std::string> names;
+  for (const auto& axes : dims) names.push_back(axes.empty() ? "r" : absl::StrJoin(axes, ""));
+  return absl::StrJoin(names, "_");
+}
+
+std::vector<int64_t> ShardCounts(const std::vector<std::vector<std::string>>& dims,
+                                 const TestMesh& mesh) {
+  std::vector<int64_t> counts;
+  for (const auto& axes : dims) {
+    int64_t count = 1;
+    for (const std::string& axis : axes) {
+      for (size_t i = 0; i < mesh.axes.size(); ++i) {
+        if (mesh.axes[i] == axis) count *= mesh.sizes[i];
+      }
+    }
+    counts.push_back(count);
+  }
+  return counts;
 }
 
 }  // namespace tessel::testing

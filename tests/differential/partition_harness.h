@@ -11,6 +11,7 @@
 #ifndef TESSEL_TESTS_DIFFERENTIAL_PARTITION_HARNESS_H_
 #define TESSEL_TESTS_DIFFERENTIAL_PARTITION_HARNESS_H_
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -72,13 +73,19 @@ std::vector<std::vector<std::vector<std::string>>> DimAssignments(
 
 // Every layout of a rank-`rank` tensor over `axes`: each axis unused or placed on one
 // dimension, in every order among the axes of that dimension.
-std::vector<std::vector<std::vector<std::string>>> AllLayouts(
-    int rank, const std::vector<std::string>& axes);
+std::vector<std::vector<std::vector<std::string>>> AllLayouts(int rank,
+                                                              const std::vector<std::string>& axes);
 
 // `#tessel.sharding<@mesh, [{"x"}, {}]>` for {{"x"}, {}}.
 std::string ShardingAttrText(const std::vector<std::vector<std::string>>& dims);
 // `{tessel.sharding = #tessel.sharding<...>}`, for a function argument or result.
 std::string ShardingArgAttrText(const std::vector<std::vector<std::string>>& dims);
+
+// A short name for a layout in test names: "x_r" for {{"x"}, {}}.
+std::string LayoutName(const std::vector<std::vector<std::string>>& dims);
+// How many shards each dim of the layout `dims` has on `mesh`.
+std::vector<int64_t> ShardCounts(const std::vector<std::vector<std::string>>& dims,
+                                 const TestMesh& mesh);
 
 }  // namespace tessel::testing
 

@@ -21,29 +21,9 @@ namespace {
 
 using Layout = std::vector<std::vector<std::string>>;
 
-std::string LayoutName(const Layout& layout) {
-  std::vector<std::string> dims;
-  for (const auto& axes : layout) dims.push_back(axes.empty() ? "r" : absl::StrJoin(axes, ""));
-  return absl::StrJoin(dims, "_");
-}
-
 // The sharding as sharding_constraint writes it: `<@mesh, [...]>`.
 std::string ConstraintText(const Layout& layout) {
   return absl::StrReplaceAll(testing::ShardingAttrText(layout), {{"#tessel.sharding", ""}});
-}
-
-// The number of shards each dimension of `layout` has on `mesh` (text like ["x"=2, "y"=3]).
-std::vector<int64_t> ShardCounts(const Layout& layout, const testing::TestMesh& mesh) {
-  std::vector<int64_t> counts;
-  for (const auto& axes : layout) {
-    int64_t count = 1;
-    for (const std::string& axis : axes) {
-      size_t at = mesh.text.find(absl::StrCat("\"", axis, "\"="));
-      count *= std::stoll(mesh.text.substr(at + axis.size() + 3));
-    }
-    counts.push_back(count);
-  }
-  return counts;
 }
 
 struct ReshardCase {
@@ -82,12 +62,11 @@ func.func @main(%a: tensor<DxT> FROM) -> (tensor<DxT> TO, tensor<DxT> FROM) {
                {"TOSHARDING", ConstraintText(to)},
                {"D", dims},
                {"T", type}});
-          cases.push_back({absl::StrCat(type, "_", dims, "_", mesh.devices, "dev",
-                                        mesh.axes.size(), "d_", LayoutName(from), "_to_",
-                                        LayoutName(to)),
-                           module, shape,
-                           exact ? runtime::ElementType::kS32 : runtime::ElementType::kF32,
-                           from != to && ShardCounts(from, mesh) == ShardCounts(to, mesh)});
+          cases.push_back(
+              {absl::StrCat(type, "_", dims, "_", mesh.devices, "dev", mesh.axes.size(), "d_",
+                            testing::LayoutName(from), "_to_", testing::LayoutName(to)),
+               module, shape, exact ? runtime::ElementType::kS32 : runtime::ElementType::kF32,
+               from != to && testing::ShardCounts(from, mesh) == testing::ShardCounts(to, mesh)});
         }
       }
     }

@@ -110,6 +110,7 @@ absl::StatusOr<mlir::func::FuncOp> FindFunction(mlir::ModuleOp module, absl::str
 }
 
 bool LooksPartitioned(mlir::ModuleOp module) {
+  if (module->hasAttr(ir::TesselDialect::kPerDeviceAttrName)) return true;
   bool found = false;
   module.walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation* op) {
     if (llvm::isa<ir::ManualComputationOp>(op)) return mlir::WalkResult::skip();

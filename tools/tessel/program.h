@@ -36,8 +36,9 @@ absl::StatusOr<mlir::func::FuncOp> FindFunction(mlir::ModuleOp module, absl::str
                                                 absl::string_view path);
 
 // Whether `module` is per-device code already: it has `partition_id` or collectives outside
-// manual computations (whose bodies are per-device code inside a global program). Such ops
-// have no meaning in a global program; the partitioner rejects them there.
+// manual computations (whose bodies are per-device code inside a global program), or its
+// values were all manual in HLO. Such ops have no meaning in a global program; the
+// partitioner rejects them there.
 bool LooksPartitioned(mlir::ModuleOp module);
 
 }  // namespace tessel::cli

@@ -77,6 +77,7 @@ struct RunOptions {
   bool use_inputs = false;
   uint64_t seed = 0;
   int64_t partitions = 1;
+  bool partitions_set = false;  // --partitions given (else manual HLO takes its mesh's)
   std::string output_dir;
   int64_t print_limit = 16;
   bool check = false;
@@ -102,6 +103,7 @@ absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
   options.inputs = absl::GetFlag(FLAGS_inputs);
   options.seed = absl::GetFlag(FLAGS_seed);
   options.partitions = absl::GetFlag(FLAGS_partitions);
+  options.partitions_set = args.explicitly_set.count("partitions") > 0;
   options.output_dir = absl::GetFlag(FLAGS_output_dir);
   options.print_limit = absl::GetFlag(FLAGS_print_limit);
   options.check = absl::GetFlag(FLAGS_check);
@@ -229,8 +231,24 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
                           options.use_inputs ? ReadInputs(function, options.inputs)
                                              : RandomInputs(function, options.seed));
   if (!options.output_dir.empty()) TESSEL_RETURN_IF_ERROR(CreateOutputDir(options.output_dir));
+  const bool perDevice = LooksPartitioned(*module);
+  if (options.check && perDevice) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        options.file,
+        " is already the per-device program (it has collectives or partition_id, or every "
+        "value is manual): --check compares a program with its partitioning, and this one "
+        "has no single-device form; run it with --partitions=N"));
+  }
+  int64_t partitions = options.partitions;
+  // HLO that is manual throughout runs on the devices its collectives name (the imported
+  // mesh holds num_partitions of them) unless --partitions says otherwise.
+  if ((*module)->hasAttr(ir::TesselDialect::kPerDeviceAttrName) && !options.partitions_set) {
+    for (ir::MeshOp mesh : module->getOps<ir::MeshOp>()) {
+      partitions = std::max(partitions, std::min(mesh.getMesh().getTotalSize(), kMaxPartitions));
+    }
+  }
 
-  if (options.partitions == 1) {
+  if (partitions == 1) {
     runtime::Interpreter interpreter;
     absl::StatusOr<std::vector<runtime::Tensor>> run = interpreter.RunFunction(function, inputs);
     if (!run.ok() && HasCollectives(function)) {
@@ -254,9 +272,9 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
                            options.tolerance));
     }
   } else {
-    std::vector<std::vector<runtime::Tensor>> per_partition(options.partitions, inputs);
+    std::vector<std::vector<runtime::Tensor>> per_partition(partitions, inputs);
     TESSEL_ASSIGN_OR_RETURN(std::vector<std::vector<runtime::Tensor>> results,
-                            runtime::RunSpmd(function, per_partition, options.partitions));
+                            runtime::RunSpmd(function, per_partition, partitions));
     for (size_t p = 0; p < results.size(); ++p) {
       out << "partition " << p << ":\n";
       for (size_t i = 0; i < results[p].size(); ++i) {

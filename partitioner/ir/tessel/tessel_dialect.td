@@ -24,6 +24,9 @@ def Tessel_Dialect : Dialect {
     // Where shardings are attached: a plain #tessel.sharding on function arguments and
     // results, a #tessel.sharding_per_value (one per result) on ops.
     static constexpr llvm::StringLiteral kShardingAttrName = "tessel.sharding";
+    // On a module: its function is per-device code as written (every value manual in HLO),
+    // not a global program.
+    static constexpr llvm::StringLiteral kPerDeviceAttrName = "tessel.per_device";
   }];
 }
 

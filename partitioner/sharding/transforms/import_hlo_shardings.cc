@@ -90,8 +90,10 @@ mlir::FailureOr<std::vector<HloShardingLeaf>> LeavesOf(const Site& site) {
         leaves.push_back({HloSharding::Replicated(), tensor.getRank()});
         continue;
       case HloSharding::Kind::kManual:
-        return site.error() << "is manual; manual shardings have no mesh form outside a "
-                               "tessel.manual_computation";
+        return site.error() << "is manual, but other values of the module are not: a value "
+                               "becomes manual only inside a shard_map (between "
+                               "SPMDFullToShardShape and SPMDShardToFullShape), or everywhere "
+                               "in a program that is per-device throughout";
       case HloSharding::Kind::kTiled:
         if (!sharding.subgroup_types().empty() &&
             llvm::is_contained(sharding.subgroup_types(), SubgroupType::kManual)) {
@@ -109,6 +111,24 @@ mlir::FailureOr<std::vector<HloShardingLeaf>> LeavesOf(const Site& site) {
     leaves.push_back({sharding, tensor.getRank()});
   }
   return leaves;
+}
+
+// Whether every sharding of the module is `{manual}` (tuples: in every element) and no
+// manual computation leads into manual code from a global program.
+bool EveryValueManual(mlir::ModuleOp module, const std::vector<Site>& sites) {
+  bool manualComputation = false;
+  module.walk([&](ir::ManualComputationOp) { manualComputation = true; });
+  if (manualComputation) return false;
+  for (const Site& site : sites) {
+    absl::StatusOr<HloSharding> parsed = HloSharding::Parse(site.text);
+    if (!parsed.ok()) return false;
+    std::vector<HloSharding> leaves =
+        parsed->IsTuple() ? parsed->tuple_elements() : std::vector<HloSharding>{*parsed};
+    for (const HloSharding& leaf : leaves) {
+      if (leaf.kind() != HloSharding::Kind::kManual) return false;
+    }
+  }
+  return true;
 }
 
 // The device count the shardings imply: that of the tiled ones, else of the module's first
@@ -215,6 +235,25 @@ struct ImportHloShardingsPass : public impl::ImportHloShardingsPassBase<ImportHl
       }
     });
     if (sites.empty()) return;
+    if (EveryValueManual(module, sites)) {
+      // GSPMD leaves a manual value as written on every device: the function is already
+      // the per-device program, which runs as it is on the header's device count.
+      auto key = mlir::StringAttr::get(&getContext(), kHloShardingAttr);
+      for (const Site& site : sites) {
+        if (site.kind == Site::Kind::kArgument) {
+          llvm::cast<mlir::func::FuncOp>(site.op).removeArgAttr(site.index, key);
+        } else if (site.kind == Site::Kind::kResult) {
+          llvm::cast<mlir::func::FuncOp>(site.op).removeResultAttr(site.index, key);
+        } else if (IsShardingCustomCall(site.op)) {
+          site.op->getResult(0).replaceAllUsesWith(site.op->getOperand(0));
+          site.op->erase();
+        } else {
+          site.op->removeAttr(kHloShardingAttr);
+        }
+      }
+      module->setAttr(ir::TesselDialect::kPerDeviceAttrName, mlir::UnitAttr::get(&getContext()));
+      return;
+    }
 
     // Check everything before changing anything, reporting every bad site at once.
     bool failed = false;
@@ -231,6 +270,17 @@ struct ImportHloShardingsPass : public impl::ImportHloShardingsPassBase<ImportHl
     if (failed) return signalPassFailure();
     mlir::FailureOr<int64_t> devices = DeviceCount(module, sites, leaves);
     if (mlir::failed(devices)) return signalPassFailure();
+    for (const Site& site : sites) {
+      for (size_t i = 0; i < site.types.size(); ++i) {
+        const HloSharding& sharding = leaves[site.first_leaf + i].sharding;
+        if (sharding.kind() == HloSharding::Kind::kMaximal && sharding.device() >= *devices) {
+          site.error() << "places the value on device " << sharding.device()
+                       << ", but the module has " << *devices << " devices";
+          failed = true;
+        }
+      }
+    }
+    if (failed) return signalPassFailure();
     // The manual computations' mesh comes first, so that where it can, the common mesh is
     // that one (HloShardingsToMesh keeps the chain of the first leaves it meets).
     std::optional<NamedMesh> manual = ManualComputationMesh(module);

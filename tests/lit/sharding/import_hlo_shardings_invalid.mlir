@@ -1,7 +1,8 @@
 // RUN: tessel-opt %s -split-input-file --tessel-import-hlo-shardings -verify-diagnostics
 
-// expected-error @+1 {{result 0: sharding '{manual}' is manual; manual shardings have no mesh form outside a tessel.manual_computation}}
-func.func @manual(%arg0: tensor<8xf32>) -> (tensor<8xf32> {tessel.hlo_sharding = "{manual}"}) {
+// A manual value beside a tiled one, with no shard_map between them.
+// expected-error @+1 {{result 0: sharding '{manual}' is manual, but other values of the module are not: a value becomes manual only inside a shard_map (between SPMDFullToShardShape and SPMDShardToFullShape), or everywhere in a program that is per-device throughout}}
+func.func @manual(%arg0: tensor<8xf32> {tessel.hlo_sharding = "{devices=[2]<=[2]}"}) -> (tensor<8xf32> {tessel.hlo_sharding = "{manual}"}) {
   return %arg0 : tensor<8xf32>
 }
 
