@@ -497,6 +497,7 @@ mlir::LogicalResult Importer::run() {
       if (failed(value)) return mlir::failure();
       if (*value < 1) return error(attr) << attr.name << " must be at least 1";
       (attr.name == "num_partitions" ? numPartitions_ : numReplicas_) = *value;
+
     } else if (attr.name == "frontend_attributes") {
       mlir::FailureOr<std::vector<std::pair<std::string, std::string>>> entries =
           ParseFrontendAttributes(attr, context());
@@ -506,8 +507,11 @@ mlir::LogicalResult Importer::run() {
       }
     }
   }
+  bool placesOnOneDevice = false;
   for (const Computation& comp : parsed_.computations) {
     for (const Instruction& inst : comp.instructions) {
+      const AttrText* sharding = inst.peekAttr("sharding");
+      placesOnOneDevice |= sharding && sharding->value.contains("maximal");
       const AttrText* target = inst.peekAttr("custom_call_target");
       if (target && target->value == "\"xla.sdy.GlobalToLocalShape\"") {
         hasManualComputations_ = true;
@@ -516,6 +520,11 @@ mlir::LogicalResult Importer::run() {
         hasGspmdManualComputations_ = true;
       }
     }
+  }
+  // Only a module with values on one device may lack a tiled sharding that tells its
+  // device count; the others need not carry the header's.
+  if (placesOnOneDevice && numPartitions_ > 1) {
+    module_->setAttr(kHloNumPartitionsAttr, builder_.getI64IntegerAttr(numPartitions_));
   }
   return importEntry(parsed_.computations[parsed_.entryIndex]);
 }

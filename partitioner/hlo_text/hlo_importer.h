@@ -49,6 +49,9 @@ void RegisterTokenImporters(ImporterTable& table);
 void RegisterRngImporters(ImporterTable& table);
 
 // Attribute names under which imported pass-through data is kept.
+// The header's num_partitions, on a module with values on one device: the sharding import's
+// device count where no tiled sharding gives one (only `{maximal device=N}` shardings).
+inline constexpr llvm::StringLiteral kHloNumPartitionsAttr = "tessel.hlo_num_partitions";
 inline constexpr llvm::StringLiteral kHloShardingAttr = "tessel.hlo_sharding";
 inline constexpr llvm::StringLiteral kFrontendAttrsAttr = "tessel.hlo_frontend_attributes";
 

@@ -14,6 +14,7 @@
 #include "absl/time/time.h"
 #include "collectives/hierarchical/axis_assignment.h"
 #include "mlir/IR/MLIRContext.h"
+#include "partitioner/ir/module_devices.h"
 #include "runtime/interpreter.h"
 #include "runtime/npy.h"
 #include "runtime/spmd_runner.h"
@@ -243,9 +244,7 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
   // HLO that is manual throughout runs on the devices its collectives name (the imported
   // mesh holds num_partitions of them) unless --partitions says otherwise.
   if ((*module)->hasAttr(ir::TesselDialect::kPerDeviceAttrName) && !options.partitions_set) {
-    for (ir::MeshOp mesh : module->getOps<ir::MeshOp>()) {
-      partitions = std::max(partitions, std::min(mesh.getMesh().getTotalSize(), kMaxPartitions));
-    }
+    partitions = std::max(partitions, std::min(ir::ModuleDeviceCount(*module), kMaxPartitions));
   }
 
   if (partitions == 1) {
