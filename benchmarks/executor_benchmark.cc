@@ -189,7 +189,7 @@ BENCHMARK(BM_ConvEigen)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 // and -0 canonicalized, then a total-order less-than), both recognised as a key
 // comparison and sorted natively. PerComparison: JAX's comparator ANDed with a constant
 // true, which the kernel evaluates on scalars once per comparison. Interpreted: with one
-// unused add, which keeps the region on the interpreter ---
+// unused exp, which keeps the region on the interpreter ---
 
 enum class SortComparator { kLess, kJax, kPerComparison, kInterpreted };
 
@@ -274,16 +274,23 @@ BENCHMARK(BM_DepthwiseConvExecutor)->DenseRange(0, 1)->Unit(benchmark::kMillisec
 // --- reduce_window: a 3x3 stride-2 max pool over NHWC [8, 56, 56, 64], and a cumulative
 // sum (window = the whole dimension, padded below) along dimension 1 of [2, n, 256] ---
 
-std::string ReduceWindowProgram(const std::string& in, const std::string& out,
-                                const std::string& init, const std::string& op,
-                                const std::string& clauses) {
+// `body` computes %s from %a and %b.
+std::string ReduceWindowBodyProgram(const std::string& in, const std::string& out,
+                                    const std::string& init, const std::string& body,
+                                    const std::string& clauses) {
   return absl::StrCat("func.func @main(%x: ", in, ") -> ", out, " {\n",
                       "%init = hlo.constant dense<", init, "> : tensor<f32>\n",
                       "%r = hlo.reduce_window(%x) init(%init) ", clauses, " : (", in,
                       ", tensor<f32>) -> ", out, " reducer {\n",
-                      "^bb0(%a: tensor<f32>, %b: tensor<f32>):\n", "%s = ", op,
-                      " %a, %b : tensor<f32>\nhlo.return %s : tensor<f32>\n}\n",
-                      "return %r : ", out, "\n}");
+                      "^bb0(%a: tensor<f32>, %b: tensor<f32>):\n", body,
+                      "hlo.return %s : tensor<f32>\n}\n", "return %r : ", out, "\n}");
+}
+
+std::string ReduceWindowProgram(const std::string& in, const std::string& out,
+                                const std::string& init, const std::string& op,
+                                const std::string& clauses) {
+  return ReduceWindowBodyProgram(in, out, init,
+                                 absl::StrCat("%s = ", op, " %a, %b : tensor<f32>\n"), clauses);
 }
 
 void BM_MaxPoolExecutor(benchmark::State& state) {
@@ -297,6 +304,33 @@ void BM_MaxPoolExecutor(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * 8 * 28 * 28 * 64);
 }
 BENCHMARK(BM_MaxPoolExecutor)->Unit(benchmark::kMillisecond);
+
+// The same pool over [2, 56, 56, 16] with reducers of several ops: max then add (run on
+// scalars, kernels/scalar_region.h), and the same with an unused exp, which keeps it on the
+// interpreter; one max as the native baseline.
+enum class PoolReducer { kNative, kScalar, kInterpreted };
+
+void BM_PoolReducer(benchmark::State& state, PoolReducer reducer) {
+  std::string body;
+  switch (reducer) {
+    case PoolReducer::kNative: body = "%s = hlo.max %a, %b : tensor<f32>\n"; break;
+    case PoolReducer::kInterpreted: body = "%unused = hlo.exp %a : tensor<f32>\n"; [[fallthrough]];
+    case PoolReducer::kScalar:
+      body += "%m = hlo.max %a, %b : tensor<f32>\n%s = hlo.add %m, %b : tensor<f32>\n";
+      break;
+  }
+  Program program(ReduceWindowBodyProgram(
+                      "tensor<2x56x56x16xf32>", "tensor<2x28x28x16xf32>", "0.0", body,
+                      "window_dimensions = [1, 3, 3, 1], window_strides = [1, 2, 2, 1], "
+                      "padding = [[0, 0], [1, 1], [1, 1], [0, 0]]"),
+                  {Ramp({2, 56, 56, 16})});
+  for (auto _ : state) benchmark::DoNotOptimize(program.Run());
+  state.SetItemsProcessed(state.iterations() * 2 * 28 * 28 * 16);
+}
+BENCHMARK_CAPTURE(BM_PoolReducer, Native, PoolReducer::kNative)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_PoolReducer, Scalar, PoolReducer::kScalar)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_PoolReducer, Interpreted, PoolReducer::kInterpreted)
+    ->Unit(benchmark::kMillisecond);
 
 void BM_CumulativeSumExecutor(benchmark::State& state) {
   const int64_t n = state.range(0);

@@ -37,7 +37,7 @@ std::string UnaryProgram(absl::string_view op, const Tensor& x);
 std::string BinaryProgram(absl::string_view op, const Tensor& a, const Tensor& b);
 
 // The body lines JAX writes to order f32 sort keys %a and %b: NaN and -0 canonicalized
-// (%a1, %b1), then %lt = %a1 < %b1 in total order. With `interpreted`, an unused add first,
+// (%a1, %b1), then %lt = %a1 < %b1 in total order. With `interpreted`, an unused exp first,
 // which keeps the region off the scalar evaluator (kernels/scalar_region.h).
 std::string JaxSortKeyBody(bool interpreted);
 

@@ -22,39 +22,6 @@
 namespace tessel::runtime {
 namespace {
 
-
-
-struct SubFn {
-  template <typename T>
-  static constexpr bool kAccepts = kIsInt<T> || kIsFloat<T> || kIsComplex<T>;
-  template <typename T>
-  T operator()(T a, T b) const {
-    if constexpr (kIsInt<T>) {
-      return WrapSub(a, b);
-    } else {
-      return InCompute(a, b, [](auto x, auto y) { return x - y; });
-    }
-  }
-};
-
-
-struct DivFn {
-  template <typename T>
-  static constexpr bool kAccepts = kIsInt<T> || kIsFloat<T>;
-  template <typename T>
-  T operator()(T a, T b) const {
-    if constexpr (kIsInt<T>) {
-      if (b == 0) return kIsSignedInt<T> ? T(-1) : std::numeric_limits<T>::max();
-      if constexpr (kIsSignedInt<T>) {
-        if (a == std::numeric_limits<T>::min() && b == T(-1)) return a;
-      }
-      return static_cast<T>(a / b);
-    } else {
-      return InCompute(a, b, [](auto x, auto y) { return x / y; });
-    }
-  }
-};
-
 // The remainder has the sign of the dividend (C's % and fmod).
 struct RemFn {
   template <typename T>

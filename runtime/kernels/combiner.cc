@@ -84,9 +84,12 @@ auto NativeFor(ElementType type) {
 Combiner::Combiner(mlir::Region& region, std::vector<ElementType> types,
                    Interpreter& interpreter)
     : region_(region), types_(std::move(types)), interpreter_(interpreter) {
-  if (types_.size() != 1) return;
-  std::optional<BinaryKind> kind = MatchSingleBinaryOp(region_);
-  if (!kind) return;
+  std::optional<BinaryKind> kind;
+  if (types_.size() == 1) kind = MatchSingleBinaryOp(region_);
+  if (!kind) {
+    CompileScalar();
+    return;
+  }
   // The native loop reads the buffers as types_[0]; the region must agree.
   for (mlir::Type type : region_.front().getArgumentTypes()) {
     auto tensorType = llvm::dyn_cast<mlir::RankedTensorType>(type);
@@ -105,10 +108,41 @@ Combiner::Combiner(mlir::Region& region, std::vector<ElementType> types,
   }
 }
 
+void Combiner::CompileScalar() {
+  // The region must take (acc..., elem...) of the combined types and return one value of
+  // each accumulator's type, as the interpreted path checks per call.
+  mlir::Region& region = region_;
+  if (!region.hasOneBlock() || region.front().getNumArguments() != 2 * types_.size()) return;
+  for (size_t i = 0; i < region.front().getNumArguments(); ++i) {
+    auto type = llvm::dyn_cast<mlir::RankedTensorType>(region.front().getArgument(i).getType());
+    if (!type || type.getRank() != 0) return;
+    absl::StatusOr<ElementType> element = ElementTypeFromMlir(type.getElementType());
+    if (!element.ok() || *element != types_[i % types_.size()]) return;
+  }
+  mlir::Operation* terminator = region.front().getTerminator();
+  if (!terminator || terminator->getNumOperands() != types_.size()) return;
+  for (size_t i = 0; i < types_.size(); ++i) {
+    auto type = llvm::dyn_cast<mlir::RankedTensorType>(terminator->getOperand(i).getType());
+    if (!type || type.getRank() != 0) return;
+    absl::StatusOr<ElementType> element = ElementTypeFromMlir(type.getElementType());
+    if (!element.ok() || *element != types_[i]) return;
+  }
+  scalar_ = ScalarRegion::Compile(region);
+}
+
 absl::Status Combiner::Combine(absl::Span<Tensor* const> accs, int64_t acc_index,
                                absl::Span<const Tensor* const> elems, int64_t elem_index) {
   if (native_) {
     native_(*accs[0], acc_index, *elems[0], elem_index);
+    return absl::OkStatus();
+  }
+  if (scalar_) {
+    const size_t n = types_.size();
+    llvm::SmallVector<Scalar, 8> args, results(n);
+    for (size_t i = 0; i < n; ++i) args.push_back(ReadScalar(*accs[i], acc_index));
+    for (size_t i = 0; i < n; ++i) args.push_back(ReadScalar(*elems[i], elem_index));
+    scalar_->RunAll(args, absl::MakeSpan(results));
+    for (size_t i = 0; i < n; ++i) WriteScalar(*accs[i], acc_index, results[i]);
     return absl::OkStatus();
   }
   size_t n = types_.size();

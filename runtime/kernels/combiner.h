@@ -3,9 +3,11 @@
 // region of hlo.select_and_scatter and the update region of hlo.scatter need.
 //
 // A region whose body is a single hlo.add, mul, max, min, and or or of its two arguments
-// (in either order) runs natively on the tensors' buffers; any other region runs through
-// Interpreter::RunRegion on rank-0 tensors. Both paths fold in the same order, so they give
-// bitwise-equal results.
+// (in either order) runs natively on the tensors' buffers; a region of the scalar ops
+// ScalarRegion evaluates (an argmax's compare and select, a sum of maxima) runs on scalars
+// read from and written to the buffers; any other region runs through
+// Interpreter::RunRegion on rank-0 tensors. Every path folds in the same order with the
+// kernels' arithmetic, so they give bitwise-equal results.
 //
 //   Combiner combiner(op.getBody(), {ElementType::kF32}, args.interpreter);
 //   Tensor* accs[] = {&result};
@@ -15,12 +17,14 @@
 #define TESSEL_RUNTIME_KERNELS_COMBINER_H_
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
 #include "mlir/IR/Region.h"
 #include "runtime/interpreter.h"
+#include "runtime/kernels/scalar_region.h"
 #include "runtime/tensor.h"
 
 namespace tessel::runtime {
@@ -50,11 +54,15 @@ class Combiner {
   using NativeFn = void (*)(Tensor& acc, int64_t acc_index, const Tensor& elem,
                             int64_t elem_index);
 
+  void CompileScalar();
+
   mlir::Region& region_;
   std::vector<ElementType> types_;
   Interpreter& interpreter_;
   NativeFn native_ = nullptr;
   Kind kind_ = Kind::kAdd;
+  // The region on scalars, where it is not one native op but compiles (scalar_region.h).
+  std::optional<ScalarRegion> scalar_;
 };
 
 }  // namespace tessel::runtime

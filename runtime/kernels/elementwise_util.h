@@ -228,6 +228,39 @@ struct MulFn {
   }
 };
 
+struct SubFn {
+  template <typename T>
+  static constexpr bool kAccepts = kIsInt<T> || kIsFloat<T> || kIsComplex<T>;
+  template <typename T>
+  T operator()(T a, T b) const {
+    if constexpr (kIsInt<T>) {
+      return WrapSub(a, b);
+    } else {
+      return InCompute(a, b, [](auto x, auto y) { return x - y; });
+    }
+  }
+};
+
+
+// Integer division by zero gives -1 (signed) or the maximum (unsigned), and INT_MIN / -1
+// gives INT_MIN, as XLA defines them.
+struct DivFn {
+  template <typename T>
+  static constexpr bool kAccepts = kIsInt<T> || kIsFloat<T>;
+  template <typename T>
+  T operator()(T a, T b) const {
+    if constexpr (kIsInt<T>) {
+      if (b == 0) return kIsSignedInt<T> ? T(-1) : std::numeric_limits<T>::max();
+      if constexpr (kIsSignedInt<T>) {
+        if (a == std::numeric_limits<T>::min() && b == T(-1)) return a;
+      }
+      return static_cast<T>(a / b);
+    } else {
+      return InCompute(a, b, [](auto x, auto y) { return x / y; });
+    }
+  }
+};
+
 // Logical for pred, bitwise for integers.
 struct AndFn {
   template <typename T>

@@ -54,6 +54,45 @@ bool CompareScalars(Scalar a, Scalar b, ComparisonDirection direction, Compariso
   });
 }
 
+// The elementwise kernel's functor `Fn` on scalars of one type, or on one for unary ones.
+// Compile only admits types the functor accepts, so the fallback is never taken.
+template <typename Fn>
+Scalar ApplyBinary(Scalar a, Scalar b) {
+  return DispatchElementType(a.type, [&](auto tag) -> Scalar {
+    using T = typename decltype(tag)::type;
+    if constexpr (kIsComplex<T> || !Fn::template kAccepts<T>) {
+      return a;
+    } else {
+      const T result = Fn()(ScalarAs<T>(a.bits), ScalarAs<T>(b.bits));
+      return Scalar{a.type, BitsOf(result)};
+    }
+  });
+}
+
+Scalar Negate(Scalar a) {
+  return DispatchElementType(a.type, [&](auto tag) -> Scalar {
+    using T = typename decltype(tag)::type;
+    if constexpr (kIsComplex<T> || kIsPred<T>) {
+      return a;
+    } else if constexpr (kIsInt<T>) {
+      using U = std::make_unsigned_t<T>;
+      return Scalar{a.type, BitsOf(static_cast<T>(U{0} - static_cast<U>(ScalarAs<T>(a.bits))))};
+    } else {
+      return Scalar{a.type, BitsOf(static_cast<T>(-ScalarAs<T>(a.bits)))};
+    }
+  });
+}
+
+// Whether `Fn` is defined on `type` (the verifier admits some ops on types the kernels
+// refuse, e.g. subtract of pred): such a region stays with the interpreter, which reports it.
+template <typename Fn>
+bool Accepts(ElementType type) {
+  return DispatchElementType(type, [](auto tag) {
+    using T = typename decltype(tag)::type;
+    return !kIsComplex<T> && Fn::template kAccepts<T>;
+  });
+}
+
 std::optional<Scalar> ScalarConstant(mlir::Attribute value) {
   auto dense = llvm::dyn_cast<mlir::DenseElementsAttr>(value);
   if (!dense || dense.getNumElements() != 1) return std::nullopt;
@@ -73,6 +112,11 @@ Scalar ReadScalar(const Tensor& tensor, int64_t index) {
   std::memcpy(&bits, tensor.bytes().data() + index * size, size);  // little-endian hosts
   if (tensor.type() == ElementType::kPred) bits = bits != 0;
   return Scalar{tensor.type(), bits};
+}
+
+void WriteScalar(Tensor& tensor, int64_t index, Scalar value) {
+  const int64_t size = collectives::DataTypeSize(tensor.type());
+  std::memcpy(tensor.bytes().data() + index * size, &value.bits, size);
 }
 
 std::optional<ScalarRegion> ScalarRegion::Compile(mlir::Region& region) {
@@ -104,6 +148,11 @@ std::optional<ScalarRegion> ScalarRegion::Compile(mlir::Region& region, mlir::Va
       std::optional<int> result = slotOf(value ? value : ret->getOperand(0));
       if (!result) return std::nullopt;
       compiled.result_ = *result;
+      for (mlir::Value returned : ret->getOperands()) {
+        std::optional<int> slot = slotOf(returned);
+        if (!slot) return std::nullopt;
+        compiled.results_.push_back(*slot);
+      }
       return compiled;
     }
     if (op.getNumResults() != 1) return std::nullopt;
@@ -139,6 +188,35 @@ std::optional<ScalarRegion> ScalarRegion::Compile(mlir::Region& region, mlir::Va
                   : llvm::isa<hlo::OrOp>(op)  ? Kind::kOr
                   : llvm::isa<hlo::XorOp>(op) ? Kind::kXor
                                               : Kind::kNot;
+    } else if (llvm::isa<hlo::AddOp, hlo::SubOp, hlo::MulOp, hlo::DivOp, hlo::MaxOp, hlo::MinOp,
+                         hlo::NegOp>(op)) {
+      absl::StatusOr<ElementType> type = ElementTypeFromMlir(resultType.getElementType());
+      if (!type.ok()) return std::nullopt;
+      // Every operand has the result's type (the ops' verifiers); the functor must take it.
+      bool accepted = false;
+      if (llvm::isa<hlo::AddOp>(op)) {
+        step.kind = Kind::kAdd;
+        accepted = Accepts<AddFn>(*type);
+      } else if (llvm::isa<hlo::SubOp>(op)) {
+        step.kind = Kind::kSub;
+        accepted = Accepts<SubFn>(*type);
+      } else if (llvm::isa<hlo::MulOp>(op)) {
+        step.kind = Kind::kMul;
+        accepted = Accepts<MulFn>(*type);
+      } else if (llvm::isa<hlo::DivOp>(op)) {
+        step.kind = Kind::kDiv;
+        accepted = Accepts<DivFn>(*type);
+      } else if (llvm::isa<hlo::MaxOp>(op)) {
+        step.kind = Kind::kMax;
+        accepted = Accepts<MaxFn>(*type);
+      } else if (llvm::isa<hlo::MinOp>(op)) {
+        step.kind = Kind::kMin;
+        accepted = Accepts<MinFn>(*type);
+      } else {
+        step.kind = Kind::kNeg;
+        accepted = *type != ElementType::kPred && !IsUnsignedInt(*type);
+      }
+      if (!accepted) return std::nullopt;
     } else {
       return std::nullopt;
     }
@@ -151,25 +229,44 @@ std::optional<ScalarRegion> ScalarRegion::Compile(mlir::Region& region, mlir::Va
   return std::nullopt;  // no terminator
 }
 
-Scalar ScalarRegion::Run(absl::Span<const Scalar> args) const {
-  // Comparators are a handful of ops: the slots live on the stack.
-  llvm::SmallVector<Scalar, 32> slots(args.begin(), args.end());
+void ScalarRegion::Evaluate(llvm::SmallVectorImpl<Scalar>& slots) const {
   for (const Step& step : steps_) {
     Scalar out{ElementType::kPred, 0};
+    // Read lazily: a constant step has no operand, and a region may have no arguments.
+    auto a = [&]() -> const Scalar& { return slots[step.a]; };
     switch (step.kind) {
       case Kind::kConstant: out = step.constant; break;
       case Kind::kCompare:
-        out.bits = CompareScalars(slots[step.a], slots[step.b], step.direction, step.compareType);
+        out.bits = CompareScalars(a(), slots[step.b], step.direction, step.compareType);
         break;
-      case Kind::kSelect: out = slots[step.a].bits != 0 ? slots[step.b] : slots[step.c]; break;
-      case Kind::kAnd: out.bits = slots[step.a].bits & slots[step.b].bits; break;
-      case Kind::kOr: out.bits = slots[step.a].bits | slots[step.b].bits; break;
-      case Kind::kXor: out.bits = slots[step.a].bits ^ slots[step.b].bits; break;
-      case Kind::kNot: out.bits = slots[step.a].bits ^ 1; break;
+      case Kind::kSelect: out = a().bits != 0 ? slots[step.b] : slots[step.c]; break;
+      case Kind::kAnd: out.bits = a().bits & slots[step.b].bits; break;
+      case Kind::kOr: out.bits = a().bits | slots[step.b].bits; break;
+      case Kind::kXor: out.bits = a().bits ^ slots[step.b].bits; break;
+      case Kind::kNot: out.bits = a().bits ^ 1; break;
+      case Kind::kAdd: out = ApplyBinary<AddFn>(a(), slots[step.b]); break;
+      case Kind::kSub: out = ApplyBinary<SubFn>(a(), slots[step.b]); break;
+      case Kind::kMul: out = ApplyBinary<MulFn>(a(), slots[step.b]); break;
+      case Kind::kDiv: out = ApplyBinary<DivFn>(a(), slots[step.b]); break;
+      case Kind::kMax: out = ApplyBinary<MaxFn>(a(), slots[step.b]); break;
+      case Kind::kMin: out = ApplyBinary<MinFn>(a(), slots[step.b]); break;
+      case Kind::kNeg: out = Negate(a()); break;
     }
     slots.push_back(out);
   }
+}
+
+Scalar ScalarRegion::Run(absl::Span<const Scalar> args) const {
+  // Comparators and reducers are a handful of ops: the slots live on the stack.
+  llvm::SmallVector<Scalar, 32> slots(args.begin(), args.end());
+  Evaluate(slots);
   return slots[result_];
+}
+
+void ScalarRegion::RunAll(absl::Span<const Scalar> args, absl::Span<Scalar> results) const {
+  llvm::SmallVector<Scalar, 32> slots(args.begin(), args.end());
+  Evaluate(slots);
+  for (size_t i = 0; i < results_.size(); ++i) results[i] = slots[results_[i]];
 }
 
 }  // namespace tessel::runtime

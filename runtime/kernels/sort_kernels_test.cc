@@ -196,7 +196,7 @@ TEST_F(SortKernelsTest, DescendingSortKeepsEqualKeysInInputOrder) {
 }
 
 // JAX's comparator (NaN and -0 canonicalized, then a total-order less-than) sorts the same
-// on scalars as through the interpreter, which an unused add in the region forces.
+// on scalars as through the interpreter, which an unused exp in the region forces.
 TEST_F(SortKernelsTest, ScalarComparatorSortsAsTheInterpretedOne) {
   auto program = [](bool interpreted) {
     return absl::StrCat(
