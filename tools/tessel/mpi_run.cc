@@ -285,7 +285,8 @@ absl::Status Report(const MpiRunOptions& options, Setup& setup, const std::vecto
     }
   }
   if (options.check) {
-    runtime::Interpreter reference;
+    runtime::Interpreter reference(runtime::DefaultKernelRegistry(), runtime::PartitionContext{},
+                                   runtime::RunLimits{nullptr, options.max_while_iterations});
     TESSEL_ASSIGN_OR_RETURN(std::vector<Tensor> expected,
                             reference.RunFunction(setup.original, setup.inputs));
     TESSEL_RETURN_IF_ERROR(CompareResults(results, expected, out, options.tolerance));
@@ -321,8 +322,11 @@ int RunInitialized(const MpiRunOptions& options, Job& job, std::ostream& out, st
   collectives::HierarchicalCommunicator communicator(
       mpi->get(), collectives::HierarchicalCommunicator::Options{options.timeout});
 
-  absl::StatusOr<std::vector<std::vector<Tensor>>> results = runtime::RunPartitions(
-      setup.function, communicator.local_partitions(), setup.local_inputs, communicator);
+  runtime::SpmdOptions run_options;
+  run_options.limits.max_while_iterations = options.max_while_iterations;
+  absl::StatusOr<std::vector<std::vector<Tensor>>> results =
+      runtime::RunPartitions(setup.function, communicator.local_partitions(),
+                             setup.local_inputs, communicator, run_options);
   absl::StatusOr<std::vector<Tensor>> shapes = LocalResultShapes(setup.function);
   absl::Status ran = results.ok() ? shapes.status() : results.status();
   if (!Agree(job, ran, "running", err)) return 1;
