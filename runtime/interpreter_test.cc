@@ -258,10 +258,11 @@ TEST_F(InterpreterTest, AStopReachesTheDevicesOfAManualComputation) {
       return %r : tensor<2xf32>
     })",
                      {Tensor::FromVector<float>({2}, {1, 2})}, RunLimits{&stop});
-  ASSERT_FALSE(results.ok());
-  EXPECT_THAT(std::string(results.status().message()),
-              ::testing::AllOf(::testing::StartsWith("tessel.manual_computation at test.mlir:"),
-                               ::testing::HasSubstr("the run's timeout of 50ms has passed")));
+  EXPECT_THAT(results, StatusIs(absl::StatusCode::kDeadlineExceeded,
+                                "tessel.manual_computation at test.mlir:4:12: manual "
+                                "computation, device 0: hlo.while at test.mlir:8:14: iteration "));
+  EXPECT_THAT(results, StatusIs(absl::StatusCode::kDeadlineExceeded,
+                                "the run's timeout of 50ms has passed"));
 }
 
 // Sets the process's memory limit for one test and restores it after.

@@ -62,6 +62,11 @@ absl::StatusOr<std::vector<std::vector<Tensor>>> RunPartitions(
   std::vector<std::vector<Tensor>> outputs(partitions.size());
   std::mutex failure_mu;
   absl::Status first_failure;  // guarded by failure_mu
+  // The first failure that is not a collective's abort. When the caller stops the run (a
+  // timeout), the partitions waiting in collectives are woken at once and report aborts,
+  // while the one that kept them waiting (a loop) reports a moment later: its error, which
+  // names the loop, says more.
+  absl::Status first_cause;  // guarded by failure_mu
   // This run's own stop: a failing partition stops the others through it without stopping
   // the caller's signal, which stops it in turn. Either way the communicator is aborted, so
   // that no partition waits in a collective for one that has stopped.
@@ -100,6 +105,9 @@ absl::StatusOr<std::vector<std::vector<Tensor>>> RunPartitions(
           // failures it causes.
           std::lock_guard<std::mutex> lock(failure_mu);
           if (first_failure.ok()) first_failure = failure;
+          if (first_cause.ok() && failure.code() != absl::StatusCode::kAborted) {
+            first_cause = failure;
+          }
         }
         stop.Stop(failure);
       });
@@ -112,6 +120,7 @@ absl::StatusOr<std::vector<std::vector<Tensor>>> RunPartitions(
   }
   for (std::thread& thread : threads) thread.join();
   if (!start_failure.ok()) return start_failure;
+  if (!first_cause.ok()) return first_cause;
   if (!first_failure.ok()) return first_failure;
   return outputs;
 }

@@ -48,7 +48,9 @@ struct SpmdOptions {
 // its error with "partition <p>: " in front of the message (code unchanged); the other
 // partitions stop before their next op, and those waiting in a collective stop waiting, so
 // a failure costs no timeout and no partition runs on alone in a loop. When several fail
-// independently, the first failure is reported.
+// independently, the first failure is reported, preferring one that is not a collective's
+// abort (code Aborted): after a stop, the partition still computing names the op or loop
+// it was in, where those waiting only name their collective.
 absl::StatusOr<std::vector<std::vector<Tensor>>> RunSpmd(
     mlir::func::FuncOp function, absl::Span<const std::vector<Tensor>> per_partition_inputs,
     int64_t num_partitions, const SpmdOptions& options = SpmdOptions());

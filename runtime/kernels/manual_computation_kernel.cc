@@ -95,6 +95,7 @@ KernelResult RunManualComputation(ir::ManualComputationOp op, KernelArgs args) {
   std::vector<std::vector<Tensor>> outputs(devices);
   std::mutex failureMu;
   absl::Status firstFailure;
+  absl::Status firstCause;
   // The devices stop together: when one fails, or when the enclosing run stops (its
   // timeout), the others stop before their next op and stop waiting in collectives.
   StopSignal stop;
@@ -127,6 +128,11 @@ KernelResult RunManualComputation(ir::ManualComputationOp op, KernelArgs args) {
         {
           std::lock_guard<std::mutex> lock(failureMu);
           if (firstFailure.ok()) firstFailure = failure;
+          // As in RunPartitions: a device stopped while computing names its op or loop,
+          // which says more than the aborted collectives of those waiting for it.
+          if (firstCause.ok() && failure.code() != absl::StatusCode::kAborted) {
+            firstCause = failure;
+          }
         }
         stop.Stop(failure);
       });
@@ -141,6 +147,7 @@ KernelResult RunManualComputation(ir::ManualComputationOp op, KernelArgs args) {
   }
   for (std::thread& thread : threads) thread.join();
   if (!startFailure.ok()) return startFailure;
+  if (!firstCause.ok()) return firstCause;
   if (!firstFailure.ok()) return firstFailure;
 
   std::vector<Tensor> results;
