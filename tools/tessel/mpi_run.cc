@@ -31,6 +31,7 @@
 #include "runtime/npy.h"
 #include "runtime/sharded_tensors.h"
 #include "runtime/spmd_runner.h"
+#include "runtime/tensor.h"
 #include "support/status_macros.h"
 #include "tools/tessel/check.h"
 #include "tools/tessel/pipeline.h"
@@ -311,8 +312,15 @@ int RunInitialized(const MpiRunOptions& options, Job& job, std::ostream& out, st
   Setup setup;
   std::ostringstream ignored;
   // Remarks from partitioning are the same on every rank: rank 0 shows them.
-  absl::Status prepared =
-      Prepare(options, job.rank(), job.size(), context, setup, job.rank() == 0 ? err : ignored);
+  absl::Status prepared;
+  // The inputs and their shards are tensors, which may not fit --max_memory: every rank
+  // must learn of it through Agree, not leave the job on its own.
+  try {
+    prepared =
+        Prepare(options, job.rank(), job.size(), context, setup, job.rank() == 0 ? err : ignored);
+  } catch (const runtime::TensorAllocationError& error) {
+    prepared = absl::ResourceExhaustedError(error.what());
+  }
   if (!Agree(job, prepared, "setting up", err)) return 1;
 
   collectives::MpiCommunicator::Options mpi_options;
