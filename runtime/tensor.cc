@@ -121,8 +121,9 @@ std::string FormatBytes(int64_t bytes) {
     value /= 1024;
     ++unit;
   }
+  // Three significant digits, without the exponent %g would use from 1000 on.
   char rounded[32];
-  std::snprintf(rounded, sizeof(rounded), "%.3g", value);
+  std::snprintf(rounded, sizeof(rounded), value >= 100 ? "%.0f" : "%.3g", value);
   return absl::StrCat(exact, " (", rounded, " ", kUnits[unit], ")");
 }
 
