@@ -361,6 +361,31 @@ TEST_F(CliTest, RunTimeoutEndsAnEndlessLoopNamingIt) {
   }
 }
 
+TEST_F(CliTest, RunLimitErrorsGetNoHintAboutCollectives) {
+  // The loop comes before the collective: on one partition the limit stops it first, and
+  // the hint to run collectives on partitions would mislead.
+  std::string program = TempPath("endless_then_all_reduce.mlir");
+  WriteText(program,
+            "tessel.mesh @mesh = <[\"x\"=2]>\n"
+            "func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+            "  %r = hlo.while(%s = %x) : tensor<2xf32>\n"
+            "  cond {\n"
+            "    %t = hlo.constant dense<true> : tensor<i1>\n"
+            "    hlo.return %t : tensor<i1>\n"
+            "  } do {\n"
+            "    hlo.return %s : tensor<2xf32>\n"
+            "  }\n"
+            "  %a = tessel.all_reduce %r over @mesh [\"x\"] kind = sum : tensor<2xf32>\n"
+            "  return %a : tensor<2xf32>\n"
+            "}\n");
+  for (const char* limit : {"--timeout=100ms", "--max_while_iterations=10"}) {
+    std::ostringstream out, err;
+    EXPECT_EQ(RunSubcommand(RunCommand(), {program, limit}, out, err), kExitBadInput) << limit;
+    EXPECT_THAT(err.str(), HasSubstr("hlo.while at " + program + ":3:8: ")) << limit;
+    EXPECT_THAT(err.str(), ::testing::Not(HasSubstr("hint:"))) << limit;
+  }
+}
+
 TEST_F(CliTest, RunMaxWhileIterationsEndsALoopNamingItAndTheLimit) {
   std::string program = TempPath("endless_iterations.mlir");
   WriteText(program, kEndlessLoop);

@@ -311,7 +311,10 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
     runtime::Interpreter interpreter(runtime::DefaultKernelRegistry(), runtime::PartitionContext{},
                                      limits);
     absl::StatusOr<std::vector<runtime::Tensor>> run = interpreter.RunFunction(function, inputs);
-    if (!run.ok() && HasCollectives(function)) {
+    // Not after a limit stopped the run: that is about the limit, not the collectives.
+    const bool limited =
+        stop.stopped() || run.status().code() == absl::StatusCode::kResourceExhausted;
+    if (!run.ok() && !limited && HasCollectives(function)) {
       return absl::Status(run.status().code(),
                           absl::StrCat(run.status().message(),
                                        "\nhint: the function has collectives; run it on "
