@@ -46,6 +46,30 @@ TEST(HloProgramTest, ShardingsComeAlongAndThePartitionVerifies) {
   EXPECT_TRUE(report->ok()) << *report;
 }
 
+// Values on one device live on one-device meshes beside the program's mesh; the program
+// still runs on the program mesh's devices (the one-device meshes name theirs by id).
+constexpr char kOneDeviceValues[] = R"(HloModule one_device_values, num_partitions=4
+
+ENTRY main {
+  x = f32[8,4]{1,0} parameter(0), sharding={devices=[4,1]<=[4]}
+  w = f32[8,4]{1,0} parameter(1), sharding={maximal device=3}
+  s = f32[8,4]{1,0} add(x, w), sharding={maximal device=1}
+  ROOT n = f32[8,4]{1,0} negate(s), sharding={devices=[4,1]<=[4]}
+}
+)";
+
+TEST(HloProgramTest, ValuesOnOneDevicePartitionOnTheProgramsDevices) {
+  absl::StatusOr<Program> program = Program::FromHloText(kOneDeviceValues);
+  ASSERT_THAT(program, IsOk());
+  EXPECT_EQ(program->meshes().size(), 3u);
+  absl::StatusOr<PartitionResult> partitioned = Partition(*program);
+  ASSERT_THAT(partitioned, IsOk());
+  EXPECT_EQ(partitioned->num_partitions, 4);
+  absl::StatusOr<VerifyReport> report = Verify(*program, *partitioned, /*seed=*/5);
+  ASSERT_THAT(report, IsOk());
+  EXPECT_TRUE(report->ok()) << *report;
+}
+
 TEST(HloProgramTest, BadTextAndMissingFilesAreNamed) {
   EXPECT_THAT(Program::FromHloText("HloModule m\n\nENTRY main {\n"
                                    "  x = f32[2]{0} parameter(0)\n"

@@ -21,6 +21,7 @@
 #include "partitioner/api/program_mlir.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/location.h"
+#include "partitioner/ir/module_devices.h"
 #include "partitioner/ir/parse_module.h"
 #include "partitioner/passes/collective_combining.h"
 #include "partitioner/passes/hierarchical_all_reduce.h"
@@ -234,11 +235,18 @@ absl::StatusOr<PartitionResult> Partition(const Program& program,
   TESSEL_ASSIGN_OR_RETURN(auto copy, CopyModule(GetMlirModule(program)));
   auto& [context, module] = copy;
   const std::vector<Mesh>& meshes = program.meshes();
-  int64_t num_partitions = meshes.empty() ? 1 : meshes.front().num_devices();
+  // Meshes over the program's devices all have its device count, except the one-device
+  // meshes of values placed on a single device, which name their device by id.
+  const Mesh* widest = nullptr;
   for (const Mesh& mesh : meshes) {
-    if (mesh.num_devices() != num_partitions) {
+    if (!widest || mesh.num_devices() > widest->num_devices()) widest = &mesh;
+  }
+  const int64_t num_partitions = ir::ModuleDeviceCount(GetMlirModule(program));
+  for (const Mesh& mesh : meshes) {
+    const bool onOneDevice = mesh.num_devices() == 1 && !mesh.explicit_device_ids().empty();
+    if (mesh.num_devices() != widest->num_devices() && !onOneDevice) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "meshes @", meshes.front().name(), " (", num_partitions, " devices) and @",
+          "meshes @", widest->name(), " (", widest->num_devices(), " devices) and @",
           mesh.name(), " (", mesh.num_devices(),
           " devices) differ in size; a partitioned program runs on one number of devices"));
     }

@@ -11,6 +11,7 @@
 #include "partitioner/hlo_text/hlo_importer.h"
 #include "partitioner/hlo_text/hlo_parser.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/module_devices.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 
 namespace tessel::hlo_text {
@@ -307,8 +308,10 @@ mlir::LogicalResult Exporter::run(llvm::raw_ostream& os) {
   std::string header = "HloModule " + module_.getSymName().value_or("module").str();
   // A program with shardings but no collectives yet (a propagated one) runs on its mesh.
   if (numDevices_ == 0) {
-    for (auto mesh : module_.getOps<ir::MeshOp>()) {
-      numDevices_ = std::max(numDevices_, mesh.getMesh().getTotalSize());
+    numDevices_ = ir::ModuleDeviceCount(module_);
+    // An imported module whose shardings are not imported yet keeps its header's count.
+    if (auto declared = module_->getAttrOfType<mlir::IntegerAttr>(kHloNumPartitionsAttr)) {
+      numDevices_ = std::max(numDevices_, declared.getInt());
     }
     if (numDevices_ == 1) numDevices_ = 0;
   }

@@ -274,7 +274,15 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> Importer::importBody(
                            << "' does not match the shape of the value passed to it";
       }
       for (AttrText& attr : inst.attrs) attr.used = true;
-      scope[inst.name] = {&inst.shape, params[number]};
+      // The entry's parameters carry their shardings as argument attributes; in any other
+      // computation a parameter's sharding pins the value the body sees.
+      llvm::SmallVector<mlir::Value> leaves(params[number].begin(), params[number].end());
+      if (user) {
+        mlir::FailureOr<llvm::SmallVector<mlir::Value>> constrained = constrainLeaves(inst, leaves);
+        if (failed(constrained)) return mlir::failure();
+        leaves = std::move(*constrained);
+      }
+      scope[inst.name] = {&inst.shape, leaves};
       continue;
     }
     if (failed(importInstruction(inst))) return mlir::failure();
@@ -313,6 +321,16 @@ mlir::LogicalResult Importer::importInstruction(Instruction& inst) {
     return diag << ")";
   }
   if (failed(attachPassThrough(inst, imported->op))) return mlir::failure();
+  // An instruction that only renames values (tuple, get-tuple-element, a copy of a tuple)
+  // has no op to hold its sharding; it becomes a constraint on the values, so that no
+  // sharding of the input is dropped. The entry's root is the exception: the results carry
+  // its sharding.
+  if (!imported->op && &inst != entryRoot_) {
+    mlir::FailureOr<llvm::SmallVector<mlir::Value>> constrained =
+        constrainLeaves(inst, imported->leaves);
+    if (failed(constrained)) return mlir::failure();
+    imported->leaves = std::move(*constrained);
+  }
   for (const AttrText& attr : inst.attrs) {
     if (!attr.used && !isIgnoredAttribute(attr.name)) {
       return error(attr) << "attribute '" << attr.name << "' is not supported on '"
@@ -321,6 +339,27 @@ mlir::LogicalResult Importer::importInstruction(Instruction& inst) {
   }
   scope[inst.name] = {&inst.shape, imported->leaves};
   return mlir::success();
+}
+
+mlir::FailureOr<llvm::SmallVector<mlir::Value>> Importer::constrainLeaves(
+    const Instruction& inst, llvm::ArrayRef<mlir::Value> leaves) {
+  llvm::SmallVector<mlir::Value> result(leaves.begin(), leaves.end());
+  if (!inst.peekAttr("sharding")) return result;
+  mlir::FailureOr<std::vector<std::string>> shardings = leafShardings(*this, inst);
+  if (failed(shardings)) return mlir::failure();
+  if (shardings->size() != result.size()) {
+    return error(inst) << "'" << inst.name << "' has " << result.size()
+                       << " array values but its sharding names " << shardings->size();
+  }
+  for (size_t i = 0; i < result.size(); ++i) {
+    if ((*shardings)[i].empty()) continue;
+    mlir::Operation* constraint =
+        create(inst, "hlo.custom_call", {result[i]}, {result[i].getType()},
+               {builder_.getNamedAttr("call_target_name", builder_.getStringAttr("Sharding"))});
+    constraint->setAttr(kHloShardingAttr, builder_.getStringAttr((*shardings)[i]));
+    result[i] = constraint->getResult(0);
+  }
+  return result;
 }
 
 mlir::LogicalResult Importer::attachPassThrough(Instruction& inst, mlir::Operation* op) {
@@ -389,7 +428,10 @@ mlir::FailureOr<mlir::func::FuncOp> Importer::functionFor(Computation& comp,
   ir::FunctionAttrEditor attrs(func);
   for (Instruction* param : *declared) {
     llvm::SmallVector<mlir::Value> leaves;
-    for (int64_t i = 0; i < param->shape.numLeaves(); ++i) leaves.push_back(block->getArgument(next++));
+    for (int64_t i = 0; i < param->shape.numLeaves(); ++i) {
+      block->getArgument(next).setLoc(loc(*param));
+      leaves.push_back(block->getArgument(next++));
+    }
     params.push_back(leaves);
   }
   builder_.setInsertionPointToEnd(block);
@@ -425,11 +467,14 @@ mlir::LogicalResult Importer::importEntry(Computation& comp) {
         attrs.setArg(next, kHloShardingAttr, builder_.getStringAttr(sharding));
       }
       if (frontend) attrs.setArg(next, kFrontendAttrsAttr, frontend);
+      // Diagnostics about an argument point at its parameter instruction.
+      block->getArgument(next).setLoc(loc(*param));
       leaves.push_back(block->getArgument(next++));
     }
     params.push_back(leaves);
   }
   builder_.setInsertionPointToEnd(block);
+  entryRoot_ = &root;
   mlir::FailureOr<llvm::SmallVector<mlir::Value>> results = importBody(comp, params, nullptr);
   if (failed(results)) return mlir::failure();
   mlir::FailureOr<std::vector<std::string>> shardings = leafShardings(*this, root);
@@ -452,6 +497,7 @@ mlir::LogicalResult Importer::run() {
       if (failed(value)) return mlir::failure();
       if (*value < 1) return error(attr) << attr.name << " must be at least 1";
       (attr.name == "num_partitions" ? numPartitions_ : numReplicas_) = *value;
+
     } else if (attr.name == "frontend_attributes") {
       mlir::FailureOr<std::vector<std::pair<std::string, std::string>>> entries =
           ParseFrontendAttributes(attr, context());
@@ -461,8 +507,11 @@ mlir::LogicalResult Importer::run() {
       }
     }
   }
+  bool placesOnOneDevice = false;
   for (const Computation& comp : parsed_.computations) {
     for (const Instruction& inst : comp.instructions) {
+      const AttrText* sharding = inst.peekAttr("sharding");
+      placesOnOneDevice |= sharding && sharding->value.contains("maximal");
       const AttrText* target = inst.peekAttr("custom_call_target");
       if (target && target->value == "\"xla.sdy.GlobalToLocalShape\"") {
         hasManualComputations_ = true;
@@ -471,6 +520,11 @@ mlir::LogicalResult Importer::run() {
         hasGspmdManualComputations_ = true;
       }
     }
+  }
+  // Only a module with values on one device may lack a tiled sharding that tells its
+  // device count; the others need not carry the header's.
+  if (placesOnOneDevice && numPartitions_ > 1) {
+    module_->setAttr(kHloNumPartitionsAttr, builder_.getI64IntegerAttr(numPartitions_));
   }
   return importEntry(parsed_.computations[parsed_.entryIndex]);
 }

@@ -49,6 +49,9 @@ void RegisterTokenImporters(ImporterTable& table);
 void RegisterRngImporters(ImporterTable& table);
 
 // Attribute names under which imported pass-through data is kept.
+// The header's num_partitions, on a module with values on one device: the sharding import's
+// device count where no tiled sharding gives one (only `{maximal device=N}` shardings).
+inline constexpr llvm::StringLiteral kHloNumPartitionsAttr = "tessel.hlo_num_partitions";
 inline constexpr llvm::StringLiteral kHloShardingAttr = "tessel.hlo_sharding";
 inline constexpr llvm::StringLiteral kFrontendAttrsAttr = "tessel.hlo_frontend_attributes";
 
@@ -147,6 +150,11 @@ class Importer {
   mlir::LogicalResult importInstruction(Instruction& inst);
   // Checks the parameters of `comp` are numbered 0..n-1; returns them by number.
   mlir::FailureOr<std::vector<Instruction*>> parametersOf(Computation& comp);
+  // The leaves of `inst` with its sharding applied as a constraint on each (GSPMD's Sharding
+  // annotation), for instructions that become no op of their own; `leaves` unchanged when
+  // it has no sharding.
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>> constrainLeaves(
+      const Instruction& inst, llvm::ArrayRef<mlir::Value> leaves);
   mlir::LogicalResult attachPassThrough(Instruction& inst, mlir::Operation* op);
 
   ParsedModule& parsed_;
@@ -156,6 +164,8 @@ class Importer {
   std::vector<Scope*> scopes_;  // innermost last
   std::map<std::string, mlir::func::FuncOp> functions_;
   std::vector<std::string> inProgress_;  // computations being imported (recursion check)
+  // The entry computation's root, whose sharding the results carry.
+  const Instruction* entryRoot_ = nullptr;
   int64_t numPartitions_ = 0;
   int64_t numReplicas_ = 1;
   mlir::Attribute mesh_;

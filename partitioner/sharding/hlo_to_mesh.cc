@@ -198,7 +198,11 @@ absl::StatusOr<MeshShardingImport> HloShardingsToMesh(const std::vector<HloShard
   bool main_used = false;
   for (size_t i = 0; i < leaves.size(); ++i) {
     const HloSharding& sharding = leaves[i].sharding;
-    if (sharding.kind() == HloSharding::Kind::kMaximal) continue;
+    if (sharding.kind() == HloSharding::Kind::kMaximal) {
+      // Moving a value off its device takes a mesh over every device.
+      main_used = main_used || num_devices > 1;
+      continue;
+    }
     if (sharding.kind() != HloSharding::Kind::kTiled) {
       on_main[i] = main_used = true;
       continue;

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "partitioner/api/tensor_compare.h"
+#include "partitioner/ir/module_devices.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "runtime/sharded_tensors.h"
 #include "runtime/spmd_runner.h"
@@ -60,19 +61,20 @@ absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_
   if (meshes.empty()) {
     return absl::InvalidArgumentError("--check needs a program with a tessel.mesh to partition");
   }
-  ir::MeshAttr mesh = (*meshes.begin()).getMesh();
+  // Every mesh indexes the same devices; a one-device mesh of a value placed on device 3
+  // needs four of them, whatever the first mesh holds.
+  const int64_t num_partitions = ir::ModuleDeviceCount(*partitioned);
   // One thread per device, each with its copy of the inputs: as for --partitions, a mesh
   // beyond what one process can run is refused up front.
-  if (mesh.getTotalSize() > kMaxCheckPartitions) {
+  if (num_partitions > kMaxCheckPartitions) {
     return absl::InvalidArgumentError(
         absl::StrCat("--check runs one local partition (thread) per mesh device; the mesh has ",
-                     mesh.getTotalSize(), " devices, more than ", kMaxCheckPartitions,
+                     num_partitions, " devices, more than ", kMaxCheckPartitions,
                      " (use --backend=mpi to spread them over processes)"));
   }
   TESSEL_RETURN_IF_ERROR(PropagateAndPartition(*partitioned, remarks, pipeline));
   auto function = partitioned->lookupSymbol<mlir::func::FuncOp>(
       llvm::StringRef(function_name.data(), function_name.size()));
-  int64_t num_partitions = mesh.getTotalSize();
 
   std::vector<std::vector<runtime::Tensor>> per_partition(num_partitions);
   for (size_t i = 0; i < inputs.size(); ++i) {

@@ -63,7 +63,8 @@ class DiagnosticCollector {
 }  // namespace
 
 absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks) {
-  bool any = false;
+  // The header's device count rides on the module until the sharding import reads it.
+  bool any = module->hasAttr("tessel.hlo_num_partitions");
   bool manual = false;
   bool gspmdManual = false;
   bool groups = false;

@@ -15,6 +15,7 @@
 #include "absl/time/time.h"
 #include "collectives/hierarchical/axis_assignment.h"
 #include "mlir/IR/MLIRContext.h"
+#include "partitioner/ir/module_devices.h"
 #include "runtime/interpreter.h"
 #include "runtime/npy.h"
 #include "runtime/run_limits.h"
@@ -283,16 +284,13 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
   // HLO that is manual throughout runs on the devices its collectives name (the imported
   // mesh holds num_partitions of them) unless --partitions says otherwise.
   if ((*module)->hasAttr(ir::TesselDialect::kPerDeviceAttrName) && !options.partitions_set) {
-    for (ir::MeshOp mesh : module->getOps<ir::MeshOp>()) {
-      const int64_t devices = mesh.getMesh().getTotalSize();
-      if (devices > kMaxPartitions) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            options.file, ": the program's mesh @", mesh.getSymName().str(), " has ", devices,
-            " devices, more than the ", kMaxPartitions,
-            " partitions (threads) a local run starts; run it with --backend=mpi"));
-      }
-      partitions = std::max(partitions, devices);
+    const int64_t devices = ir::ModuleDeviceCount(*module);
+    if (devices > kMaxPartitions) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          options.file, ": the program runs on ", devices, " devices, more than the ",
+          kMaxPartitions, " partitions (threads) a local run starts; run it with --backend=mpi"));
     }
+    partitions = std::max(partitions, devices);
   }
 
   // The timeout counts from here, once the program and its inputs are ready: it bounds

@@ -33,6 +33,7 @@ namespace {
 
 constexpr llvm::StringLiteral kHloShardingAttr = "tessel.hlo_sharding";
 constexpr llvm::StringLiteral kFrontendAttrs = "tessel.hlo_frontend_attributes";
+constexpr llvm::StringLiteral kHloNumPartitions = "tessel.hlo_num_partitions";
 
 // One place that carries a sharding string: an op (all its results), or one argument or
 // result of a function.
@@ -79,16 +80,9 @@ mlir::FailureOr<std::vector<HloShardingLeaf>> LeavesOf(const Site& site) {
     if (!tensor) return site.error() << "annotates " << type << ", which is not a ranked tensor";
     switch (sharding.kind()) {
       case HloSharding::Kind::kMaximal:
-        // A parameter or result on one device keeps that placement: only its owner holds
-        // the data, and the partitioned program broadcasts it where it is needed.
-        if (site.kind != Site::Kind::kOp) break;
-        // An op's elements are the same wherever it is computed: every device computes it,
-        // as if replicated, and the results are those of the one device GSPMD uses.
-        site.warning() << "places the value on device " << sharding.device()
-                       << "; it is computed on every device instead (replicated), with the "
-                          "same values";
-        leaves.push_back({HloSharding::Replicated(), tensor.getRank()});
-        continue;
+        // A value on one device keeps that placement (a one-device mesh): only its owner
+        // holds the data, and the partitioned program broadcasts it where it is needed.
+        break;
       case HloSharding::Kind::kManual:
         return site.error() << "is manual, but other values of the module are not: a value "
                                "becomes manual only inside a shard_map (between "
@@ -134,7 +128,8 @@ bool EveryValueManual(mlir::ModuleOp module, const std::vector<Site>& sites) {
 // The device count the shardings imply: that of the tiled ones, else of the module's first
 // existing mesh, else 1. Tiled shardings over another count are reported at their site.
 mlir::FailureOr<int64_t> DeviceCount(mlir::ModuleOp module, const std::vector<Site>& sites,
-                                     const std::vector<HloShardingLeaf>& leaves) {
+                                     const std::vector<HloShardingLeaf>& leaves,
+                                     std::optional<int64_t> declaredDevices) {
   std::optional<int64_t> count;
   const Site* first = nullptr;
   for (const Site& site : sites) {
@@ -153,7 +148,7 @@ mlir::FailureOr<int64_t> DeviceCount(mlir::ModuleOp module, const std::vector<Si
   }
   if (count) return *count;
   for (auto mesh : module.getOps<ir::MeshOp>()) return MeshFromAttr(mesh.getMesh()).NumDevices();
-  return 1;
+  return declaredDevices.value_or(1);
 }
 
 // A name for an imported mesh that no other symbol of `module` has, unless that symbol is
@@ -204,6 +199,13 @@ bool IsShardingCustomCall(mlir::Operation* op) {
 struct ImportHloShardingsPass : public impl::ImportHloShardingsPassBase<ImportHloShardingsPass> {
   void runOnOperation() override {
     mlir::ModuleOp module = getOperation();
+    // The header's device count only stands in for the tiled shardings' (DeviceCount); it
+    // does not outlive the import.
+    std::optional<int64_t> declaredDevices;
+    if (auto declared = module->getAttrOfType<mlir::IntegerAttr>(kHloNumPartitions)) {
+      declaredDevices = declared.getInt();
+      module->removeAttr(kHloNumPartitions);
+    }
     llvm::SmallVector<mlir::Operation*> open;
     module.walk([&](mlir::Operation* op) {
       // Read as replication, these would gather what the body may keep split.
@@ -268,7 +270,7 @@ struct ImportHloShardingsPass : public impl::ImportHloShardingsPassBase<ImportHl
       leaves.insert(leaves.end(), site_leaves->begin(), site_leaves->end());
     }
     if (failed) return signalPassFailure();
-    mlir::FailureOr<int64_t> devices = DeviceCount(module, sites, leaves);
+    mlir::FailureOr<int64_t> devices = DeviceCount(module, sites, leaves, declaredDevices);
     if (mlir::failed(devices)) return signalPassFailure();
     for (const Site& site : sites) {
       for (size_t i = 0; i < site.types.size(); ++i) {
