@@ -1,8 +1,10 @@
 // The op-by-op executor loop: binds values, dispatches kernels, runs regions and calls.
 #include "runtime/interpreter.h"
 
+#include <new>
 #include <string>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -18,6 +20,15 @@ std::string TypeString(mlir::Type type) {
   llvm::raw_string_ostream os(text);
   os << type;
   return os.str();
+}
+
+// The status of an allocation that failed: a TensorAllocationError names the tensor and
+// the bytes; anything else the standard library threw (a vector a kernel grew) does not.
+absl::Status AllocationFailure(const std::bad_alloc& error) {
+  if (auto* tensor = dynamic_cast<const TensorAllocationError*>(&error)) {
+    return absl::ResourceExhaustedError(tensor->what());
+  }
+  return absl::ResourceExhaustedError(absl::StrCat("out of memory (", error.what(), ")"));
 }
 
 }  // namespace
@@ -51,8 +62,23 @@ absl::Status CheckTensorMatchesType(const Tensor& tensor, mlir::Type type,
 
 Interpreter::Interpreter() : Interpreter(DefaultKernelRegistry(), PartitionContext{}) {}
 
-Interpreter::Interpreter(const KernelRegistry& registry, PartitionContext partition)
-    : registry_(registry), partition_(partition) {}
+Interpreter::Interpreter(const KernelRegistry& registry, PartitionContext partition,
+                         RunLimits limits)
+    : registry_(registry), partition_(partition), limits_(limits) {}
+
+absl::Status Interpreter::CheckWhileIteration(int64_t iteration) const {
+  if (stopped()) {
+    absl::Status reason = limits_.stop->reason();
+    return absl::Status(reason.code(),
+                        absl::StrCat("iteration ", iteration, ": ", reason.message()));
+  }
+  if (limits_.max_while_iterations > 0 && iteration > limits_.max_while_iterations) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("the loop did not end within max_while_iterations = ",
+                     limits_.max_while_iterations, " iterations"));
+  }
+  return absl::OkStatus();
+}
 
 absl::StatusOr<std::vector<Tensor>> Interpreter::RunFunction(mlir::func::FuncOp function,
                                                              absl::Span<const Tensor> args) {
@@ -73,13 +99,27 @@ absl::StatusOr<std::vector<Tensor>> Interpreter::RunFunction(mlir::func::FuncOp 
                                                   absl::StrCat("argument ", i)));
     argPointers.push_back(&args[i]);
   }
+  if (stopped()) return limits_.stop->reason();
   activeFunctions_.push_back(function);
-  absl::StatusOr<std::vector<Tensor>> results = RunRegion(function.getBody(), argPointers);
-  activeFunctions_.pop_back();
-  return results;
+  absl::Cleanup pop = [this] { activeFunctions_.pop_back(); };
+  try {
+    return RunRegionUnguarded(function.getBody(), argPointers);
+  } catch (const std::bad_alloc& error) {
+    return AllocationFailure(error);
+  }
 }
 
 absl::StatusOr<std::vector<Tensor>> Interpreter::RunRegion(
+    mlir::Region& region, absl::Span<const Tensor* const> args) {
+  // Kernels call this inside RunOp's guard; a manual computation's threads call it directly.
+  try {
+    return RunRegionUnguarded(region, args);
+  } catch (const std::bad_alloc& error) {
+    return AllocationFailure(error);
+  }
+}
+
+absl::StatusOr<std::vector<Tensor>> Interpreter::RunRegionUnguarded(
     mlir::Region& region, absl::Span<const Tensor* const> args) {
   if (!region.hasOneBlock()) {
     return OpError(region.getParentOp(), "regions with several blocks cannot be executed");
@@ -91,16 +131,20 @@ absl::StatusOr<std::vector<Tensor>> Interpreter::RunRegion(
                                 args.size()));
   }
   scopes_.emplace_back();
+  // Popped on every way out, an allocation failure's exception included, so that the
+  // interpreter stays usable after a failed op.
+  absl::Cleanup pop = [this] { scopes_.pop_back(); };
   for (auto [arg, tensor] : llvm::zip(block.getArguments(), args)) {
     scopes_.back().borrowed[arg] = tensor;
   }
-  absl::StatusOr<std::vector<Tensor>> results = RunBlock(block);
-  scopes_.pop_back();
-  return results;
+  return RunBlock(block);
 }
 
 absl::StatusOr<std::vector<Tensor>> Interpreter::RunBlock(mlir::Block& block) {
   for (mlir::Operation& op : block.without_terminator()) {
+    // Before each op, not inside kernels: an op that has started finishes, and a stopped
+    // run names the op it would have run next.
+    if (stopped()) return OpError(&op, limits_.stop->reason());
     TESSEL_RETURN_IF_ERROR(RunOp(op));
   }
   // The terminator (func.return, hlo.return, tessel.return) yields the block's results.
@@ -122,13 +166,27 @@ absl::StatusOr<std::vector<Tensor>> Interpreter::RunBlock(mlir::Block& block) {
     if (!usedLater && it != owned.end()) {
       results.push_back(std::move(it->second));
     } else {
-      results.push_back(*tensor);
+      try {
+        results.push_back(*tensor);
+      } catch (const std::bad_alloc& error) {
+        return OpError(terminator, AllocationFailure(error));
+      }
     }
   }
   return results;
 }
 
 absl::Status Interpreter::RunOp(mlir::Operation& op) {
+  // Kernels allocate their results (and scratch) as tensors, which throw when the memory
+  // limit or the system refuses; here that becomes the op's error.
+  try {
+    return RunOpUnguarded(op);
+  } catch (const std::bad_alloc& error) {
+    return OpError(&op, AllocationFailure(error));
+  }
+}
+
+absl::Status Interpreter::RunOpUnguarded(mlir::Operation& op) {
   std::vector<const Tensor*> operands;
   for (mlir::Value value : op.getOperands()) {
     const Tensor* tensor = Lookup(value);
@@ -150,9 +208,14 @@ absl::Status Interpreter::RunOp(mlir::Operation& op) {
     std::deque<Scope> callerScopes = std::move(scopes_);
     scopes_.clear();
     activeFunctions_.push_back(callee);
-    absl::StatusOr<std::vector<Tensor>> callResults = RunRegion(callee.getBody(), operands);
-    activeFunctions_.pop_back();
-    scopes_ = std::move(callerScopes);
+    absl::StatusOr<std::vector<Tensor>> callResults;
+    {
+      absl::Cleanup restore = [&] {
+        activeFunctions_.pop_back();
+        scopes_ = std::move(callerScopes);
+      };
+      callResults = RunRegionUnguarded(callee.getBody(), operands);
+    }
     if (!callResults.ok()) return callResults.status();
     results = *std::move(callResults);
   } else {

@@ -11,6 +11,11 @@
 // In an SPMD run each partition has its own Interpreter, constructed with its
 // PartitionContext: `tessel.partition_id` reads the id and collective ops call the
 // communicator.
+//
+// RunLimits (run_limits.h) bound a run: a StopSignal polled before every op and at every
+// while iteration (a timeout, or another partition's failure), and a cap on while
+// iterations. A tensor that cannot be allocated (beyond the memory limit of tensor.h) fails
+// the op that asked for it with ResourceExhausted: no exception leaves the interpreter.
 #ifndef TESSEL_RUNTIME_INTERPRETER_H_
 #define TESSEL_RUNTIME_INTERPRETER_H_
 
@@ -27,6 +32,7 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Region.h"
 #include "runtime/kernel_registry.h"
+#include "runtime/run_limits.h"
 #include "runtime/tensor.h"
 
 namespace tessel::collectives {
@@ -47,12 +53,16 @@ class Interpreter {
  public:
   // Runs single-device programs with every registered kernel.
   Interpreter();
-  Interpreter(const KernelRegistry& registry, PartitionContext partition);
+  Interpreter(const KernelRegistry& registry, PartitionContext partition,
+              RunLimits limits = RunLimits());
 
   // Runs `function` on `args` and returns its results.
   // Fails with InvalidArgument if the arguments' count, element types or shapes differ
   // from the function's signature, and with the kernel's error (prefixed by the op's name
-  // and location) if an op fails or has no kernel.
+  // and location) if an op fails or has no kernel. Ops that cannot allocate their tensors
+  // fail with ResourceExhausted; a stopped run fails with the stop's reason (code and
+  // message), and a while loop past the limit with ResourceExhausted, each after the op
+  // that was running.
   absl::StatusOr<std::vector<Tensor>> RunFunction(mlir::func::FuncOp function,
                                                   absl::Span<const Tensor> args);
 
@@ -63,6 +73,15 @@ class Interpreter {
                                                 absl::Span<const Tensor* const> args);
 
   const PartitionContext& partition() const { return partition_; }
+  const RunLimits& limits() const { return limits_; }
+
+  // Whether the run has been told to stop; kernels that loop on their own poll it.
+  bool stopped() const { return limits_.stop != nullptr && limits_.stop->stopped(); }
+
+  // What a while loop calls before its iteration `iteration` (from 1): an error once the
+  // run is stopped or the iteration is past max_while_iterations. The loop's kernel
+  // returns it, so OpError names the loop.
+  absl::Status CheckWhileIteration(int64_t iteration) const;
 
  private:
   // One level of value bindings; regions push a scope over their parent's. Block arguments
@@ -73,12 +92,16 @@ class Interpreter {
     llvm::DenseMap<mlir::Value, const Tensor*> borrowed;
   };
 
+  absl::StatusOr<std::vector<Tensor>> RunRegionUnguarded(mlir::Region& region,
+                                                         absl::Span<const Tensor* const> args);
   absl::StatusOr<std::vector<Tensor>> RunBlock(mlir::Block& block);
   absl::Status RunOp(mlir::Operation& op);
+  absl::Status RunOpUnguarded(mlir::Operation& op);
   const Tensor* Lookup(mlir::Value value) const;
 
   const KernelRegistry& registry_;
   PartitionContext partition_;
+  RunLimits limits_;
   // A deque, so that pushing a region's scope never moves the values of the enclosing
   // scopes: kernels hold pointers to their operands while they run regions.
   std::deque<Scope> scopes_;

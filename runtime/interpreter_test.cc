@@ -1,6 +1,8 @@
-// Tests of the interpreter loop: argument checks, regions, calls and error reporting.
+// Tests of the interpreter loop: argument checks, regions, calls and error reporting, and
+// the run limits: a stop (timeout), the cap on while iterations and the memory limit.
 #include "runtime/interpreter.h"
 
+#include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "partitioner/ir/parse_module.h"
@@ -14,13 +16,14 @@ using ::tessel::testing::StatusIs;
 
 class InterpreterTest : public ::testing::Test {
  protected:
-  // Parses `text` and runs its @main on `args`.
-  absl::StatusOr<std::vector<Tensor>> Run(absl::string_view text, std::vector<Tensor> args) {
+  // Parses `text` and runs its @main on `args` under `limits`.
+  absl::StatusOr<std::vector<Tensor>> Run(absl::string_view text, std::vector<Tensor> args,
+                                          RunLimits limits = RunLimits()) {
     absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
         ParseModule(text, "test.mlir", context_);
     if (!module.ok()) return module.status();
     module_ = *std::move(module);
-    Interpreter interpreter;
+    Interpreter interpreter(DefaultKernelRegistry(), PartitionContext{}, limits);
     return interpreter.RunFunction(module_->lookupSymbol<mlir::func::FuncOp>("main"), args);
   }
 
@@ -129,6 +132,194 @@ TEST_F(InterpreterTest, ShardingAnnotationsRunAsTheIdentity) {
                      {Tensor::FromVector<float>({2}, {1, 2})});
   ASSERT_THAT(results, IsOk());
   EXPECT_EQ((*results)[0].ToVector<float>(), (std::vector<float>{1, 2}));
+}
+
+// A loop that never ends: its condition is always true.
+constexpr absl::string_view kEndlessLoop = R"(
+    func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+      %r = hlo.while(%s = %x) : tensor<2xf32>
+      cond {
+        %t = hlo.constant dense<true> : tensor<i1>
+        hlo.return %t : tensor<i1>
+      } do {
+        %s1 = hlo.add %s, %s : tensor<2xf32>
+        hlo.return %s1 : tensor<2xf32>
+      }
+      return %r : tensor<2xf32>
+    })";
+
+TEST_F(InterpreterTest, AStoppedRunNamesTheLoopAndTheIteration) {
+  StopSignal stop;
+  // The loop runs until the watchdog stops it; no bound on when, only that it does.
+  Watchdog watchdog(stop, absl::Now() + absl::Milliseconds(50),
+                    absl::DeadlineExceededError("the run's timeout of 50ms has passed"));
+  auto results = Run(kEndlessLoop, {Tensor::FromVector<float>({2}, {1, 2})}, RunLimits{&stop});
+  EXPECT_THAT(results, StatusIs(absl::StatusCode::kDeadlineExceeded,
+                                "hlo.while at test.mlir:3:12: iteration "));
+  EXPECT_THAT(results, StatusIs(absl::StatusCode::kDeadlineExceeded,
+                                "the run's timeout of 50ms has passed"));
+}
+
+TEST_F(InterpreterTest, ARunStoppedBeforeItStartsRunsNothing) {
+  StopSignal stop;
+  stop.Stop(absl::CancelledError("given up"));
+  EXPECT_THAT(Run(kEndlessLoop, {Tensor::FromVector<float>({2}, {1, 2})}, RunLimits{&stop}),
+              StatusIs(absl::StatusCode::kCancelled, "given up"));
+}
+
+TEST_F(InterpreterTest, AWhileLoopPastItsIterationLimitFails) {
+  EXPECT_THAT(Run(kEndlessLoop, {Tensor::FromVector<float>({2}, {1, 2})},
+                  RunLimits{nullptr, /*max_while_iterations=*/1000}),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       "hlo.while at test.mlir:3:12: the loop did not end within "
+                       "max_while_iterations = 1000 iterations"));
+}
+
+TEST_F(InterpreterTest, AWhileLoopThatRunsNoOpStillCountsIterations) {
+  // The condition returns a captured value: the loop runs no op the interpreter could
+  // check between, only the loop's own check.
+  constexpr absl::string_view kProgram = R"(
+    func.func @main(%x: tensor<2xf32>, %f: tensor<i1>) -> tensor<2xf32> {
+      %r = hlo.while(%s = %x) : tensor<2xf32>
+      cond {
+        hlo.return %f : tensor<i1>
+      } do {
+        hlo.return %s : tensor<2xf32>
+      }
+      return %r : tensor<2xf32>
+    })";
+  EXPECT_THAT(Run(kProgram, {Tensor::FromVector<float>({2}, {1, 2}), Tensor::Scalar<bool>(true)},
+                  RunLimits{nullptr, /*max_while_iterations=*/7}),
+              StatusIs(absl::StatusCode::kResourceExhausted, "max_while_iterations = 7"));
+}
+
+TEST_F(InterpreterTest, ALoopWithinTheIterationLimitRuns) {
+  // Counts to 5: five iterations, exactly the limit.
+  constexpr absl::string_view kProgram = R"(
+    func.func @main(%n: tensor<i32>) -> tensor<i32> {
+      %zero = hlo.constant dense<0> : tensor<i32>
+      %one = hlo.constant dense<1> : tensor<i32>
+      %r = hlo.while(%i = %zero) : tensor<i32>
+      cond {
+        %lt = hlo.compare LT, %i, %n : tensor<i32>
+        hlo.return %lt : tensor<i1>
+      } do {
+        %i1 = hlo.add %i, %one : tensor<i32>
+        hlo.return %i1 : tensor<i32>
+      }
+      return %r : tensor<i32>
+    })";
+  auto results =
+      Run(kProgram, {Tensor::Scalar<int32_t>(5)}, RunLimits{nullptr, /*max_while_iterations=*/5});
+  ASSERT_THAT(results, IsOk());
+  EXPECT_EQ((*results)[0].ToVector<int32_t>(), (std::vector<int32_t>{5}));
+  EXPECT_THAT(Run(kProgram, {Tensor::Scalar<int32_t>(6)}, RunLimits{nullptr, 5}),
+              StatusIs(absl::StatusCode::kResourceExhausted, "max_while_iterations = 5"));
+}
+
+TEST_F(InterpreterTest, AManualComputationOnMoreDevicesThanThreadsAllowIsRefused) {
+  // One thread per device: 2048 is beyond the documented 1024, and says what to do.
+  auto results = Run(R"(
+    tessel.mesh @mesh = <["x"=2048]>
+    func.func @main(%a: tensor<2048xf32>) -> tensor<2048xf32> {
+      %r = tessel.manual_computation(%a) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%la: tensor<1xf32>) {
+        tessel.return %la : tensor<1xf32>
+      } : (tensor<2048xf32>) -> tensor<2048xf32>
+      return %r : tensor<2048xf32>
+    })",
+                     {Tensor::Zeros(ElementType::kF32, {2048})});
+  EXPECT_THAT(results, StatusIs(absl::StatusCode::kResourceExhausted,
+                                "@mesh has 2048 devices, more than 1024"));
+}
+
+TEST_F(InterpreterTest, AStopReachesTheDevicesOfAManualComputation) {
+  // Device 0 of the manual computation loops for ever, device 1 waits for it in a
+  // collective; stopping the enclosing run ends both.
+  StopSignal stop;
+  Watchdog watchdog(stop, absl::Now() + absl::Milliseconds(50),
+                    absl::DeadlineExceededError("the run's timeout of 50ms has passed"));
+  auto results = Run(R"(
+    tessel.mesh @mesh = <["x"=2]>
+    func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+      %r = tessel.manual_computation(%a) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%la: tensor<1xf32>) {
+        %id = tessel.partition_id : tensor<ui32>
+        %zero = hlo.constant dense<0> : tensor<ui32>
+        %first = hlo.compare EQ, %id, %zero : tensor<ui32>
+        %l = hlo.while(%s = %la) : tensor<1xf32>
+        cond {
+          hlo.return %first : tensor<i1>
+        } do {
+          %s1 = hlo.add %s, %s : tensor<1xf32>
+          hlo.return %s1 : tensor<1xf32>
+        }
+        %sum = tessel.all_reduce %l over @mesh ["x"] kind = sum : tensor<1xf32>
+        tessel.return %sum : tensor<1xf32>
+      } : (tensor<2xf32>) -> tensor<2xf32>
+      return %r : tensor<2xf32>
+    })",
+                     {Tensor::FromVector<float>({2}, {1, 2})}, RunLimits{&stop});
+  EXPECT_THAT(results, StatusIs(absl::StatusCode::kDeadlineExceeded,
+                                "tessel.manual_computation at test.mlir:4:12: manual "
+                                "computation, device 0: hlo.while at test.mlir:8:14: iteration "));
+  EXPECT_THAT(results, StatusIs(absl::StatusCode::kDeadlineExceeded,
+                                "the run's timeout of 50ms has passed"));
+}
+
+// Sets the process's memory limit for one test and restores it after.
+class ScopedMemoryLimit {
+ public:
+  explicit ScopedMemoryLimit(int64_t bytes) : previous_(MemoryLimit()) { SetMemoryLimit(bytes); }
+  ~ScopedMemoryLimit() { SetMemoryLimit(previous_); }
+
+ private:
+  int64_t previous_;
+};
+
+TEST_F(InterpreterTest, AnOpBeyondTheMemoryLimitFailsNamingItsShapeAndBytes) {
+  constexpr absl::string_view kProgram = R"(
+    func.func @main(%x: tensor<f32>) -> tensor<1000x1000xf32> {
+      %0 = hlo.broadcast_in_dim %x, dims = [] : (tensor<f32>) -> tensor<1000x1000xf32>
+      return %0 : tensor<1000x1000xf32>
+    })";
+  ScopedMemoryLimit limit(1 << 20);
+  EXPECT_THAT(Run(kProgram, {Tensor::Scalar<float>(1)}),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       "hlo.broadcast_in_dim at test.mlir:3:12: out of memory: f32[1000,1000] "
+                       "needs 4000000 bytes (3.81 MiB), beyond max_memory = 1048576 bytes "
+                       "(1 MiB)"));
+}
+
+TEST_F(InterpreterTest, AnOpInALoopBeyondTheMemoryLimitFailsAndTheRunCanGoOn) {
+  // The loop's body fails inside nested scopes; the interpreter unwinds them and can run
+  // again once the limit allows.
+  constexpr absl::string_view kProgram = R"(
+    func.func @main(%x: tensor<f32>, %f: tensor<i1>) -> tensor<f32> {
+      %r = hlo.while(%s = %x) : tensor<f32>
+      cond {
+        hlo.return %f : tensor<i1>
+      } do {
+        %b = hlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<512x1024xf32>
+        hlo.return %s : tensor<f32>
+      }
+      return %r : tensor<f32>
+    })";
+  absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
+      ParseModule(kProgram, "test.mlir", context_);
+  ASSERT_THAT(module, IsOk());
+  auto main = (*module)->lookupSymbol<mlir::func::FuncOp>("main");
+  Interpreter interpreter;
+  {
+    ScopedMemoryLimit limit(1 << 20);
+    EXPECT_THAT(interpreter.RunFunction(main, {Tensor::Scalar<float>(1),
+                                               Tensor::Scalar<bool>(true)}),
+                StatusIs(absl::StatusCode::kResourceExhausted,
+                         "hlo.while at test.mlir:3:12: hlo.broadcast_in_dim at test.mlir:7:14: "
+                         "out of memory: f32[512,1024] needs 2097152 bytes"));
+  }
+  auto results =
+      interpreter.RunFunction(main, {Tensor::Scalar<float>(3), Tensor::Scalar<bool>(false)});
+  ASSERT_THAT(results, IsOk());
+  EXPECT_EQ((*results)[0].ToVector<float>(), (std::vector<float>{3}));
 }
 
 }  // namespace

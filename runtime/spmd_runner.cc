@@ -62,17 +62,36 @@ absl::StatusOr<std::vector<std::vector<Tensor>>> RunPartitions(
   std::vector<std::vector<Tensor>> outputs(partitions.size());
   std::mutex failure_mu;
   absl::Status first_failure;  // guarded by failure_mu
+  // The first failure that is not a collective's abort. When the caller stops the run (a
+  // timeout), the partitions waiting in collectives are woken at once and report aborts,
+  // while the one that kept them waiting (a loop) reports a moment later: its error, which
+  // names the loop, says more.
+  absl::Status first_cause;  // guarded by failure_mu
+  // This run's own stop: a failing partition stops the others through it without stopping
+  // the caller's signal, which stops it in turn. Either way the communicator is aborted, so
+  // that no partition waits in a collective for one that has stopped.
+  StopSignal stop;
+  StopSignal::Registration abort_on_stop =
+      stop.OnStop([&](const absl::Status& reason) { communicator.Abort(reason); });
+  StopSignal::Registration follow_caller;
+  if (options.limits.stop != nullptr) {
+    follow_caller =
+        options.limits.stop->OnStop([&](const absl::Status& reason) { stop.Stop(reason); });
+  }
+  RunLimits limits = options.limits;
+  limits.stop = &stop;
   std::vector<std::thread> threads;
   threads.reserve(partitions.size());
   absl::Status start_failure;
   for (size_t i = 0; i < partitions.size() && start_failure.ok(); ++i) {
     // The system may refuse a thread (a memory or process limit). The partitions already
-    // started are then aborted, so that none waits in a collective for one that never came,
+    // started are then stopped, so that none waits in a collective for one that never came,
     // and joined: a std::thread destroyed unjoined would terminate the process.
     try {
       threads.emplace_back([&, i] {
         const int64_t p = partitions[i];
-        Interpreter interpreter(registry, PartitionContext{p, num_partitions, &communicator});
+        Interpreter interpreter(registry, PartitionContext{p, num_partitions, &communicator},
+                                limits);
         absl::StatusOr<std::vector<Tensor>> results =
             interpreter.RunFunction(function, per_partition_inputs[i]);
         if (results.ok()) {
@@ -82,21 +101,26 @@ absl::StatusOr<std::vector<std::vector<Tensor>>> RunPartitions(
         absl::Status failure(results.status().code(),
                              absl::StrCat("partition ", p, ": ", results.status().message()));
         {
-          // Recorded before aborting, so a root cause always precedes the aborts it causes.
+          // Recorded before stopping the others, so a root cause always precedes the
+          // failures it causes.
           std::lock_guard<std::mutex> lock(failure_mu);
           if (first_failure.ok()) first_failure = failure;
+          if (first_cause.ok() && failure.code() != absl::StatusCode::kAborted) {
+            first_cause = failure;
+          }
         }
-        communicator.Abort(failure);
+        stop.Stop(failure);
       });
     } catch (const std::system_error& error) {
       start_failure = absl::ResourceExhaustedError(
           absl::StrCat("cannot start partition ", partitions[i], " of ", partitions.size(),
                        " (a thread each): ", error.what()));
-      communicator.Abort(start_failure);
+      stop.Stop(start_failure);
     }
   }
   for (std::thread& thread : threads) thread.join();
   if (!start_failure.ok()) return start_failure;
+  if (!first_cause.ok()) return first_cause;
   if (!first_failure.ok()) return first_failure;
   return outputs;
 }

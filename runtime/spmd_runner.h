@@ -24,6 +24,7 @@
 #include "collectives/communicator.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "runtime/kernel_registry.h"
+#include "runtime/run_limits.h"
 #include "runtime/tensor.h"
 
 namespace tessel::runtime {
@@ -33,6 +34,10 @@ struct SpmdOptions {
   absl::Duration collective_timeout = absl::Seconds(60);
   // The kernels to run with; null means DefaultKernelRegistry().
   const KernelRegistry* registry = nullptr;
+  // Every partition's interpreter runs under these. When `limits.stop` stops, every
+  // partition stops too: those computing before their next op or while iteration, those
+  // waiting in a collective at once (the communicator is aborted with the stop's reason).
+  RunLimits limits;
 };
 
 // Runs `function` on `num_partitions` partitions, partition p on `per_partition_inputs[p]`,
@@ -41,8 +46,11 @@ struct SpmdOptions {
 // Fails with InvalidArgument if the number of input lists is not `num_partitions` or the
 // function's context cannot be shared between threads. If a partition fails, the result is
 // its error with "partition <p>: " in front of the message (code unchanged); the other
-// partitions stop at their next collective instead of waiting for it, so a failure costs no
-// timeout. When several fail independently, the first failure is reported.
+// partitions stop before their next op, and those waiting in a collective stop waiting, so
+// a failure costs no timeout and no partition runs on alone in a loop. When several fail
+// independently, the first failure is reported, preferring one that is not a collective's
+// abort (code Aborted): after a stop, the partition still computing names the op or loop
+// it was in, where those waiting only name their collective.
 absl::StatusOr<std::vector<std::vector<Tensor>>> RunSpmd(
     mlir::func::FuncOp function, absl::Span<const std::vector<Tensor>> per_partition_inputs,
     int64_t num_partitions, const SpmdOptions& options = SpmdOptions());

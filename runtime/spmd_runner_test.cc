@@ -253,6 +253,97 @@ TEST_F(SpmdRunnerTest, OneFailingPartitionFailsTheRunFastWithItsId) {
   EXPECT_LT(absl::Now() - start, absl::Seconds(10));
 }
 
+// Partition 0 loops for ever; the others wait for it in an all_reduce.
+constexpr absl::string_view kPartitionZeroLoops = R"(
+    tessel.mesh @mesh = <["x"=4]>
+    func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+      %id = tessel.partition_id : tensor<ui32>
+      %zero = hlo.constant dense<0> : tensor<ui32>
+      %first = hlo.compare EQ, %id, %zero : tensor<ui32>
+      %l = hlo.while(%s = %x) : tensor<2xf32>
+      cond {
+        hlo.return %first : tensor<i1>
+      } do {
+        %s1 = hlo.add %s, %s : tensor<2xf32>
+        hlo.return %s1 : tensor<2xf32>
+      }
+      %r = tessel.all_reduce %l over @mesh ["x"] kind = sum : tensor<2xf32>
+      return %r : tensor<2xf32>
+    })";
+
+TEST_F(SpmdRunnerTest, AStopEndsPartitionsThatLoopAndThoseWaitingInCollectives) {
+  StopSignal stop;
+  Watchdog watchdog(stop, absl::Now() + absl::Milliseconds(100),
+                    absl::DeadlineExceededError("the run's timeout of 100ms has passed"));
+  SpmdOptions options;
+  // Far beyond the test's own timeout: only the stop can end the waits.
+  options.collective_timeout = absl::Hours(1);
+  options.limits.stop = &stop;
+  auto outputs = Run(kPartitionZeroLoops,
+                     PerPartition(4, [](int64_t) { return Tensor::FromVector<float>({2}, {1, 2}); }),
+                     options);
+  // The partitions in the all_reduce are woken first, but the error is the one that names
+  // the loop that kept them waiting.
+  EXPECT_THAT(outputs, StatusIs(absl::StatusCode::kDeadlineExceeded,
+                                "partition 0: hlo.while at test.mlir:7:12: iteration "));
+  EXPECT_THAT(outputs, StatusIs(absl::StatusCode::kDeadlineExceeded,
+                                "the run's timeout of 100ms has passed"));
+}
+
+TEST_F(SpmdRunnerTest, TheIterationLimitReachesEveryPartition) {
+  SpmdOptions options;
+  options.limits.max_while_iterations = 100;
+  EXPECT_THAT(Run(kPartitionZeroLoops,
+                  PerPartition(4, [](int64_t) { return Tensor::FromVector<float>({2}, {1, 2}); }),
+                  options),
+              StatusIs(absl::StatusCode::kResourceExhausted,
+                       "partition 0: hlo.while at test.mlir:7:12: the loop did not end within "
+                       "max_while_iterations = 100 iterations"));
+}
+
+TEST_F(SpmdRunnerTest, AFailingPartitionStopsOneThatLoopsWithoutCollectives) {
+  // Partition 0 loops for ever and never reaches a collective, where it used to learn of
+  // the failure; partition 2 fails at once.
+  constexpr absl::string_view kProgram = R"(
+    func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+      %id = tessel.partition_id : tensor<ui32>
+      %zero = hlo.constant dense<0> : tensor<ui32>
+      %first = hlo.compare EQ, %id, %zero : tensor<ui32>
+      %l = hlo.while(%s = %x) : tensor<2xf32>
+      cond {
+        hlo.return %first : tensor<i1>
+      } do {
+        %s1 = hlo.add %s, %s : tensor<2xf32>
+        hlo.return %s1 : tensor<2xf32>
+      }
+      return %l : tensor<2xf32>
+    })";
+  auto inputs = PerPartition(4, [](int64_t p) {
+    return p == 2 ? Tensor::FromVector<float>({3}, {1, 2, 3})
+                  : Tensor::FromVector<float>({2}, {1, 2});
+  });
+  EXPECT_THAT(Run(kProgram, inputs),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "partition 2: argument 0: expected tensor<2xf32>, got f32[3]"));
+}
+
+TEST_F(SpmdRunnerTest, APartitionBeyondTheMemoryLimitFailsTheRunWithAStatus) {
+  // An allocation that fails on a partition's thread must not escape it (that would end
+  // the process); it fails the run naming the op.
+  constexpr absl::string_view kProgram = R"(
+    func.func @main(%x: tensor<f32>) -> tensor<1000x1000xf32> {
+      %b = hlo.broadcast_in_dim %x, dims = [] : (tensor<f32>) -> tensor<1000x1000xf32>
+      return %b : tensor<1000x1000xf32>
+    })";
+  const int64_t previous = MemoryLimit();
+  SetMemoryLimit(1 << 20);
+  auto outputs = Run(kProgram, PerPartition(2, [](int64_t) { return Tensor::Scalar<float>(1); }));
+  SetMemoryLimit(previous);
+  EXPECT_THAT(outputs, StatusIs(absl::StatusCode::kResourceExhausted,
+                                "hlo.broadcast_in_dim at test.mlir:3:12: out of memory: "
+                                "f32[1000,1000] needs 4000000 bytes"));
+}
+
 TEST_F(SpmdRunnerTest, ReportsPartitionsOutsideTheMesh) {
   // The mesh has devices 0 and 1 only; partitions 2 and 3 cannot join its collectives.
   constexpr absl::string_view kProgram = R"(

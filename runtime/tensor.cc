@@ -3,9 +3,12 @@
 
 #include <sys/mman.h>
 
+#include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
+#include <limits>
 #include <mutex>
 #include <new>
 #include <utility>
@@ -104,14 +107,64 @@ LargeBufferCache& Cache() {
   return *cache;
 }
 
-std::byte* Allocate(size_t size) {
+std::atomic<int64_t> memory_limit{0};
+std::atomic<int64_t> bytes_in_use{0};
+
+// "1048576 bytes (1 MiB)": exact, and readable at a glance.
+std::string FormatBytes(int64_t bytes) {
+  static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  std::string exact = absl::StrCat(bytes, bytes == 1 ? " byte" : " bytes");
+  if (bytes < 1024) return exact;
+  double value = static_cast<double>(bytes);
+  int unit = -1;
+  while (value >= 1024 && unit < 5) {
+    value /= 1024;
+    ++unit;
+  }
+  // Three significant digits, without the exponent %g would use from 1000 on.
+  char rounded[32];
+  std::snprintf(rounded, sizeof(rounded), value >= 100 ? "%.0f" : "%.3g", value);
+  return absl::StrCat(exact, " (", rounded, " ", kUnits[unit], ")");
+}
+
+// Counts `size` bytes as in use, or throws if that would pass the memory limit. Counting
+// first and checking the sum makes the check and the update one atomic step, so partitions
+// allocating at once cannot pass the limit together.
+void Reserve(size_t size, absl::FunctionRef<std::string()> what) {
+  const int64_t limit = memory_limit.load(std::memory_order_relaxed);
+  if (size > static_cast<size_t>(std::numeric_limits<int64_t>::max())) {
+    throw TensorAllocationError(
+        absl::StrCat("out of memory: ", what(), " needs more than 2^63 - 1 bytes"));
+  }
+  const int64_t bytes = static_cast<int64_t>(size);
+  const int64_t before = bytes_in_use.fetch_add(bytes, std::memory_order_relaxed);
+  if (limit > 0 && (bytes > limit || before > limit - bytes)) {
+    bytes_in_use.fetch_sub(bytes, std::memory_order_relaxed);
+    throw TensorAllocationError(absl::StrCat("out of memory: ", what(), " needs ",
+                                             FormatBytes(bytes), ", beyond max_memory = ",
+                                             FormatBytes(limit), " with ", FormatBytes(before),
+                                             " in use"));
+  }
+}
+
+void Release(size_t size) {
+  bytes_in_use.fetch_sub(static_cast<int64_t>(size), std::memory_order_relaxed);
+}
+
+std::byte* Allocate(size_t size, absl::FunctionRef<std::string()> what) {
   if (size == 0) return nullptr;
+  Reserve(size, what);
   size_t rounded = RoundedSize(size);
   if (size >= kLargeBuffer) {
     if (void* cached = Cache().Take(rounded)) return static_cast<std::byte*>(cached);
   }
   void* data = std::aligned_alloc(size >= kLargeBuffer ? kHugePageSize : kAlignment, rounded);
-  if (data == nullptr) throw std::bad_alloc();
+  if (data == nullptr) {
+    Release(size);
+    throw TensorAllocationError(absl::StrCat("out of memory: ", what(), " needs ",
+                                             FormatBytes(static_cast<int64_t>(size)),
+                                             ", which the system did not give"));
+  }
   if (size >= kLargeBuffer) {
     // Only advice: where transparent huge pages are off this fails and changes nothing.
     madvise(data, rounded, MADV_HUGEPAGE);
@@ -121,6 +174,7 @@ std::byte* Allocate(size_t size) {
 
 void Deallocate(std::byte* data, size_t size) {
   if (data == nullptr) return;
+  Release(size);
   if (size >= kLargeBuffer) {
     Cache().Keep(data, RoundedSize(size));
   } else {
@@ -128,23 +182,48 @@ void Deallocate(std::byte* data, size_t size) {
   }
 }
 
+// The bytes of `count` elements of `type`; beyond size_t (a shape whose element count
+// overflowed, or is negative) the most a size_t holds, which no allocation can meet.
+size_t BufferSize(int64_t count, ElementType type) {
+  size_t bytes;
+  if (count < 0 ||
+      __builtin_mul_overflow(static_cast<size_t>(count), ElementTypeSize(type), &bytes)) {
+    return std::numeric_limits<size_t>::max();
+  }
+  return bytes;
+}
+
+// NumElements with overflow detection: -1 when the product passes int64.
+int64_t CheckedNumElements(absl::Span<const int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t dim : shape) {
+    if (dim < 0 || __builtin_mul_overflow(count, dim, &count)) return -1;
+  }
+  return count;
+}
+
 }  // namespace
 
-Tensor::Buffer::Buffer(size_t size, bool zeroed) : data_(Allocate(size)), size_(size) {
+void SetMemoryLimit(int64_t bytes) {
+  memory_limit.store(bytes > 0 ? bytes : 0, std::memory_order_relaxed);
+}
+
+int64_t MemoryLimit() { return memory_limit.load(std::memory_order_relaxed); }
+
+int64_t TensorBytesInUse() { return bytes_in_use.load(std::memory_order_relaxed); }
+
+Tensor::Buffer::Buffer(size_t size, bool zeroed, absl::FunctionRef<std::string()> what)
+    : data_(Allocate(size, what)), size_(size) {
   if (zeroed && size_ > 0) std::memset(data_, 0, size_);
 }
 
-Tensor::Buffer::Buffer(const Buffer& other) : data_(Allocate(other.size_)), size_(other.size_) {
+Tensor::Buffer::Buffer(const Buffer& other, absl::FunctionRef<std::string()> what)
+    : data_(Allocate(other.size_, what)), size_(other.size_) {
   if (size_ > 0) std::memcpy(data_, other.data_, size_);
 }
 
 Tensor::Buffer::Buffer(Buffer&& other) noexcept
     : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
-
-Tensor::Buffer& Tensor::Buffer::operator=(const Buffer& other) {
-  if (this != &other) *this = Buffer(other);
-  return *this;
-}
 
 Tensor::Buffer& Tensor::Buffer::operator=(Buffer&& other) noexcept {
   if (this != &other) {
@@ -162,8 +241,19 @@ Tensor::Tensor() : Tensor(ElementType::kF32, {}, /*zeroed=*/true) {}
 Tensor::Tensor(ElementType type, Shape shape, bool zeroed)
     : type_(type),
       shape_(std::move(shape)),
-      num_elements_(NumElements(shape_)),
-      bytes_(static_cast<size_t>(num_elements_) * ElementTypeSize(type), zeroed) {}
+      num_elements_(CheckedNumElements(shape_)),
+      bytes_(BufferSize(num_elements_, type), zeroed, [this] { return ShapeString(); }) {}
+
+Tensor::Tensor(const Tensor& other)
+    : type_(other.type_),
+      shape_(other.shape_),
+      num_elements_(other.num_elements_),
+      bytes_(other.bytes_, [this] { return absl::StrCat("a copy of ", ShapeString()); }) {}
+
+Tensor& Tensor::operator=(const Tensor& other) {
+  if (this != &other) *this = Tensor(other);
+  return *this;
+}
 
 Tensor Tensor::Zeros(ElementType type, Shape shape) {
   return Tensor(type, std::move(shape), /*zeroed=*/true);

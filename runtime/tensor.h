@@ -9,9 +9,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/types/span.h"
 #include "runtime/element_type.h"
 
@@ -25,13 +28,44 @@ int64_t NumElements(absl::Span<const int64_t> shape);
 // Row-major strides, in elements, of `shape`.
 std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> shape);
 
+// The memory limit: the most bytes the buffers of all live tensors of this process may hold
+// together. A tensor whose buffer would go beyond it is not allocated; its constructor
+// throws TensorAllocationError instead, which the interpreter turns into a status naming
+// the op. 0, the default, is no limit (the allocator's own failure still throws it).
+// Shared by every thread: the partitions of a local run share one budget.
+void SetMemoryLimit(int64_t bytes);
+int64_t MemoryLimit();
+
+// The bytes held by the buffers of the tensors alive in this process.
+int64_t TensorBytesInUse();
+
+// A tensor buffer that could not be allocated: beyond the memory limit, beyond what the
+// size type holds, or refused by the allocator. what() names the tensor's type and shape
+// and the bytes asked. A std::bad_alloc, so code that copes with running out of memory
+// copes with this too.
+class TensorAllocationError : public std::bad_alloc {
+ public:
+  explicit TensorAllocationError(std::string message) : message_(std::move(message)) {}
+  const char* what() const noexcept override { return message_.c_str(); }
+
+ private:
+  std::string message_;
+};
+
 class Tensor {
  public:
   // An empty f32 scalar-shaped tensor holding one zero; exists so containers can resize.
   Tensor();
 
+  // Copies allocate, and so may throw TensorAllocationError, like the factories below.
+  Tensor(const Tensor& other);
+  Tensor& operator=(const Tensor& other);
+  Tensor(Tensor&& other) noexcept = default;
+  Tensor& operator=(Tensor&& other) noexcept = default;
+
   // A tensor of `shape` whose elements are all zero bits (0, +0.0, false).
-  // REQUIRES: every dimension >= 0.
+  // REQUIRES: every dimension >= 0. Throws TensorAllocationError if the buffer cannot be
+  // allocated (see SetMemoryLimit), as do the other factories and copies.
   static Tensor Zeros(ElementType type, Shape shape);
 
   // A tensor of `shape` whose elements are unspecified: for kernels that write every
@@ -90,13 +124,15 @@ class Tensor {
   // kernel for huge pages and, when freed, go to a small process-wide cache (at most 256
   // MiB) for the next buffer of the same size: a fresh multi-MiB result otherwise costs a
   // page fault and a page clear for all of its memory.
+  //
+  // Every buffer counts towards the memory limit while it lives. `what` describes the
+  // tensor for the error when it cannot be allocated, and is called only then.
   class Buffer {
    public:
     Buffer() = default;
-    Buffer(size_t size, bool zeroed);
-    Buffer(const Buffer& other);
+    Buffer(size_t size, bool zeroed, absl::FunctionRef<std::string()> what);
+    Buffer(const Buffer& other, absl::FunctionRef<std::string()> what);
     Buffer(Buffer&& other) noexcept;
-    Buffer& operator=(const Buffer& other);
     Buffer& operator=(Buffer&& other) noexcept;
     ~Buffer();
 

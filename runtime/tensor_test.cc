@@ -93,6 +93,62 @@ TEST(ElementTypeTest, HalfTypesRoundToNearestEven) {
   EXPECT_EQ(static_cast<float>(f16(1.0f + std::ldexp(1.0f, -11))), 1.0f);
 }
 
+// The memory limit is process-wide: each test sets it and restores it.
+class MemoryLimitTest : public ::testing::Test {
+ protected:
+  ~MemoryLimitTest() override { SetMemoryLimit(previous_); }
+  int64_t previous_ = MemoryLimit();
+};
+
+TEST_F(MemoryLimitTest, ATensorBeyondTheLimitIsRefusedWithItsShapeAndBytes) {
+  SetMemoryLimit(1 << 20);
+  try {
+    Tensor::Zeros(ElementType::kF32, {1024, 1024});
+    FAIL() << "a 4 MiB tensor fit in a 1 MiB limit";
+  } catch (const TensorAllocationError& error) {
+    EXPECT_THAT(error.what(), ::testing::HasSubstr(
+                                  "out of memory: f32[1024,1024] needs 4194304 bytes (4 MiB), "
+                                  "beyond max_memory = 1048576 bytes (1 MiB)"));
+  }
+  // Below the limit all is as before.
+  Tensor small = Tensor::Zeros(ElementType::kF32, {16, 16});
+  EXPECT_EQ(small.byte_size(), 1024);
+}
+
+TEST_F(MemoryLimitTest, LiveTensorsCountTowardsTheLimitUntilTheyGo) {
+  const int64_t base = TensorBytesInUse();
+  SetMemoryLimit(base + 3000);
+  {
+    Tensor a = Tensor::Zeros(ElementType::kU8, {2000});
+    EXPECT_EQ(TensorBytesInUse(), base + 2000);
+    // A second tensor, or a copy, of 2000 bytes would make 4000.
+    EXPECT_THROW(Tensor::Uninitialized(ElementType::kU8, {2000}), TensorAllocationError);
+    try {
+      Tensor copy = a;
+      FAIL() << "the copy fit";
+    } catch (const TensorAllocationError& error) {
+      EXPECT_THAT(error.what(), ::testing::HasSubstr("a copy of u8[2000] needs 2000 bytes"));
+    }
+    Tensor moved = std::move(a);
+    EXPECT_EQ(TensorBytesInUse(), base + 2000);
+  }
+  EXPECT_EQ(TensorBytesInUse(), base);
+  Tensor again = Tensor::Zeros(ElementType::kU8, {2000});
+  EXPECT_EQ(again.byte_size(), 2000);
+}
+
+TEST_F(MemoryLimitTest, ASizeThatOverflowsIsRefusedWithoutALimit) {
+  SetMemoryLimit(0);
+  EXPECT_THROW(Tensor::Zeros(ElementType::kF32, {int64_t{1} << 32, int64_t{1} << 32}),
+               TensorAllocationError);
+  try {
+    Tensor::Zeros(ElementType::kF64, {int64_t{1} << 61});
+  } catch (const TensorAllocationError& error) {
+    EXPECT_THAT(error.what(), ::testing::HasSubstr("f64[2305843009213693952] needs more than "
+                                                   "2^63 - 1 bytes"));
+  }
+}
+
 TEST(ElementTypeTest, NamesRoundTrip) {
   for (ElementType type : {ElementType::kPred, ElementType::kS8, ElementType::kU16,
                            ElementType::kBF16, ElementType::kF64}) {

@@ -81,15 +81,27 @@ KernelResult RunWhile(hlo::WhileOp op, KernelArgs args) {
   // The loop state is the kernel's own: each iteration replaces it.
   std::vector<Tensor> state;
   for (const Tensor* input : args.operands) state.push_back(*input);
-  while (true) {
+  for (int64_t iteration = 1;; ++iteration) {
+    // A stop that lands inside the regions names the op it stopped before; the loop adds
+    // the iteration it was in.
+    auto inIteration = [&](const absl::Status& status) {
+      if (!args.interpreter.stopped()) return status;
+      return absl::Status(status.code(),
+                          absl::StrCat("iteration ", iteration, ": ", status.message()));
+    };
     std::vector<const Tensor*> pointers;
     for (const Tensor& value : state) pointers.push_back(&value);
-    TESSEL_ASSIGN_OR_RETURN(std::vector<Tensor> cond,
-                            args.interpreter.RunRegion(op.getCond(), pointers));
-    TESSEL_ASSIGN_OR_RETURN(bool more, PredResult(cond, "cond region"));
+    absl::StatusOr<std::vector<Tensor>> cond = args.interpreter.RunRegion(op.getCond(), pointers);
+    if (!cond.ok()) return inIteration(cond.status());
+    TESSEL_ASSIGN_OR_RETURN(bool more, PredResult(*cond, "cond region"));
     if (!more) return state;
-    TESSEL_ASSIGN_OR_RETURN(std::vector<Tensor> next,
-                            args.interpreter.RunRegion(op.getBody(), pointers));
+    // Before each run of the body, so that a loop of exactly the limit's iterations runs.
+    // Checked here as well as between ops: a loop whose regions run no op (a cond that
+    // returns a captured value) would otherwise never see a stop.
+    TESSEL_RETURN_IF_ERROR(args.interpreter.CheckWhileIteration(iteration));
+    absl::StatusOr<std::vector<Tensor>> body = args.interpreter.RunRegion(op.getBody(), pointers);
+    if (!body.ok()) return inIteration(body.status());
+    std::vector<Tensor> next = *std::move(body);
     if (next.size() != state.size()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "body region returned ", next.size(), " values, expected ", state.size()));

@@ -6,6 +6,7 @@
 // local results by the out shardings along the manual axes. Devices that differ only along
 // axes that are not manual compute the same values; assembling checks that they agree.
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -23,6 +24,11 @@ namespace tessel::runtime {
 namespace {
 
 using KernelResult = absl::StatusOr<std::vector<Tensor>>;
+
+// The most devices a manual computation runs as threads, as for `tessel run --partitions`:
+// each holds its shards of the operands, and a mesh of a million devices would exhaust the
+// process long before it ran.
+constexpr int64_t kMaxManualDevices = 1024;
 
 // `sharding` with only the manual axes: how the region's local types divide a value.
 ir::ShardingAttr ManualPart(ir::ShardingAttr sharding, mlir::ArrayAttr manualAxes) {
@@ -60,6 +66,13 @@ KernelResult RunManualComputation(ir::ManualComputationOp op, KernelArgs args) {
   }
   ir::MeshAttr mesh = meshOp.getMesh();
   const int64_t devices = mesh.getTotalSize();
+  if (devices > kMaxManualDevices) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "a manual computation runs one thread per device of its mesh; @",
+        meshName.getValue().str(), " has ", devices, " devices, more than ", kMaxManualDevices,
+        " (partition the program and run it with --backend=mpi to spread them over "
+        "processes)"));
+  }
   if (devices > 1 && !op->getContext()->isMultithreadingEnabled()) {
     return absl::InvalidArgumentError(
         "the MLIR context has multithreading disabled; a manual computation runs its devices "
@@ -82,29 +95,59 @@ KernelResult RunManualComputation(ir::ManualComputationOp op, KernelArgs args) {
   std::vector<std::vector<Tensor>> outputs(devices);
   std::mutex failureMu;
   absl::Status firstFailure;
+  absl::Status firstCause;
+  // The devices stop together: when one fails, or when the enclosing run stops (its
+  // timeout), the others stop before their next op and stop waiting in collectives.
+  StopSignal stop;
+  StopSignal::Registration abortOnStop =
+      stop.OnStop([&](const absl::Status& reason) { communicator.Abort(reason); });
+  StopSignal::Registration followRun;
+  if (StopSignal* outer = args.interpreter.limits().stop) {
+    followRun = outer->OnStop([&](const absl::Status& reason) { stop.Stop(reason); });
+  }
+  RunLimits limits = args.interpreter.limits();
+  limits.stop = &stop;
   std::vector<std::thread> threads;
-  for (int64_t device = 0; device < devices; ++device) {
-    threads.emplace_back([&, device] {
-      Interpreter interpreter(registry, PartitionContext{device, devices, &communicator});
-      std::vector<const Tensor*> pointers;
-      for (const Tensor& tensor : inputs[device]) pointers.push_back(&tensor);
-      absl::StatusOr<std::vector<Tensor>> results =
-          interpreter.RunRegion(op.getBody(), pointers);
-      if (results.ok()) {
-        outputs[device] = *std::move(results);
-        return;
-      }
-      absl::Status failure(results.status().code(),
-                           absl::StrCat("manual computation, device ", device, ": ",
-                                        results.status().message()));
-      {
-        std::lock_guard<std::mutex> lock(failureMu);
-        if (firstFailure.ok()) firstFailure = failure;
-      }
-      communicator.Abort(failure);
-    });
+  absl::Status startFailure;
+  for (int64_t device = 0; device < devices && startFailure.ok(); ++device) {
+    try {
+      threads.emplace_back([&, device] {
+        Interpreter interpreter(registry, PartitionContext{device, devices, &communicator},
+                                limits);
+        std::vector<const Tensor*> pointers;
+        for (const Tensor& tensor : inputs[device]) pointers.push_back(&tensor);
+        absl::StatusOr<std::vector<Tensor>> results =
+            interpreter.RunRegion(op.getBody(), pointers);
+        if (results.ok()) {
+          outputs[device] = *std::move(results);
+          return;
+        }
+        absl::Status failure(results.status().code(),
+                             absl::StrCat("manual computation, device ", device, ": ",
+                                          results.status().message()));
+        {
+          std::lock_guard<std::mutex> lock(failureMu);
+          if (firstFailure.ok()) firstFailure = failure;
+          // As in RunPartitions: a device stopped while computing names its op or loop,
+          // which says more than the aborted collectives of those waiting for it.
+          if (firstCause.ok() && failure.code() != absl::StatusCode::kAborted) {
+            firstCause = failure;
+          }
+        }
+        stop.Stop(failure);
+      });
+    } catch (const std::system_error& error) {
+      // The threads that started are stopped and joined below: an unjoined std::thread
+      // would end the process.
+      startFailure = absl::ResourceExhaustedError(
+          absl::StrCat("cannot start device ", device, " of ", devices,
+                       " of a manual computation (a thread each): ", error.what()));
+      stop.Stop(startFailure);
+    }
   }
   for (std::thread& thread : threads) thread.join();
+  if (!startFailure.ok()) return startFailure;
+  if (!firstCause.ok()) return firstCause;
   if (!firstFailure.ok()) return firstFailure;
 
   std::vector<Tensor> results;

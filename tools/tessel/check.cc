@@ -55,7 +55,7 @@ absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_
                               const std::vector<runtime::Tensor>& inputs,
                               const std::vector<runtime::Tensor>& expected, std::ostream& out,
                               std::ostream& remarks, const PipelineOptions& pipeline,
-                              const CheckTolerance& tolerance) {
+                              const CheckTolerance& tolerance, const runtime::RunLimits& limits) {
   mlir::OwningOpRef<mlir::ModuleOp> partitioned(module.clone());
   auto meshes = partitioned->getOps<ir::MeshOp>();
   if (meshes.empty()) {
@@ -87,8 +87,10 @@ absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_
       per_partition[p].push_back(std::move(local));
     }
   }
+  runtime::SpmdOptions spmd;
+  spmd.limits = limits;
   TESSEL_ASSIGN_OR_RETURN(std::vector<std::vector<runtime::Tensor>> results,
-                          runtime::RunSpmd(function, per_partition, num_partitions));
+                          runtime::RunSpmd(function, per_partition, num_partitions, spmd));
   out << "check: ran the partitioned program on " << num_partitions << " partitions\n";
   std::vector<runtime::Tensor> assembled;
   for (size_t r = 0; r < expected.size(); ++r) {

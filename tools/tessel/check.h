@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "runtime/run_limits.h"
 #include "runtime/tensor.h"
 #include "tools/tessel/pipeline.h"
 
@@ -28,13 +29,14 @@ struct CheckTolerance {
 // bit for integers and pred, within `tolerance` for floats.
 // Prints one line per result. Fails with FailedPrecondition on a mismatch (naming the
 // result and the first differing element) and with the pipeline's error if the program
-// cannot be partitioned.
+// cannot be partitioned. The partitions run under `limits` (a stop, a loop limit).
 absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_name,
                               const std::vector<runtime::Tensor>& inputs,
                               const std::vector<runtime::Tensor>& expected, std::ostream& out,
                               std::ostream& remarks,
                               const PipelineOptions& pipeline = PipelineOptions(),
-                              const CheckTolerance& tolerance = CheckTolerance());
+                              const CheckTolerance& tolerance = CheckTolerance(),
+                              const runtime::RunLimits& limits = runtime::RunLimits());
 
 // Compares the assembled results of a partitioned run, `got`, with the single-device
 // `expected` by the rules above, printing one line per result to `out`. Fails with

@@ -316,5 +316,129 @@ TEST_F(CliTest, RunBackendFlagsAreUsageErrors) {
   }
 }
 
+TEST_F(CliTest, ParsesByteSizes) {
+  EXPECT_EQ(ParseByteSize("max_memory", "1048576").value_or(-1), 1048576);
+  EXPECT_EQ(ParseByteSize("max_memory", "512M").value_or(-1), int64_t{512} << 20);
+  EXPECT_EQ(ParseByteSize("max_memory", "4G").value_or(-1), int64_t{4} << 30);
+  EXPECT_EQ(ParseByteSize("max_memory", "4gib").value_or(-1), int64_t{4} << 30);
+  EXPECT_EQ(ParseByteSize("max_memory", "2TB").value_or(-1), int64_t{2} << 40);
+  EXPECT_EQ(ParseByteSize("max_memory", "64k").value_or(-1), int64_t{64} << 10);
+  for (const char* bad : {"", "0", "-1", "1.5G", "G", "4X", "4GBB", " 4G", "4 G"}) {
+    EXPECT_THAT(ParseByteSize("max_memory", bad),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         "--max_memory must be a positive number of bytes"))
+        << bad;
+  }
+  EXPECT_THAT(ParseByteSize("max_memory", "8388608T"),
+              StatusIs(absl::StatusCode::kInvalidArgument, "at most 2^63 - 1 bytes"));
+  EXPECT_THAT(ParseByteSize("max_memory", "99999999999999999999"),
+              StatusIs(absl::StatusCode::kInvalidArgument, "positive number of bytes"));
+}
+
+// A while loop whose condition is always true.
+constexpr char kEndlessLoop[] =
+    "func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+    "  %r = hlo.while(%s = %x) : tensor<2xf32>\n"
+    "  cond {\n"
+    "    %t = hlo.constant dense<true> : tensor<i1>\n"
+    "    hlo.return %t : tensor<i1>\n"
+    "  } do {\n"
+    "    %s1 = hlo.add %s, %s : tensor<2xf32>\n"
+    "    hlo.return %s1 : tensor<2xf32>\n"
+    "  }\n"
+    "  return %r : tensor<2xf32>\n"
+    "}\n";
+
+TEST_F(CliTest, RunTimeoutEndsAnEndlessLoopNamingIt) {
+  std::string program = TempPath("endless.mlir");
+  WriteText(program, kEndlessLoop);
+  for (const char* partitions : {"--partitions=1", "--partitions=3"}) {
+    std::ostringstream out, err;
+    EXPECT_EQ(RunSubcommand(RunCommand(), {program, "--timeout=200ms", partitions}, out, err),
+              kExitBadInput);
+    EXPECT_THAT(err.str(), HasSubstr("hlo.while at " + program + ":2:8: iteration "));
+    EXPECT_THAT(err.str(), HasSubstr("stopped here: the run took longer than --timeout=200ms"));
+  }
+}
+
+TEST_F(CliTest, RunLimitErrorsGetNoHintAboutCollectives) {
+  // The loop comes before the collective: on one partition the limit stops it first, and
+  // the hint to run collectives on partitions would mislead.
+  std::string program = TempPath("endless_then_all_reduce.mlir");
+  WriteText(program,
+            "tessel.mesh @mesh = <[\"x\"=2]>\n"
+            "func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+            "  %r = hlo.while(%s = %x) : tensor<2xf32>\n"
+            "  cond {\n"
+            "    %t = hlo.constant dense<true> : tensor<i1>\n"
+            "    hlo.return %t : tensor<i1>\n"
+            "  } do {\n"
+            "    hlo.return %s : tensor<2xf32>\n"
+            "  }\n"
+            "  %a = tessel.all_reduce %r over @mesh [\"x\"] kind = sum : tensor<2xf32>\n"
+            "  return %a : tensor<2xf32>\n"
+            "}\n");
+  for (const char* limit : {"--timeout=100ms", "--max_while_iterations=10"}) {
+    std::ostringstream out, err;
+    EXPECT_EQ(RunSubcommand(RunCommand(), {program, limit}, out, err), kExitBadInput) << limit;
+    EXPECT_THAT(err.str(), HasSubstr("hlo.while at " + program + ":3:8: ")) << limit;
+    EXPECT_THAT(err.str(), ::testing::Not(HasSubstr("hint:"))) << limit;
+  }
+}
+
+TEST_F(CliTest, RunMaxWhileIterationsEndsALoopNamingItAndTheLimit) {
+  std::string program = TempPath("endless_iterations.mlir");
+  WriteText(program, kEndlessLoop);
+  std::ostringstream out, err;
+  EXPECT_EQ(RunSubcommand(RunCommand(), {program, "--max_while_iterations=50"}, out, err),
+            kExitBadInput);
+  EXPECT_EQ(err.str(), "tessel run: hlo.while at " + program +
+                           ":2:8: the loop did not end within max_while_iterations = 50 "
+                           "iterations\n");
+}
+
+TEST_F(CliTest, RunMaxMemoryFailsTheOpThatAsksTooMuch) {
+  std::string program = TempPath("broadcast.mlir");
+  WriteText(program,
+            "func.func @main(%x: tensor<f32>) -> tensor<1024x1024xf32> {\n"
+            "  %0 = hlo.broadcast_in_dim %x, dims = [] : (tensor<f32>) -> tensor<1024x1024xf32>\n"
+            "  return %0 : tensor<1024x1024xf32>\n"
+            "}\n");
+  const int64_t before = runtime::MemoryLimit();
+  std::ostringstream out, err;
+  EXPECT_EQ(RunSubcommand(RunCommand(), {program, "--max_memory=1M"}, out, err), kExitBadInput);
+  EXPECT_THAT(err.str(),
+              HasSubstr("hlo.broadcast_in_dim at " + program +
+                        ":2:8: out of memory: f32[1024,1024] needs 4194304 bytes (4 MiB), "
+                        "beyond max_memory = 1048576 bytes (1 MiB)"));
+  // The limit is the process's; the command puts it back as it found it.
+  EXPECT_EQ(runtime::MemoryLimit(), before);
+  std::ostringstream fits_out, fits_err;
+  EXPECT_EQ(RunSubcommand(RunCommand(), {program, "--max_memory=5M", "--print_limit=0"},
+                          fits_out, fits_err),
+            kExitOk)
+      << fits_err.str();
+}
+
+TEST_F(CliTest, RunLimitFlagsAreUsageErrors) {
+  std::string program = TempPath("limits.mlir");
+  WriteText(program, "func.func @main() { return }\n");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--timeout=0s"}, "--timeout must be positive, got 0"},
+      {{"--timeout=-1s"}, "--timeout must be positive"},
+      {{"--max_while_iterations=-3"}, "--max_while_iterations must not be negative, got -3"},
+      {{"--max_memory=lots"}, "--max_memory must be a positive number of bytes"},
+      {{"--max_memory=0"}, "--max_memory must be a positive number of bytes"},
+      {{"--backend=mpi", "--timeout=5s"}, "--timeout applies to local runs"},
+  };
+  for (const auto& [flags, message] : cases) {
+    std::vector<std::string> args = {program};
+    args.insert(args.end(), flags.begin(), flags.end());
+    std::ostringstream out, err;
+    EXPECT_EQ(RunSubcommand(RunCommand(), args, out, err), kExitUsage) << flags[0];
+    EXPECT_THAT(err.str(), HasSubstr(message)) << flags[0];
+  }
+}
+
 }  // namespace
 }  // namespace tessel::cli

@@ -3,9 +3,13 @@
 #include "tools/tessel/common_flags.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <set>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -38,6 +42,41 @@ ABSL_FLAG(bool, combine_collectives, false,
           "axes as one collective of their concatenated operands (docs/partitioning.md).");
 
 namespace tessel::cli {
+
+absl::StatusOr<int64_t> ParseByteSize(absl::string_view flag, absl::string_view text) {
+  auto bad = [&] {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", flag, " must be a positive number of bytes such as 1048576, 512M or "
+                     "4G, got '", text, "'"));
+  };
+  absl::string_view digits = text;
+  size_t end = 0;
+  while (end < digits.size() && absl::ascii_isdigit(static_cast<unsigned char>(digits[end]))) {
+    ++end;
+  }
+  absl::string_view unit = digits.substr(end);
+  digits = digits.substr(0, end);
+  uint64_t count = 0;
+  if (digits.empty() || !absl::SimpleAtoi(digits, &count) || count == 0) return bad();
+  int shift = 0;
+  if (!unit.empty()) {
+    static constexpr absl::string_view kPrefixes = "KMGT";
+    size_t index = kPrefixes.find(absl::ascii_toupper(static_cast<unsigned char>(unit[0])));
+    if (index == absl::string_view::npos) return bad();
+    shift = 10 * static_cast<int>(index + 1);
+    absl::string_view rest = unit.substr(1);
+    if (!rest.empty() && !absl::EqualsIgnoreCase(rest, "B") &&
+        !absl::EqualsIgnoreCase(rest, "iB")) {
+      return bad();
+    }
+  }
+  constexpr uint64_t kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+  if (count > (kMax >> shift)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", flag, " must be at most 2^63 - 1 bytes, got '", text, "'"));
+  }
+  return static_cast<int64_t>(count << shift);
+}
 
 absl::StatusOr<std::vector<MeshAxisSize>> ParseMeshSpec(absl::string_view spec) {
   std::vector<MeshAxisSize> axes;

@@ -47,6 +47,12 @@ struct MeshAxisSize {
 // error, naming the offending item.
 absl::StatusOr<std::vector<MeshAxisSize>> ParseMeshSpec(absl::string_view spec);
 
+// Parses a byte count such as --max_memory's: a positive integer, optionally followed by
+// K, M, G or T (binary multiples: 4G is 4 * 2^30 bytes), each optionally followed by B or
+// iB, in either case ("512M", "4GiB", "1048576"). Fails with InvalidArgument naming
+// `flag` for anything else, zero, or a count beyond 2^63 - 1.
+absl::StatusOr<int64_t> ParseByteSize(absl::string_view flag, absl::string_view text);
+
 // Applies parsed --mesh axes to a loaded program: with one tessel.mesh, its axis sizes
 // become the given ones (the names must be exactly the mesh's axes, in any order); with
 // none, `tessel.mesh @mesh` with these axes is declared. Fails with InvalidArgument (bad

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "partitioner/api/version.h"
+#include "runtime/tensor.h"
 #include "support/guarded_main.h"
 #include "support/output_file.h"
 #include "tools/tessel/subcommand.h"
@@ -77,6 +78,11 @@ int Main(const std::vector<std::string>& args, std::ostream& out) {
       int status;
       try {
         status = RunSubcommand(subcommand, rest, out, std::cerr);
+      } catch (const runtime::TensorAllocationError& error) {
+        // A tensor allocated outside any op (an input, a partition's copy of it, an
+        // assembled result) that does not fit: its shape and bytes, as for an op.
+        std::cerr << "tessel " << name << ": " << error.what() << "\n";
+        return kExitBadInput;
       } catch (const std::bad_alloc&) {
         // A program whose tensors (or partitions) do not fit in this machine's memory.
         std::cerr << "tessel " << name << ": out of memory\n";

@@ -31,6 +31,7 @@
 #include "runtime/npy.h"
 #include "runtime/sharded_tensors.h"
 #include "runtime/spmd_runner.h"
+#include "runtime/tensor.h"
 #include "support/status_macros.h"
 #include "tools/tessel/check.h"
 #include "tools/tessel/pipeline.h"
@@ -285,7 +286,8 @@ absl::Status Report(const MpiRunOptions& options, Setup& setup, const std::vecto
     }
   }
   if (options.check) {
-    runtime::Interpreter reference;
+    runtime::Interpreter reference(runtime::DefaultKernelRegistry(), runtime::PartitionContext{},
+                                   runtime::RunLimits{nullptr, options.max_while_iterations});
     TESSEL_ASSIGN_OR_RETURN(std::vector<Tensor> expected,
                             reference.RunFunction(setup.original, setup.inputs));
     TESSEL_RETURN_IF_ERROR(CompareResults(results, expected, out, options.tolerance));
@@ -310,8 +312,15 @@ int RunInitialized(const MpiRunOptions& options, Job& job, std::ostream& out, st
   Setup setup;
   std::ostringstream ignored;
   // Remarks from partitioning are the same on every rank: rank 0 shows them.
-  absl::Status prepared =
-      Prepare(options, job.rank(), job.size(), context, setup, job.rank() == 0 ? err : ignored);
+  absl::Status prepared;
+  // The inputs and their shards are tensors, which may not fit --max_memory: every rank
+  // must learn of it through Agree, not leave the job on its own.
+  try {
+    prepared =
+        Prepare(options, job.rank(), job.size(), context, setup, job.rank() == 0 ? err : ignored);
+  } catch (const runtime::TensorAllocationError& error) {
+    prepared = absl::ResourceExhaustedError(error.what());
+  }
   if (!Agree(job, prepared, "setting up", err)) return 1;
 
   collectives::MpiCommunicator::Options mpi_options;
@@ -321,8 +330,11 @@ int RunInitialized(const MpiRunOptions& options, Job& job, std::ostream& out, st
   collectives::HierarchicalCommunicator communicator(
       mpi->get(), collectives::HierarchicalCommunicator::Options{options.timeout});
 
-  absl::StatusOr<std::vector<std::vector<Tensor>>> results = runtime::RunPartitions(
-      setup.function, communicator.local_partitions(), setup.local_inputs, communicator);
+  runtime::SpmdOptions run_options;
+  run_options.limits.max_while_iterations = options.max_while_iterations;
+  absl::StatusOr<std::vector<std::vector<Tensor>>> results =
+      runtime::RunPartitions(setup.function, communicator.local_partitions(),
+                             setup.local_inputs, communicator, run_options);
   absl::StatusOr<std::vector<Tensor>> shapes = LocalResultShapes(setup.function);
   absl::Status ran = results.ok() ? shapes.status() : results.status();
   if (!Agree(job, ran, "running", err)) return 1;

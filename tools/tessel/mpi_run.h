@@ -40,6 +40,8 @@ struct MpiRunOptions {
   bool shard_weight_update = false;
   // --combine_collectives: collective combining after partitioning.
   bool combine_collectives = false;
+  // --max_while_iterations: a while loop whose body would run more often fails; 0: no limit.
+  int64_t max_while_iterations = 0;
 };
 
 // Initializes MPI (MPI_THREAD_MULTIPLE), runs, finalizes MPI, and returns the process's exit

@@ -7,6 +7,7 @@
 #include <system_error>
 #include <vector>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/flags/flag.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -17,6 +18,7 @@
 #include "partitioner/ir/module_devices.h"
 #include "runtime/interpreter.h"
 #include "runtime/npy.h"
+#include "runtime/run_limits.h"
 #include "runtime/spmd_runner.h"
 #include "runtime/tensor.h"
 #include "support/status_macros.h"
@@ -66,6 +68,20 @@ ABSL_FLAG(absl::Duration, collective_timeout, absl::Seconds(60),
           "With --backend=mpi: how long a collective may wait for its partners before the "
           "job fails instead of hanging.");
 
+ABSL_FLAG(absl::Duration, timeout, absl::InfiniteDuration(),
+          "End the run with an error once it has run this long (e.g. 30s, 5m), naming the op "
+          "or while loop (and its iteration) it was in; every partition stops, including "
+          "those waiting in a collective. Checked between ops: one long op finishes first. "
+          "Local runs only.");
+ABSL_FLAG(int64_t, max_while_iterations, 0,
+          "Fail a while loop whose body would run more than N times, naming the loop; 0 "
+          "(the default) is no limit.");
+ABSL_FLAG(std::string, max_memory, "physical",
+          "The most bytes the tensors of the run may hold at once, in bytes or with a suffix "
+          "K, M, G or T (binary: 4G is 4 GiB). An op whose result would pass it fails, naming "
+          "the op, the shape and the bytes it asked for. 'physical' is the machine's "
+          "physical memory.");
+
 namespace tessel::cli {
 namespace {
 
@@ -89,6 +105,9 @@ struct RunOptions {
   std::vector<MeshAxisSize> mesh;
   bool shard_weight_update = false;
   bool combine_collectives = false;
+  absl::Duration timeout = absl::InfiniteDuration();
+  int64_t max_while_iterations = 0;
+  int64_t max_memory = 0;  // bytes; 0 where the system does not say how much it has
 };
 
 // Reads the flags into options; a conflict or out-of-range value is a usage error.
@@ -148,6 +167,27 @@ absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
              args.explicitly_set.count("collective_timeout") > 0) {
     return absl::InvalidArgumentError(
         "--device_assignment and --collective_timeout need --backend=mpi");
+  }
+  options.timeout = absl::GetFlag(FLAGS_timeout);
+  if (options.timeout <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(absl::StrCat("--timeout must be positive, got ",
+                                                   absl::FormatDuration(options.timeout)));
+  }
+  if (options.mpi && args.explicitly_set.count("timeout") > 0) {
+    return absl::InvalidArgumentError(
+        "--timeout applies to local runs; under --backend=mpi, --collective_timeout bounds "
+        "how long a partition waits for the others");
+  }
+  options.max_while_iterations = absl::GetFlag(FLAGS_max_while_iterations);
+  if (options.max_while_iterations < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--max_while_iterations must not be negative, got ", options.max_while_iterations));
+  }
+  const std::string max_memory = absl::GetFlag(FLAGS_max_memory);
+  if (max_memory == "physical") {
+    options.max_memory = runtime::PhysicalMemoryBytes();
+  } else {
+    TESSEL_ASSIGN_OR_RETURN(options.max_memory, ParseByteSize("max_memory", max_memory));
   }
   TESSEL_ASSIGN_OR_RETURN(options.mesh, ParseMeshSpec(absl::GetFlag(FLAGS_mesh)));
   if (options.shard_weight_update && !options.check && !options.mpi) {
@@ -244,13 +284,35 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
   // HLO that is manual throughout runs on the devices its collectives name (the imported
   // mesh holds num_partitions of them) unless --partitions says otherwise.
   if ((*module)->hasAttr(ir::TesselDialect::kPerDeviceAttrName) && !options.partitions_set) {
-    partitions = std::max(partitions, std::min(ir::ModuleDeviceCount(*module), kMaxPartitions));
+    const int64_t devices = ir::ModuleDeviceCount(*module);
+    if (devices > kMaxPartitions) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          options.file, ": the program runs on ", devices, " devices, more than the ",
+          kMaxPartitions, " partitions (threads) a local run starts; run it with --backend=mpi"));
+    }
+    partitions = std::max(partitions, devices);
   }
 
+  // The timeout counts from here, once the program and its inputs are ready: it bounds
+  // running, which is what can fail to end.
+  runtime::StopSignal stop;
+  runtime::Watchdog watchdog(
+      stop,
+      options.timeout == absl::InfiniteDuration() ? absl::InfiniteFuture()
+                                                  : absl::Now() + options.timeout,
+      absl::DeadlineExceededError(
+          absl::StrCat("stopped here: the run took longer than --timeout=",
+                       absl::FormatDuration(options.timeout))));
+  const runtime::RunLimits limits{&stop, options.max_while_iterations};
+
   if (partitions == 1) {
-    runtime::Interpreter interpreter;
+    runtime::Interpreter interpreter(runtime::DefaultKernelRegistry(), runtime::PartitionContext{},
+                                     limits);
     absl::StatusOr<std::vector<runtime::Tensor>> run = interpreter.RunFunction(function, inputs);
-    if (!run.ok() && HasCollectives(function)) {
+    // Not after a limit stopped the run: that is about the limit, not the collectives.
+    const bool limited =
+        stop.stopped() || run.status().code() == absl::StatusCode::kResourceExhausted;
+    if (!run.ok() && !limited && HasCollectives(function)) {
       return absl::Status(run.status().code(),
                           absl::StrCat(run.status().message(),
                                        "\nhint: the function has collectives; run it on "
@@ -268,12 +330,14 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
           CheckPartitioned(*module, options.function, inputs, results, out, err,
                            PipelineOptions{options.shard_weight_update,
                                            options.combine_collectives},
-                           options.tolerance));
+                           options.tolerance, limits));
     }
   } else {
     std::vector<std::vector<runtime::Tensor>> per_partition(partitions, inputs);
+    runtime::SpmdOptions spmd;
+    spmd.limits = limits;
     TESSEL_ASSIGN_OR_RETURN(std::vector<std::vector<runtime::Tensor>> results,
-                            runtime::RunSpmd(function, per_partition, partitions));
+                            runtime::RunSpmd(function, per_partition, partitions, spmd));
     for (size_t p = 0; p < results.size(); ++p) {
       out << "partition " << p << ":\n";
       for (size_t i = 0; i < results[p].size(); ++i) {
@@ -298,7 +362,8 @@ Subcommand RunCommand() {
   command.synopsis =
       "run FILE [--function=main] [--inputs=a.npy,b.npy | --seed=N] "
       "[--partitions=N] [--output_dir=DIR] [--print_limit=K] [--check] [--mesh=NAME=SIZE,...] "
-      "[--shard_weight_update] [--combine_collectives] "
+      "[--shard_weight_update] [--combine_collectives] [--timeout=DURATION] "
+      "[--max_while_iterations=N] [--max_memory=BYTES] "
       "[--backend=local|mpi [--device_assignment=AXIS:local|mpi,...] "
       "[--collective_timeout=DURATION]]";
   command.summary = "Run a function of a program on the reference executor.";
@@ -316,6 +381,14 @@ Subcommand RunCommand() {
       "the weights; --combine_collectives (likewise) runs independent collectives of one\n"
       "kind over the same axes as one.\n"
       "\n"
+      "Limits: --timeout=30s ends a local run that runs longer, and --max_while_iterations=N\n"
+      "a while loop whose body would run more than N times, each naming the loop or op it\n"
+      "stopped in. --max_memory (default: the machine's physical memory) bounds the bytes\n"
+      "the run's tensors hold at once; an op that would pass it fails with its shape and\n"
+      "the bytes asked. A local run starts one thread per partition, at most 1024\n"
+      "(--partitions, the mesh of --check or of a manual program); beyond that, use\n"
+      "--backend=mpi.\n"
+      "\n"
       "Under MPI, `mpirun -np R tessel run --backend=mpi FILE` partitions the program on\n"
       "every rank, runs each rank's partitions (as placed by --device_assignment) and prints\n"
       "the assembled results on rank 0; --check compares them there with the single-device\n"
@@ -323,12 +396,13 @@ Subcommand RunCommand() {
       "\n"
       "Exit status: 0 on success, 1 for bad input (unreadable or invalid program, unknown\n"
       "function, inputs that do not match the signature, an op the executor cannot run, a\n"
-      "device assignment that does not fit the mesh or the MPI job, a failed --check),\n"
-      "2 for a bad command line.\n";
+      "device assignment that does not fit the mesh or the MPI job, a failed --check, a run\n"
+      "stopped by a limit), 2 for a bad command line.\n";
   command.flags = {"function",    "inputs",      "seed",    "partitions",
                    "output_dir",  "print_limit", "check",   "mesh",
                    "backend",     "device_assignment", "collective_timeout",
-                   "shard_weight_update", "combine_collectives", "rtol", "atol"};
+                   "shard_weight_update", "combine_collectives", "rtol", "atol",
+                   "timeout", "max_while_iterations", "max_memory"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     absl::StatusOr<RunOptions> options = GetOptions(args);
     if (!options.ok()) {
@@ -336,6 +410,11 @@ Subcommand RunCommand() {
           << "see 'tessel run --help' for usage\n";
       return static_cast<int>(kExitUsage);
     }
+    // Set before anything allocates a tensor (the inputs count too), and restored after:
+    // the limit is the process's, and tests run many commands in one process.
+    const int64_t previous_limit = runtime::MemoryLimit();
+    runtime::SetMemoryLimit(options->max_memory);
+    absl::Cleanup restore_limit = [previous_limit] { runtime::SetMemoryLimit(previous_limit); };
     if (options->mpi) {
       MpiRunOptions mpi;
       mpi.file = options->file;
@@ -352,6 +431,7 @@ Subcommand RunCommand() {
       mpi.mesh = options->mesh;
       mpi.shard_weight_update = options->shard_weight_update;
       mpi.combine_collectives = options->combine_collectives;
+      mpi.max_while_iterations = options->max_while_iterations;
       return RunOnMpi(mpi, out, err);
     }
     absl::Status status = Run(*options, out, err);
