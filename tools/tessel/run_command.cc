@@ -11,10 +11,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/time/time.h"
 #include "collectives/hierarchical/axis_assignment.h"
 #include "mlir/IR/MLIRContext.h"
 #include "runtime/interpreter.h"
+#include "runtime/kernels/linalg_utils.h"
 #include "runtime/npy.h"
 #include "runtime/spmd_runner.h"
 #include "runtime/tensor.h"
@@ -88,6 +90,7 @@ struct RunOptions {
   std::vector<MeshAxisSize> mesh;
   bool shard_weight_update = false;
   bool combine_collectives = false;
+  bool timing = false;
 };
 
 // Reads the flags into options; a conflict or out-of-range value is a usage error.
@@ -119,6 +122,7 @@ absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
   }
   options.shard_weight_update = absl::GetFlag(FLAGS_shard_weight_update);
   options.combine_collectives = absl::GetFlag(FLAGS_combine_collectives);
+  options.timing = absl::GetFlag(FLAGS_timing);
   const std::string backend = absl::GetFlag(FLAGS_backend);
   if (backend != "local" && backend != "mpi") {
     return absl::InvalidArgumentError(
@@ -221,15 +225,28 @@ absl::Status CreateOutputDir(const std::string& dir) {
 }
 
 absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err) {
+  const absl::Time start = absl::Now();
   mlir::MLIRContext context;
   TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
                           LoadProgram(options.file, context));
   TESSEL_RETURN_IF_ERROR(ApplyMeshAxes(*module, options.mesh));
   TESSEL_ASSIGN_OR_RETURN(mlir::func::FuncOp function,
                           FindFunction(*module, options.function, options.file));
+  const absl::Time loaded = absl::Now();
   TESSEL_ASSIGN_OR_RETURN(std::vector<runtime::Tensor> inputs,
                           options.use_inputs ? ReadInputs(function, options.inputs)
                                              : RandomInputs(function, options.seed));
+  const absl::Time inputsReady = absl::Now();
+  // The run stage ends when the results exist, before they are printed or written.
+  auto reportTiming = [&] {
+    if (!options.timing) return;
+    const absl::Time ran = absl::Now();
+    err << absl::StrFormat(
+        "timing: load %.3f s, inputs %.3f s, run %.3f s; f32 products on %s\n",
+        absl::ToDoubleSeconds(loaded - start), absl::ToDoubleSeconds(inputsReady - loaded),
+        absl::ToDoubleSeconds(ran - inputsReady),
+        runtime::MatMulIsaName(runtime::ChosenMatMulIsa()));
+  };
   if (!options.output_dir.empty()) TESSEL_RETURN_IF_ERROR(CreateOutputDir(options.output_dir));
   const bool perDevice = LooksPartitioned(*module);
   if (options.check && perDevice) {
@@ -258,6 +275,7 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
                                        "several partitions with --partitions=N"));
     }
     TESSEL_ASSIGN_OR_RETURN(std::vector<runtime::Tensor> results, std::move(run));
+    reportTiming();
     for (size_t i = 0; i < results.size(); ++i) {
       out << "result " << i << ": " << Describe(results[i], options.print_limit) << "\n";
     }
@@ -275,6 +293,7 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
     std::vector<std::vector<runtime::Tensor>> per_partition(partitions, inputs);
     TESSEL_ASSIGN_OR_RETURN(std::vector<std::vector<runtime::Tensor>> results,
                             runtime::RunSpmd(function, per_partition, partitions));
+    reportTiming();
     for (size_t p = 0; p < results.size(); ++p) {
       out << "partition " << p << ":\n";
       for (size_t i = 0; i < results[p].size(); ++i) {
@@ -299,6 +318,7 @@ Subcommand RunCommand() {
   command.synopsis =
       "run FILE [--function=main] [--inputs=a.npy,b.npy | --seed=N] "
       "[--partitions=N] [--output_dir=DIR] [--print_limit=K] [--check] [--mesh=NAME=SIZE,...] "
+      "[--timing] "
       "[--shard_weight_update] [--combine_collectives] "
       "[--backend=local|mpi [--device_assignment=AXIS:local|mpi,...] "
       "[--collective_timeout=DURATION]]";
@@ -315,7 +335,9 @@ Subcommand RunCommand() {
       "of a program without one) before anything runs. --shard_weight_update (with --check\n"
       "or --backend=mpi) partitions with data-parallel optimizer updates on 1/n shards of\n"
       "the weights; --combine_collectives (likewise) runs independent collectives of one\n"
-      "kind over the same axes as one.\n"
+      "kind over the same axes as one. --timing (local runs) prints the seconds spent loading\n"
+      "the program, reading or drawing the inputs and running it (before --check), and the\n"
+      "instruction set of f32 products (TESSEL_ISA=baseline|avx2|avx512 caps it).\n"
       "\n"
       "Under MPI, `mpirun -np R tessel run --backend=mpi FILE` partitions the program on\n"
       "every rank, runs each rank's partitions (as placed by --device_assignment) and prints\n"
@@ -329,7 +351,7 @@ Subcommand RunCommand() {
   command.flags = {"function",    "inputs",      "seed",    "partitions",
                    "output_dir",  "print_limit", "check",   "mesh",
                    "backend",     "device_assignment", "collective_timeout",
-                   "shard_weight_update", "combine_collectives", "rtol", "atol"};
+                   "shard_weight_update", "combine_collectives", "rtol", "atol", "timing"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     absl::StatusOr<RunOptions> options = GetOptions(args);
     if (!options.ok()) {
