@@ -91,18 +91,22 @@ void VectorMatMul(const sgemm::Kernel& kernel, const float* a, const float* b, f
                   int64_t m, int64_t k, int64_t n) {
   const int64_t width = kernel.panel_width;
   const int64_t panels = (n + width - 1) / width;
-  std::unique_ptr<float[]> packed = UninitializedBuffer<float>(panels * width * k);
+  // A tensor rather than a plain allocation: the tensor allocator recycles large buffers, so
+  // the next product packs into pages already faulted in instead of new ones the kernel
+  // must clear (clearing pages took more CPU time than the products in `tessel run`).
+  Tensor packedStorage = Tensor::Uninitialized(ElementType::kF32, {panels * width * k});
+  float* packed = packedStorage.data<float>().data();
   const int64_t workers = MatMulPool().NumThreads() + 1;
   if (m * k * n < kMinMultiplyAddsToSplit || workers == 1) {
-    kernel.pack_b(b, k, n, 0, panels, packed.get());
+    kernel.pack_b(b, k, n, 0, panels, packed);
     std::unique_ptr<float[]> workspace = UninitializedBuffer<float>(kernel.workspace_floats(m, k));
-    kernel.multiply(a, packed.get(), out, k, n, 0, m, 0, panels, workspace.get());
+    kernel.multiply(a, packed, out, k, n, 0, m, 0, panels, workspace.get());
     return;
   }
   const int64_t packTasks = std::min(panels, 4 * workers);
   ParallelFor(packTasks, [&](int64_t t) {
     kernel.pack_b(b, k, n, panels * t / packTasks, panels * (t + 1) / packTasks,
-                  packed.get());
+                  packed);
   });
   // A grid of tasks, enough of them (4 per worker) that the cores finish together.
   const int64_t rowTasks = (m + kTargetTaskRows - 1) / kTargetTaskRows;
@@ -117,7 +121,7 @@ void VectorMatMul(const sgemm::Kernel& kernel, const float* a, const float* b, f
     const int64_t rowBlock = task / panelBlocks, panelBlock = task % panelBlocks;
     const int64_t rowBegin = rowBlock * taskRows, rowEnd = std::min(m, rowBegin + taskRows);
     std::unique_ptr<float[]> workspace = UninitializedBuffer<float>(workspaceFloats);
-    kernel.multiply(a, packed.get(), out, k, n, rowBegin, rowEnd,
+    kernel.multiply(a, packed, out, k, n, rowBegin, rowEnd,
                     panels * panelBlock / panelBlocks, panels * (panelBlock + 1) / panelBlocks,
                     workspace.get());
   });
