@@ -200,7 +200,10 @@ const char* MatMulIsaName(MatMulIsa isa) {
 
 bool CpuSupports(MatMulIsa isa) {
 #if defined(__x86_64__) && defined(__GNUC__)
-  // libgcc's answers include the operating system's support for the wider registers.
+  // libgcc's answers include the operating system's support for the wider registers. Its
+  // CPU data is filled in by a constructor; calling the initializer too makes this safe
+  // from other static initializers.
+  __builtin_cpu_init();
   switch (isa) {
     case MatMulIsa::kAvx512:
       return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
