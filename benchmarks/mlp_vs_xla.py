@@ -13,6 +13,10 @@ each timed --repeats times (default 5), and the medians are printed with their r
   - XLA: one call of the jitted function on arrays already on the device, after a warm-up
     call that compiles it (compilation excluded), to block_until_ready.
 
+The two sides alternate, so that both see the same load on a shared machine, and each is
+also timed in CPU seconds (of the tessel process; of every thread of this process for XLA),
+which other load changes much less than wall time.
+
 The ratios are XLA's time over Tessel's, so 0.5 means half XLA's speed. The results are
 checked against each other (relative difference of the largest magnitude below 1e-4).
 TESSEL_ISA (baseline, avx2, avx512) is passed through to tessel to compare instruction sets.
@@ -25,6 +29,7 @@ Needs JAX (a virtual environment; not a dependency of Tessel, and CI never runs 
 import argparse
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -51,44 +56,55 @@ PROGRAM = f"""func.func @main(%x: tensor<{M}x{K}xf32>, %w1: tensor<{K}x{H}xf32>,
 FLOPS = 2.0 * 2 * M * K * H
 
 
-def time_tessel(tessel, workdir, repeats):
-    files = ",".join(os.path.join(workdir, f"{n}.npy") for n in ("x", "w1", "w2"))
-    command = [tessel, "run", os.path.join(workdir, "mlp.mlir"), f"--inputs={files}",
-               "--print_limit=0", "--timing", f"--output_dir={workdir}/out"]
-    in_all, run, isa = [], [], None
-    for _ in range(repeats):
+class Tessel:
+    """`tessel run` of the MLP, one process per call."""
+
+    def __init__(self, tessel, workdir):
+        files = ",".join(os.path.join(workdir, f"{n}.npy") for n in ("x", "w1", "w2"))
+        self.command = [tessel, "run", os.path.join(workdir, "mlp.mlir"), f"--inputs={files}",
+                        "--print_limit=0", "--timing", f"--output_dir={workdir}/out"]
+        self.isa = None
+
+    def __call__(self):
+        """Returns (wall seconds in all, CPU seconds in all, wall seconds of the run stage)."""
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True)
-        in_all.append(time.perf_counter() - start)
+        done = subprocess.run(self.command, capture_output=True, text=True)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if done.returncode != 0:
             sys.exit(f"tessel run failed:\n{done.stderr}")
         timing = re.search(r"run ([0-9.]+) s", done.stderr)
         found = re.search(r"f32 products on (\w+)", done.stderr)
         if not timing or not found:
             sys.exit(f"no timing line from tessel run --timing:\n{done.stderr}")
-        run.append(float(timing.group(1)))
-        isa = found.group(1)
-    # --output_dir's write is outside the run stage; the in-all figure includes it, a few
-    # milliseconds for 2 MB.
-    return statistics.median(in_all), statistics.median(run), isa
+        self.isa = found.group(1)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return wall, cpu, float(timing.group(1))
 
 
-def time_xla(x, w1, w2, repeats):
-    import jax
-    import jax.numpy as jnp
+class Xla:
+    """The jitted MLP on XLA's CPU, compiled by a first call."""
 
-    @jax.jit
-    def mlp(x, w1, w2):
-        return jnp.maximum(x @ w1, 0.0) @ w2
+    def __init__(self, x, w1, w2):
+        import jax
+        import jax.numpy as jnp
 
-    args = [jax.device_put(a) for a in (x, w1, w2)]
-    result = mlp(*args).block_until_ready()
-    times = []
-    for _ in range(repeats):
+        @jax.jit
+        def mlp(x, w1, w2):
+            return jnp.maximum(x @ w1, 0.0) @ w2
+
+        self.mlp = mlp
+        self.args = [jax.device_put(a) for a in (x, w1, w2)]
+        self.result = np.asarray(mlp(*self.args).block_until_ready())
+        self.version = jax.__version__
+
+    def __call__(self):
+        """Returns (wall seconds, CPU seconds of every thread of this process)."""
+        cpu = time.process_time()
         start = time.perf_counter()
-        mlp(*args).block_until_ready()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), np.asarray(result), jax.__version__
+        self.mlp(*self.args).block_until_ready()
+        return time.perf_counter() - start, time.process_time() - cpu
 
 
 def main():
@@ -101,24 +117,34 @@ def main():
     x = rng.uniform(-1, 1, (M, K)).astype(np.float32)
     w1 = (rng.uniform(-1, 1, (K, H)) / np.sqrt(K)).astype(np.float32)
     w2 = (rng.uniform(-1, 1, (H, K)) / np.sqrt(H)).astype(np.float32)
+    xla = Xla(x, w1, w2)
     with tempfile.TemporaryDirectory() as workdir:
         with open(os.path.join(workdir, "mlp.mlir"), "w") as f:
             f.write(PROGRAM)
         for name, value in (("x", x), ("w1", w1), ("w2", w2)):
             np.save(os.path.join(workdir, f"{name}.npy"), value)
-        tessel_all, tessel_run, isa = time_tessel(args.tessel, workdir, args.repeats)
+        tessel = Tessel(args.tessel, workdir)
+        # Alternated, so that both sides see the same load on a shared machine.
+        ours_times, xla_times = [], []
+        for _ in range(args.repeats):
+            ours_times.append(tessel())
+            xla_times.append(xla())
         ours = np.load(os.path.join(workdir, "out", "result_0.npy"))
-    xla, theirs, version = time_xla(x, w1, w2, args.repeats)
+    theirs = xla.result
+    tessel_all, tessel_cpu, tessel_run = (statistics.median(t) for t in zip(*ours_times))
+    xla_wall, xla_cpu = (statistics.median(t) for t in zip(*xla_times))
 
     scale = float(np.max(np.abs(theirs)))
     difference = float(np.max(np.abs(ours - theirs))) / scale
     print(f"MLP {M}x{K} @ {K}x{H} @ {H}x{K} f32, medians of {args.repeats}, "
-          f"{os.cpu_count()} cores")
-    print(f"tessel run, in all:   {tessel_all:.3f} s")
-    print(f"tessel run, run stage: {tessel_run:.3f} s ({FLOPS / tessel_run / 1e9:.0f} GFLOP/s, "
-          f"f32 products on {isa})")
-    print(f"XLA (jax {version}):   {xla:.3f} s ({FLOPS / xla / 1e9:.0f} GFLOP/s)")
-    print(f"speed vs XLA: run stage {xla / tessel_run:.2f}x, in all {xla / tessel_all:.2f}x")
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+    print(f"tessel run, in all:    {tessel_all:.3f} s wall, {tessel_cpu:.3f} s CPU")
+    print(f"tessel run, run stage: {tessel_run:.3f} s wall "
+          f"({FLOPS / tessel_run / 1e9:.0f} GFLOP/s, f32 products on {tessel.isa})")
+    print(f"XLA (jax {xla.version}):     {xla_wall:.3f} s wall, {xla_cpu:.3f} s CPU "
+          f"({FLOPS / xla_wall / 1e9:.0f} GFLOP/s)")
+    print(f"speed vs XLA (XLA's time / Tessel's): run stage {xla_wall / tessel_run:.2f}x, "
+          f"in all {xla_wall / tessel_all:.2f}x wall, {xla_cpu / tessel_cpu:.2f}x CPU")
     print(f"largest difference: {difference:.1e} of the largest magnitude")
     if difference > 1e-4:
         sys.exit("the results differ")
