@@ -5,8 +5,9 @@
 // FMA, or AVX-512), chosen once per process; one binary runs on any x86-64 and falls back
 // to Eigen built for the baseline (SSE2). On the vector kernels every element is the fma
 // chain over k in order, so neither the blocking nor the split between threads changes a
-// result. f64, complex, and f32 on the baseline use Eigen's contraction, whose blocking
-// depends only on the product's shape and the cache sizes.
+// result. f64, and f32 on the baseline, use Eigen's contraction, whose blocking depends
+// only on the product's shape and the cache sizes; complex and integer products a plain
+// loop.
 //
 // Large products are split into blocks computed on a process-wide thread pool with one
 // thread per core; partitions running as threads of one process share it. The blocks of the

@@ -194,8 +194,9 @@ class ComputeResult {
 };
 
 // out[m, n] = sum over k of a[m, k] * b[k, n], all row-major and contiguous. f32 uses the
-// vector kernel of the chosen instruction set (below); f64 and complex Eigen's tensor
-// contraction; uint64_t a plain loop that wraps. Large products run on a thread pool.
+// vector kernel of the chosen instruction set (below); f64 Eigen's tensor contraction;
+// complex a plain loop, and uint64_t one that wraps. Large real products run on a thread
+// pool.
 // Defined for C = float, double, c64, c128 and uint64_t.
 template <typename C>
 void MatMul(const C* a, const C* b, C* out, int64_t m, int64_t k, int64_t n);
