@@ -7,7 +7,8 @@ w2 f32[4096,1024] (2 x 2^31 multiply-adds, 8.6 GFLOP), written as MLIR with its 
 each timed --repeats times (default 5), and the medians are printed with their ratio:
 
   - tessel, in all: wall time of `tessel run mlp.mlir --inputs=x.npy,w1.npy,w2.npy
-    --print_limit=0`: process start-up, parsing, reading 34 MB of inputs, the run;
+    --print_limit=0 --timing --output_dir=DIR`: process start-up, parsing, reading 34 MB of
+    inputs, the run, writing the 2 MB result (read back to compare with XLA's);
   - tessel, run: the `run` stage that `--timing` prints for the same command: the
     executor's work on the inputs in memory (what XLA's figure measures);
   - XLA: one call of the jitted function on arrays already on the device, after a warm-up
