@@ -25,6 +25,7 @@
 #include "partitioner/ir/parse_module.h"
 #include "runtime/interpreter.h"
 #include "runtime/kernel_test_util.h"
+#include "runtime/kernels/linalg_utils.h"
 #include "runtime/tensor.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
@@ -108,6 +109,37 @@ void BM_DotEigen(benchmark::State& state) {
 }
 BENCHMARK(BM_DotEigen)->Arg(128)->Arg(256)->Arg(512)->Arg(1024)->UseRealTime()->Unit(
     benchmark::kMillisecond);
+
+// The f32 product alone (no interpreter) on each instruction set the CPU has, with the
+// executor's threading: BM_DotIsa/<isa>/<n>, isa 0 baseline (Eigen, SSE2), 1 AVX2 + FMA,
+// 2 AVX-512. Timed twice: wall time, and the CPU time of every thread of the process (its
+// rate is per core-second, which other load on a shared machine changes much less).
+void BM_DotIsa(benchmark::State& state) {
+  const auto isa = static_cast<MatMulIsa>(state.range(0));
+  const int64_t n = state.range(1);
+  if (!CpuSupports(isa)) {
+    state.SkipWithError("not on this CPU");
+    return;
+  }
+  state.SetLabel(MatMulIsaName(isa));
+  Tensor a = Ramp({n, n}), b = Ramp({n, n});
+  std::vector<float> out(n * n);
+  for (auto _ : state) {
+    MatMulWithIsa(isa, a.data<float>().data(), b.data<float>().data(), out.data(), n, n, n);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  SetFlops(state, 2.0 * n * n * n);
+}
+BENCHMARK(BM_DotIsa)
+    ->ArgsProduct({{0, 1, 2}, {128, 256, 512, 1024}})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DotIsa)
+    ->Name("BM_DotIsaCpu")
+    ->ArgsProduct({{0, 1, 2}, {128, 256, 512, 1024}})
+    ->MeasureProcessCPUTime()
+    ->Unit(benchmark::kMillisecond);
 
 // --- convolution: NHWC input [batch, size, size, features], 3x3 HWIO kernel to the same
 // number of output features, stride 1, padding 1 ("same") ---

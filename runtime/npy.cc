@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -192,12 +193,25 @@ absl::Status InFile(absl::string_view name, const absl::Status& status) {
   return absl::Status(status.code(), absl::StrCat(name, ": ", status.message()));
 }
 
-absl::StatusOr<Tensor> Parse(absl::string_view bytes) {
-  if (bytes.size() < kMagicSize + 2 || bytes.substr(0, kMagicSize) != kMagic) {
+// Where a file's data is and what it holds.
+struct Layout {
+  ElementType type;
+  Shape shape;
+  size_t dataOffset;
+  uint64_t dataBytes;
+};
+
+// Reads the magic string and the header from `head` (the start of the file, at least
+// through the header) and checks that a file of `fileSize` bytes holds exactly the data the
+// header describes. With head too short for the header, says how much is needed in
+// `needed` (when not null) and fails.
+absl::StatusOr<Layout> ParseLayout(absl::string_view head, uint64_t fileSize,
+                                   size_t* needed = nullptr) {
+  if (head.size() < kMagicSize + 2 || head.substr(0, kMagicSize) != kMagic) {
     return absl::InvalidArgumentError("not a .npy file (bad magic string)");
   }
-  int major = static_cast<unsigned char>(bytes[kMagicSize]);
-  int minor = static_cast<unsigned char>(bytes[kMagicSize + 1]);
+  int major = static_cast<unsigned char>(head[kMagicSize]);
+  int minor = static_cast<unsigned char>(head[kMagicSize + 1]);
   // 1.0 has a 16-bit header length, 2.0 and 3.0 (which allows UTF-8 in the header) 32 bits.
   size_t lengthSize;
   if (major == 1 && minor == 0) {
@@ -209,10 +223,18 @@ absl::StatusOr<Tensor> Parse(absl::string_view bytes) {
         absl::StrCat("unsupported .npy format version ", major, ".", minor));
   }
   size_t prefix = kMagicSize + 2 + lengthSize;
-  if (bytes.size() < prefix) return absl::DataLossError("truncated header");
-  size_t headerLength = ReadLittleEndian(bytes.substr(kMagicSize + 2, lengthSize));
-  if (bytes.size() - prefix < headerLength) return absl::DataLossError("truncated header");
-  TESSEL_ASSIGN_OR_RETURN(Header header, HeaderParser(bytes.substr(prefix, headerLength)).Parse());
+  if (fileSize < prefix) return absl::DataLossError("truncated header");
+  if (head.size() < prefix) {
+    if (needed != nullptr) *needed = prefix;
+    return absl::DataLossError("truncated header");
+  }
+  size_t headerLength = ReadLittleEndian(head.substr(kMagicSize + 2, lengthSize));
+  if (fileSize - prefix < headerLength) return absl::DataLossError("truncated header");
+  if (head.size() - prefix < headerLength) {
+    if (needed != nullptr) *needed = prefix + headerLength;
+    return absl::DataLossError("truncated header");
+  }
+  TESSEL_ASSIGN_OR_RETURN(Header header, HeaderParser(head.substr(prefix, headerLength)).Parse());
   std::optional<ElementType> type = TypeOfDescr(header.descr);
   if (!type) {
     return absl::UnimplementedError(absl::StrCat("unsupported dtype '", header.descr, "'"));
@@ -221,7 +243,7 @@ absl::StatusOr<Tensor> Parse(absl::string_view bytes) {
     return absl::UnimplementedError("Fortran-order arrays are not supported");
   }
   // The data size the shape implies, guarded against overflow.
-  absl::string_view data = bytes.substr(prefix + headerLength);
+  const uint64_t available = fileSize - prefix - headerLength;
   uint64_t expected = static_cast<uint64_t>(ElementTypeSize(*type));
   bool overflow = false;
   for (int64_t dim : header.shape) {
@@ -234,25 +256,66 @@ absl::StatusOr<Tensor> Parse(absl::string_view bytes) {
     }
   }
   std::string shape = absl::StrCat("(", absl::StrJoin(header.shape, ", "), ")");
-  if (overflow || expected > data.size()) {
+  if (overflow || expected > available) {
     return absl::DataLossError(absl::StrCat("truncated data: shape ", shape, " needs ",
                                             overflow ? "more than 2^64" : absl::StrCat(expected),
-                                            " bytes, found ", data.size()));
+                                            " bytes, found ", available));
   }
-  if (expected < data.size()) {
+  if (expected < available) {
     return absl::DataLossError(
-        absl::StrCat(data.size() - expected, " unexpected bytes after the data of shape ", shape));
+        absl::StrCat(available - expected, " unexpected bytes after the data of shape ", shape));
   }
-  Tensor tensor = Tensor::Zeros(*type, header.shape);
-  if (*type == ElementType::kPred) {
-    // Any nonzero byte is true; store the canonical 1.
-    absl::Span<std::byte> out = tensor.bytes();
-    for (size_t i = 0; i < out.size(); ++i) {
-      out[i] = std::byte{static_cast<unsigned char>(data[i] != 0)};
-    }
-  } else if (expected > 0) {
-    std::memcpy(tensor.bytes().data(), data.data(), expected);
+  return Layout{*type, std::move(header.shape), prefix + headerLength, expected};
+}
+
+// Any nonzero byte is true; store the canonical 1.
+void CanonicalizePred(Tensor& tensor) {
+  absl::Span<std::byte> out = tensor.bytes();
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i] = std::byte{static_cast<unsigned char>(out[i] != std::byte{0})};
   }
+}
+
+absl::StatusOr<Tensor> Parse(absl::string_view bytes) {
+  TESSEL_ASSIGN_OR_RETURN(Layout layout, ParseLayout(bytes, bytes.size()));
+  // Every byte is written below.
+  Tensor tensor = Tensor::Uninitialized(layout.type, layout.shape);
+  if (layout.dataBytes > 0) {
+    std::memcpy(tensor.bytes().data(), bytes.data() + layout.dataOffset, layout.dataBytes);
+  }
+  if (layout.type == ElementType::kPred) CanonicalizePred(tensor);
+  return tensor;
+}
+
+// Reads a regular file of `fileSize` bytes: the header first, then the data straight into
+// the tensor's buffer (reading byte by byte through a string and copying took longer than
+// a large product).
+absl::StatusOr<Tensor> ReadRegularFile(std::ifstream& in, uint64_t fileSize,
+                                       absl::string_view path) {
+  // Headers are short: NumPy writes them in a few hundred bytes.
+  std::string head(std::min<uint64_t>(fileSize, 4096), '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  if (!in) return absl::DataLossError(absl::StrCat(path, ": read failed"));
+  size_t needed = 0;
+  absl::StatusOr<Layout> layout = ParseLayout(head, fileSize, &needed);
+  if (!layout.ok() && needed > head.size()) {
+    const size_t had = head.size();
+    head.resize(needed);
+    in.read(head.data() + had, static_cast<std::streamsize>(needed - had));
+    if (!in) return absl::DataLossError(absl::StrCat(path, ": read failed"));
+    layout = ParseLayout(head, fileSize);
+  }
+  if (!layout.ok()) return InFile(path, layout.status());
+  Tensor tensor = Tensor::Uninitialized(layout->type, layout->shape);
+  const uint64_t inHead = std::min<uint64_t>(head.size() - std::min(head.size(), layout->dataOffset),
+                                             layout->dataBytes);
+  char* out = reinterpret_cast<char*>(tensor.bytes().data());
+  if (inHead > 0) std::memcpy(out, head.data() + layout->dataOffset, inHead);
+  if (layout->dataBytes > inHead) {
+    in.read(out + inHead, static_cast<std::streamsize>(layout->dataBytes - inHead));
+    if (!in) return absl::DataLossError(absl::StrCat(path, ": read failed"));
+  }
+  if (layout->type == ElementType::kPred) CanonicalizePred(tensor);
   return tensor;
 }
 
@@ -300,6 +363,18 @@ absl::StatusOr<Tensor> ReadNpy(absl::string_view path) {
     int error = errno;
     return absl::Status(absl::ErrnoToStatusCode(error),
                         absl::StrCat(path, ": cannot open: ", std::strerror(error)));
+  }
+  // The size of a regular file, to read its data in one piece; other files (pipes) are
+  // read to their end.
+  std::error_code sizeError;
+  const bool regular = std::filesystem::is_regular_file(file, sizeError);
+  const uintmax_t fileSize = regular ? std::filesystem::file_size(file, sizeError) : 0;
+  if (regular && !sizeError) {
+    try {
+      return ReadRegularFile(in, fileSize, path);
+    } catch (const std::ios_base::failure&) {
+      return absl::DataLossError(absl::StrCat(path, ": read failed"));
+    }
   }
   std::string bytes;
   try {

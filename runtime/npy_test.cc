@@ -9,6 +9,7 @@
 #include <iterator>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -213,6 +214,45 @@ TEST(NpyTest, DataOfTheWrongSizeIsDataLoss) {
                                   ""),
                        "t.npy"),
               StatusIs(absl::StatusCode::kDataLoss, "needs more than 2^64 bytes"));
+}
+
+// ReadNpy reads a regular file's header and then its data straight into the tensor; it
+// must accept and reject exactly what ParseNpy does with the same bytes.
+TEST(NpyTest, FilesReadAsTheirBytesParse) {
+  std::string ints = SerializeNpy(Tensor::FromVector<int32_t>({3}, {1, 2, 3}));
+  std::string big = SerializeNpy(Tensor::FromVector<float>({3000}, std::vector<float>(3000, 2.5f)));
+  // A header longer than the first read, with data after it.
+  std::string tall = SerializeNpy(Tensor::Zeros(ElementType::kU8, Shape(3000, 1)));
+  std::string preds = WithHeader("{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }",
+                                 std::string("\x00\x07\x01", 3));
+  const std::vector<std::string> files = {
+      ints,
+      ints.substr(0, ints.size() - 1),
+      ints + "x",
+      big,
+      big.substr(0, big.size() - 5),
+      tall,
+      tall.substr(0, 5000),
+      tall.substr(0, tall.size() - 1),
+      preds,
+      "",
+      "\x93NU",
+      std::string("\x93NUMPY\x01\x00\x50", 9),
+      SerializeNpy(Tensor::Zeros(ElementType::kF32, {2, 0})),
+  };
+  for (size_t i = 0; i < files.size(); ++i) {
+    std::string path = TempPath(absl::StrCat("file_", i, ".npy"));
+    {
+      std::ofstream out(path, std::ios::binary);
+      out << files[i];
+    }
+    absl::StatusOr<Tensor> read = ReadNpy(path);
+    absl::StatusOr<Tensor> parsed = ParseNpy(files[i], path);
+    ASSERT_EQ(read.status(), parsed.status()) << "file " << i;
+    if (read.ok()) {
+      EXPECT_THAT(*read, BitwiseEq(*parsed)) << "file " << i;
+    }
+  }
 }
 
 }  // namespace

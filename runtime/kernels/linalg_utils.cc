@@ -1,16 +1,30 @@
 // The matrix product behind dot_general and convolution; Eigen's Tensor module stays out of
 // the header so that only this file pays for compiling it.
 //
-// Large float products are split into blocks of rows computed on a process-wide thread pool
-// with one thread per core; partitions running as threads of one process share it. The
-// blocks depend only on the product's shape, never on the number of cores, so a result is
-// the same bit for bit on every machine (the executor is the test oracle).
+// f32 products run on a kernel built for the best vector extension the CPU has (AVX2 with
+// FMA, or AVX-512), chosen once per process; one binary runs on any x86-64 and falls back
+// to Eigen built for the baseline (SSE2). On the vector kernels every element is the fma
+// chain over k in order, so neither the blocking nor the split between threads changes a
+// result. f64, and f32 on the baseline, use Eigen's contraction, whose blocking depends
+// only on the product's shape and the cache sizes; complex and integer products a plain
+// loop.
+//
+// Large products are split into blocks computed on a process-wide thread pool with one
+// thread per core; partitions running as threads of one process share it. The blocks of the
+// Eigen products depend only on the product's shape, never on the number of cores, so on
+// one machine a result is the same bit for bit whatever the threads.
 #include "runtime/kernels/linalg_utils.h"
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <thread>
 
+#include "absl/functional/function_ref.h"
+#include "absl/strings/str_cat.h"
+#include "runtime/kernels/sgemm/sgemm_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 #include "unsupported/Eigen/CXX11/ThreadPool"
 
@@ -31,6 +45,89 @@ Eigen::ThreadPool& MatMulPool() {
   return *pool;
 }
 
+// Runs fn(0), ..., fn(count - 1) on the caller and the pool's threads, which take indices
+// from one counter until none is left.
+void ParallelFor(int64_t count, absl::FunctionRef<void(int64_t)> fn) {
+  std::atomic<int64_t> next{0};
+  auto work = [&] {
+    for (int64_t i = next++; i < count; i = next++) fn(i);
+  };
+  const int helpers = static_cast<int>(std::min<int64_t>(count - 1, MatMulPool().NumThreads()));
+  if (helpers <= 0) {
+    work();
+    return;
+  }
+  Eigen::Barrier done(static_cast<unsigned>(helpers));
+  for (int i = 0; i < helpers; ++i) {
+    MatMulPool().Schedule([&] {
+      work();
+      done.Notify();
+    });
+  }
+  work();
+  done.Wait();
+}
+
+const sgemm::Kernel* KernelFor(MatMulIsa isa) {
+  switch (isa) {
+    case MatMulIsa::kAvx512:
+      return sgemm::Avx512Kernel();
+    case MatMulIsa::kAvx2:
+      return sgemm::Avx2Kernel();
+    case MatMulIsa::kBaseline:
+      break;
+  }
+  return nullptr;
+}
+
+// Rows of a task are a multiple of every kernel's tile height (6 and 12), so that only the
+// last task has a partial tile.
+constexpr int64_t kTaskRowMultiple = 24;
+constexpr int64_t kTargetTaskRows = 256;
+// Columns of a task: at least this many, so that repacking a's rows for every task costs
+// little next to the task's multiply-adds.
+constexpr int64_t kMinTaskColumns = 256;
+
+void VectorMatMul(const sgemm::Kernel& kernel, const float* a, const float* b, float* out,
+                  int64_t m, int64_t k, int64_t n) {
+  const int64_t width = kernel.panel_width;
+  const int64_t panels = (n + width - 1) / width;
+  // A tensor rather than a plain allocation: the tensor allocator recycles large buffers, so
+  // the next product packs into pages already faulted in instead of new ones the kernel
+  // must clear (clearing pages took more CPU time than the products in `tessel run`).
+  Tensor packedStorage = Tensor::Uninitialized(ElementType::kF32, {panels * width * k});
+  float* packed = packedStorage.data<float>().data();
+  const int64_t workers = MatMulPool().NumThreads() + 1;
+  if (m * k * n < kMinMultiplyAddsToSplit || workers == 1) {
+    kernel.pack_b(b, k, n, 0, panels, packed);
+    std::unique_ptr<float[]> workspace = UninitializedBuffer<float>(kernel.workspace_floats(m, k));
+    kernel.multiply(a, packed, out, k, n, 0, m, 0, panels, workspace.get());
+    return;
+  }
+  const int64_t packTasks = std::min(panels, 4 * workers);
+  ParallelFor(packTasks, [&](int64_t t) {
+    kernel.pack_b(b, k, n, panels * t / packTasks, panels * (t + 1) / packTasks,
+                  packed);
+  });
+  // A grid of tasks, enough of them (4 per worker) that the cores finish together.
+  const int64_t rowTasks = (m + kTargetTaskRows - 1) / kTargetTaskRows;
+  int64_t taskRows = (m + rowTasks - 1) / rowTasks;
+  taskRows = (taskRows + kTaskRowMultiple - 1) / kTaskRowMultiple * kTaskRowMultiple;
+  const int64_t rowBlocks = (m + taskRows - 1) / taskRows;
+  const int64_t maxPanelBlocks = std::max<int64_t>(1, panels * width / kMinTaskColumns);
+  const int64_t panelBlocks =
+      std::clamp<int64_t>((4 * workers + rowBlocks - 1) / rowBlocks, 1, maxPanelBlocks);
+  const int64_t workspaceFloats = kernel.workspace_floats(taskRows, k);
+  ParallelFor(rowBlocks * panelBlocks, [&](int64_t task) {
+    const int64_t rowBlock = task / panelBlocks, panelBlock = task % panelBlocks;
+    const int64_t rowBegin = rowBlock * taskRows, rowEnd = std::min(m, rowBegin + taskRows);
+    std::unique_ptr<float[]> workspace = UninitializedBuffer<float>(workspaceFloats);
+    kernel.multiply(a, packed, out, k, n, rowBegin, rowEnd,
+                    panels * panelBlock / panelBlocks, panels * (panelBlock + 1) / panelBlocks,
+                    workspace.get());
+  });
+}
+
 template <typename C>
 void MatMulRows(const C* a, const C* b, C* out, int64_t m, int64_t k, int64_t n) {
   using ConstMatrix = Eigen::TensorMap<const Eigen::Tensor<C, 2, Eigen::RowMajor>>;
@@ -39,6 +136,23 @@ void MatMulRows(const C* a, const C* b, C* out, int64_t m, int64_t k, int64_t n)
   Eigen::array<Eigen::IndexPair<Eigen::Index>, 1> contract = {
       Eigen::IndexPair<Eigen::Index>(1, 0)};
   result = lhs.contract(rhs, contract);
+}
+
+// Blocks of rows, each one Eigen contraction; how many depends only on the shape.
+template <typename C>
+void EigenMatMul(const C* a, const C* b, C* out, int64_t m, int64_t k, int64_t n) {
+  const int64_t blocks = m * k * n < kMinMultiplyAddsToSplit
+                             ? 1
+                             : std::min(kMaxBlocks, m / kMinRowsPerBlock);
+  if (blocks <= 1) {
+    MatMulRows(a, b, out, m, k, n);
+    return;
+  }
+  const int64_t rows = (m + blocks - 1) / blocks;
+  ParallelFor(blocks, [&](int64_t block) {
+    const int64_t first = block * rows, count = std::min(rows, m - first);
+    if (count > 0) MatMulRows(a + first * k, b, out + first * n, count, k, n);
+  });
 }
 
 }  // namespace
@@ -51,34 +165,14 @@ void MatMul(const C* a, const C* b, C* out, int64_t m, int64_t k, int64_t n) {
     std::fill(out, out + m * n, C(0));
     return;
   }
-  if constexpr (std::is_floating_point_v<C>) {
-    const int64_t blocks = m * k * n < kMinMultiplyAddsToSplit
-                               ? 1
-                               : std::min(kMaxBlocks, m / kMinRowsPerBlock);
-    if (blocks <= 1) {
-      MatMulRows(a, b, out, m, k, n);
+  if constexpr (std::is_same_v<C, float>) {
+    if (const sgemm::Kernel* kernel = KernelFor(ChosenMatMulIsa())) {
+      VectorMatMul(*kernel, a, b, out, m, k, n);
       return;
     }
-    const int64_t rows = (m + blocks - 1) / blocks;
-    // The caller and the pool's threads take blocks from one counter until none is left.
-    std::atomic<int64_t> next{0};
-    auto work = [&] {
-      for (int64_t block = next++; block < blocks; block = next++) {
-        const int64_t first = block * rows, count = std::min(rows, m - first);
-        if (count > 0) MatMulRows(a + first * k, b, out + first * n, count, k, n);
-      }
-    };
-    const int helpers =
-        static_cast<int>(std::min<int64_t>(blocks - 1, MatMulPool().NumThreads()));
-    Eigen::Barrier done(static_cast<unsigned>(helpers));
-    for (int i = 0; i < helpers; ++i) {
-      MatMulPool().Schedule([&] {
-        work();
-        done.Notify();
-      });
-    }
-    work();
-    done.Wait();
+  }
+  if constexpr (std::is_floating_point_v<C>) {
+    EigenMatMul(a, b, out, m, k, n);
   } else {
     std::fill(out, out + m * n, C(0));
     for (int64_t i = 0; i < m; ++i) {
@@ -90,6 +184,82 @@ void MatMul(const C* a, const C* b, C* out, int64_t m, int64_t k, int64_t n) {
         for (int64_t j = 0; j < n; ++j) target[j] += x * row[j];
       }
     }
+  }
+}
+
+const char* MatMulIsaName(MatMulIsa isa) {
+  switch (isa) {
+    case MatMulIsa::kAvx512:
+      return "avx512";
+    case MatMulIsa::kAvx2:
+      return "avx2";
+    case MatMulIsa::kBaseline:
+      break;
+  }
+  return "baseline";
+}
+
+bool CpuSupports(MatMulIsa isa) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  // libgcc's answers include the operating system's support for the wider registers. Its
+  // CPU data is filled in by a constructor; calling the initializer too makes this safe
+  // from other static initializers.
+  __builtin_cpu_init();
+  switch (isa) {
+    case MatMulIsa::kAvx512:
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+             __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+             CpuSupports(MatMulIsa::kAvx2);
+    case MatMulIsa::kAvx2:
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case MatMulIsa::kBaseline:
+      return true;
+  }
+  return false;
+#else
+  return isa == MatMulIsa::kBaseline;
+#endif
+}
+
+absl::StatusOr<MatMulIsa> ChooseMatMulIsa(const char* cap) {
+  MatMulIsa limit = MatMulIsa::kAvx512;
+  if (cap != nullptr && *cap != '\0') {
+    if (std::strcmp(cap, "baseline") == 0) {
+      limit = MatMulIsa::kBaseline;
+    } else if (std::strcmp(cap, "avx2") == 0) {
+      limit = MatMulIsa::kAvx2;
+    } else if (std::strcmp(cap, "avx512") != 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "TESSEL_ISA is '", cap, "'; expected baseline, avx2 or avx512"));
+    }
+  }
+  for (MatMulIsa isa : {MatMulIsa::kAvx512, MatMulIsa::kAvx2}) {
+    if (isa <= limit && CpuSupports(isa)) return isa;
+  }
+  return MatMulIsa::kBaseline;
+}
+
+MatMulIsa ChosenMatMulIsa() {
+  static const MatMulIsa chosen = [] {
+    absl::StatusOr<MatMulIsa> isa = ChooseMatMulIsa(std::getenv("TESSEL_ISA"));
+    if (isa.ok()) return *isa;
+    std::fprintf(stderr, "warning: %s; ignored\n", std::string(isa.status().message()).c_str());
+    return *ChooseMatMulIsa(nullptr);
+  }();
+  return chosen;
+}
+
+void MatMulWithIsa(MatMulIsa isa, const float* a, const float* b, float* out, int64_t m,
+                   int64_t k, int64_t n) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    std::fill(out, out + m * n, 0.0f);
+    return;
+  }
+  if (const sgemm::Kernel* kernel = KernelFor(isa)) {
+    VectorMatMul(*kernel, a, b, out, m, k, n);
+  } else {
+    EigenMatMul(a, b, out, m, k, n);
   }
 }
 

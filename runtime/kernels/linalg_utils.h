@@ -21,6 +21,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "runtime/element_type.h"
 #include "runtime/kernels/index_utils.h"
@@ -192,11 +193,40 @@ class ComputeResult {
   C* data_ = nullptr;
 };
 
-// out[m, n] = sum over k of a[m, k] * b[k, n], all row-major and contiguous. Floats use
-// Eigen's tensor contraction (single-threaded); uint64_t a plain loop that wraps.
-// Defined for C = float, double and uint64_t.
+// out[m, n] = sum over k of a[m, k] * b[k, n], all row-major and contiguous. f32 uses the
+// vector kernel of the chosen instruction set (below); f64 Eigen's tensor contraction;
+// complex a plain loop, and uint64_t one that wraps. Large real products run on a thread
+// pool.
+// Defined for C = float, double, c64, c128 and uint64_t.
 template <typename C>
 void MatMul(const C* a, const C* b, C* out, int64_t m, int64_t k, int64_t n);
+
+// The instruction sets f32 products can run on, in increasing order. kBaseline is any
+// x86-64 (SSE2, through Eigen); kAvx2 needs AVX2 and FMA; kAvx512 needs AVX-512 F, DQ, BW
+// and VL as well. On kAvx2 and kAvx512 every element of a product is the chain of fused
+// multiply-adds over k in order, so the two give the same bits; kBaseline rounds each
+// product and sum separately and adds in Eigen's order, so its results may differ from
+// theirs in the last bits.
+enum class MatMulIsa { kBaseline, kAvx2, kAvx512 };
+
+const char* MatMulIsaName(MatMulIsa isa);
+
+// Whether this CPU (and its operating system, for the wider registers) supports `isa`.
+bool CpuSupports(MatMulIsa isa);
+
+// The best instruction set the CPU supports, at most `cap`: the value of the TESSEL_ISA
+// environment variable ("baseline", "avx2" or "avx512"; unset or empty means no cap).
+// An unknown value is an error.
+absl::StatusOr<MatMulIsa> ChooseMatMulIsa(const char* cap);
+
+// The instruction set f32 products use in this process, chosen on first use from
+// TESSEL_ISA (an unknown value warns once on stderr and is ignored).
+MatMulIsa ChosenMatMulIsa();
+
+// MatMul<float> on `isa`, which the CPU must support: for tests and benchmarks that compare
+// instruction sets in one process.
+void MatMulWithIsa(MatMulIsa isa, const float* a, const float* b, float* out, int64_t m,
+                   int64_t k, int64_t n);
 
 }  // namespace tessel::runtime
 

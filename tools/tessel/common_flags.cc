@@ -37,6 +37,10 @@ ABSL_FLAG(std::string, hardware, "",
           "A hardware spec in protobuf text (cost_model/hardware_spec.proto): what the cost "
           "model estimates with, and what the partitioner prices its strategies on; the "
           "built-in H100-class NVLink node when empty.");
+ABSL_FLAG(bool, timing, false,
+          "Print the time of each stage to standard error: for partition, load, propagate, "
+          "partition and print, and the peak memory; for run, load, inputs and run, and the "
+          "instruction set f32 products use.");
 ABSL_FLAG(bool, combine_collectives, false,
           "After partitioning, run independent collectives of one kind over the same mesh "
           "axes as one collective of their concatenated operands (docs/partitioning.md).");

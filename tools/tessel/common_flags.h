@@ -31,6 +31,9 @@ ABSL_DECLARE_FLAG(std::string, mesh);
 ABSL_DECLARE_FLAG(bool, shard_weight_update);
 ABSL_DECLARE_FLAG(bool, combine_collectives);
 
+// Print the time of each stage (partition and run).
+ABSL_DECLARE_FLAG(bool, timing);
+
 // The hardware spec file for the cost model and the partitioner's strategy choice.
 ABSL_DECLARE_FLAG(std::string, hardware);
 

@@ -28,9 +28,6 @@ ABSL_FLAG(std::string, output, "",
 ABSL_FLAG(bool, propagated, false,
           "Write the program after propagation instead of partitioning it: every value "
           "carries its sharding (in HLO, sharding= on every instruction).");
-ABSL_FLAG(bool, timing, false,
-          "Print the time of each stage (load, propagate, partition, print) and the peak "
-          "memory to standard error.");
 ABSL_FLAG(bool, strategy_remarks, false,
           "Print a remark at each op where the partitioner compared strategies: the chosen "
           "one and the runner-up, with their estimated times and bytes sent.");

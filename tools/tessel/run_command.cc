@@ -12,11 +12,13 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/time/time.h"
 #include "collectives/hierarchical/axis_assignment.h"
 #include "mlir/IR/MLIRContext.h"
 #include "partitioner/ir/module_devices.h"
 #include "runtime/interpreter.h"
+#include "runtime/kernels/linalg_utils.h"
 #include "runtime/npy.h"
 #include "runtime/run_limits.h"
 #include "runtime/spmd_runner.h"
@@ -108,6 +110,7 @@ struct RunOptions {
   absl::Duration timeout = absl::InfiniteDuration();
   int64_t max_while_iterations = 0;
   int64_t max_memory = 0;  // bytes; 0 where the system does not say how much it has
+  bool timing = false;
 };
 
 // Reads the flags into options; a conflict or out-of-range value is a usage error.
@@ -139,6 +142,7 @@ absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
   }
   options.shard_weight_update = absl::GetFlag(FLAGS_shard_weight_update);
   options.combine_collectives = absl::GetFlag(FLAGS_combine_collectives);
+  options.timing = absl::GetFlag(FLAGS_timing);
   const std::string backend = absl::GetFlag(FLAGS_backend);
   if (backend != "local" && backend != "mpi") {
     return absl::InvalidArgumentError(
@@ -262,15 +266,28 @@ absl::Status CreateOutputDir(const std::string& dir) {
 }
 
 absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err) {
+  const absl::Time start = absl::Now();
   mlir::MLIRContext context;
   TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
                           LoadProgram(options.file, context));
   TESSEL_RETURN_IF_ERROR(ApplyMeshAxes(*module, options.mesh));
   TESSEL_ASSIGN_OR_RETURN(mlir::func::FuncOp function,
                           FindFunction(*module, options.function, options.file));
+  const absl::Time loaded = absl::Now();
   TESSEL_ASSIGN_OR_RETURN(std::vector<runtime::Tensor> inputs,
                           options.use_inputs ? ReadInputs(function, options.inputs)
                                              : RandomInputs(function, options.seed));
+  const absl::Time inputsReady = absl::Now();
+  // The run stage ends when the results exist, before they are printed or written.
+  auto reportTiming = [&] {
+    if (!options.timing) return;
+    const absl::Time ran = absl::Now();
+    err << absl::StrFormat(
+        "timing: load %.3f s, inputs %.3f s, run %.3f s; f32 products on %s\n",
+        absl::ToDoubleSeconds(loaded - start), absl::ToDoubleSeconds(inputsReady - loaded),
+        absl::ToDoubleSeconds(ran - inputsReady),
+        runtime::MatMulIsaName(runtime::ChosenMatMulIsa()));
+  };
   if (!options.output_dir.empty()) TESSEL_RETURN_IF_ERROR(CreateOutputDir(options.output_dir));
   const bool perDevice = LooksPartitioned(*module);
   if (options.check && perDevice) {
@@ -319,6 +336,7 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
                                        "several partitions with --partitions=N"));
     }
     TESSEL_ASSIGN_OR_RETURN(std::vector<runtime::Tensor> results, std::move(run));
+    reportTiming();
     for (size_t i = 0; i < results.size(); ++i) {
       out << "result " << i << ": " << Describe(results[i], options.print_limit) << "\n";
     }
@@ -338,6 +356,7 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
     spmd.limits = limits;
     TESSEL_ASSIGN_OR_RETURN(std::vector<std::vector<runtime::Tensor>> results,
                             runtime::RunSpmd(function, per_partition, partitions, spmd));
+    reportTiming();
     for (size_t p = 0; p < results.size(); ++p) {
       out << "partition " << p << ":\n";
       for (size_t i = 0; i < results[p].size(); ++i) {
@@ -362,6 +381,7 @@ Subcommand RunCommand() {
   command.synopsis =
       "run FILE [--function=main] [--inputs=a.npy,b.npy | --seed=N] "
       "[--partitions=N] [--output_dir=DIR] [--print_limit=K] [--check] [--mesh=NAME=SIZE,...] "
+      "[--timing] "
       "[--shard_weight_update] [--combine_collectives] [--timeout=DURATION] "
       "[--max_while_iterations=N] [--max_memory=BYTES] "
       "[--backend=local|mpi [--device_assignment=AXIS:local|mpi,...] "
@@ -379,7 +399,9 @@ Subcommand RunCommand() {
       "of a program without one) before anything runs. --shard_weight_update (with --check\n"
       "or --backend=mpi) partitions with data-parallel optimizer updates on 1/n shards of\n"
       "the weights; --combine_collectives (likewise) runs independent collectives of one\n"
-      "kind over the same axes as one.\n"
+      "kind over the same axes as one. --timing (local runs) prints the seconds spent loading\n"
+      "the program, reading or drawing the inputs and running it (before --check), and the\n"
+      "instruction set of f32 products (TESSEL_ISA=baseline|avx2|avx512 caps it).\n"
       "\n"
       "Limits: --timeout=30s ends a local run that runs longer, and --max_while_iterations=N\n"
       "a while loop whose body would run more than N times, each naming the loop or op it\n"
@@ -402,7 +424,7 @@ Subcommand RunCommand() {
                    "output_dir",  "print_limit", "check",   "mesh",
                    "backend",     "device_assignment", "collective_timeout",
                    "shard_weight_update", "combine_collectives", "rtol", "atol",
-                   "timeout", "max_while_iterations", "max_memory"};
+                   "timeout", "max_while_iterations", "max_memory", "timing"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     absl::StatusOr<RunOptions> options = GetOptions(args);
     if (!options.ok()) {

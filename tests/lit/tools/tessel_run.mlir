@@ -44,6 +44,16 @@
 // CONSTANT: result 0: s32[] 42
 // CONSTANT-NEXT: result 1: pred[2] {true, false}
 
+// --timing prints the stages on standard error and the instruction set of f32 products,
+// which TESSEL_ISA caps; an unknown TESSEL_ISA is ignored with a warning.
+// RUN: tessel run %s --seed=7 --timing 2>&1 | FileCheck %s --check-prefix=TIMING
+// TIMING: timing: load {{[0-9.]+}} s, inputs {{[0-9.]+}} s, run {{[0-9.]+}} s; f32 products on {{baseline|avx2|avx512}}
+// RUN: env TESSEL_ISA=baseline tessel run %s --seed=7 --timing 2>&1 | FileCheck %s --check-prefix=BASELINE
+// BASELINE: f32 products on baseline
+// RUN: env TESSEL_ISA=sse9 tessel run %s --seed=7 --timing 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: warning: TESSEL_ISA is 'sse9'; expected baseline, avx2 or avx512; ignored
+// UNKNOWN: f32 products on {{baseline|avx2|avx512}}
+
 func.func @main(%x: tensor<2x3xi32>, %w: tensor<3x2xi32>) -> (tensor<2x2xi32>, tensor<2x3xi32>) {
   %d = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0] : (tensor<2x3xi32>, tensor<3x2xi32>) -> tensor<2x2xi32>
   %n = hlo.neg %x : tensor<2x3xi32>
