@@ -15,20 +15,10 @@
 #include "partitioner/ir/tessel/tessel_ops.h"
 
 namespace tessel {
-namespace {
 
-// The deepest nesting of brackets ((), [], {}, <>) that MLIR text may have. MLIR's parser
-// descends recursively, one set of stack frames per level, and overflows the stack somewhere
-// past a few thousand levels (nested regions) or tens of thousands (nested types and dense
-// literals): a crash, not a diagnostic. Real programs nest a few dozen levels; HLO text has
-// the same limit for tuple shapes.
-constexpr int kMaxNesting = 256;
-
-// Fails, with the location of the bracket that goes too deep, if `text` nests brackets more
-// than kMaxNesting levels. Strings and // comments are skipped. A '>' that is not a bracket
-// ("->", ">=") only makes the count lower, so this never refuses text the parser would take
-// for fewer levels.
-absl::Status CheckNesting(absl::string_view text, absl::string_view buffer_name) {
+// Strings and // comments are skipped. A '>' that is not a bracket ("->", ">=") only makes
+// the count lower, so this never refuses text the parser would take for fewer levels.
+absl::Status CheckMlirNesting(absl::string_view text, absl::string_view buffer_name) {
   int depth = 0;
   int line = 1;
   size_t line_start = 0;
@@ -57,8 +47,6 @@ absl::Status CheckNesting(absl::string_view text, absl::string_view buffer_name)
   return absl::OkStatus();
 }
 
-}  // namespace
-
 void RegisterTesselDialects(mlir::DialectRegistry& registry) {
   registry.insert<mlir::func::FuncDialect, hlo::HloDialect, ir::TesselDialect>();
 }
@@ -71,7 +59,7 @@ absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> ParseModule(absl::string_view 
   context.appendDialectRegistry(registry);
   context.loadAllAvailableDialects();
 
-  absl::Status nesting = CheckNesting(text, buffer_name);
+  absl::Status nesting = CheckMlirNesting(text, buffer_name);
   if (!nesting.ok()) return nesting;
 
   llvm::SourceMgr source_mgr;

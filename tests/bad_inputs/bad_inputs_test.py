@@ -38,9 +38,12 @@ def parse_cases(path):
 def main():
     tessel, catalogue = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     cases = parse_cases(os.path.join(catalogue, "cases.txt"))
-    # `tessel` in a command is the binary under test.
+    # `tessel` in a command is the binary under test; so are the other tools named after
+    # the catalogue (tessel-opt, tessel-translate), by their file names.
     bin_dir = tempfile.mkdtemp()
     os.symlink(tessel, os.path.join(bin_dir, "tessel"))
+    for tool in sys.argv[3:]:
+        os.symlink(os.path.abspath(tool), os.path.join(bin_dir, os.path.basename(tool)))
     env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""))
     failures = []
     for number, file, want_exit, fragment, command in cases:

@@ -3,15 +3,18 @@
 //   tessel-translate --export-hlo model.mlir         MLIR → HLO text
 // Errors are reported as file:line:col diagnostics with a non-zero exit status.
 
+#include "absl/status/status.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "partitioner/hlo_text/hlo_export.h"
 #include "partitioner/hlo_text/hlo_import.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/parse_module.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "support/guarded_main.h"
 
@@ -33,14 +36,29 @@ int TranslateMain(int argc, char** argv) {
         return mlir::OwningOpRef<mlir::Operation*>(module.release().getOperation());
       },
       registerDialects);
-  mlir::TranslateFromMLIRRegistration exportHlo(
+  // Registered on the source rather than on a parsed module, so that text nested too deep
+  // for MLIR's recursive parser is refused before it parses.
+  mlir::TranslateRegistration exportHlo(
       "export-hlo", "export to XLA HLO text",
-      [](mlir::Operation* op, llvm::raw_ostream& os) -> mlir::LogicalResult {
-        auto module = mlir::dyn_cast<mlir::ModuleOp>(op);
-        if (!module) return op->emitError("expected a builtin.module");
-        return tessel::hlo_text::ExportHloText(module, os);
-      },
-      registerDialects);
+      [](const std::shared_ptr<llvm::SourceMgr>& sourceMgr, llvm::raw_ostream& os,
+         mlir::MLIRContext* context) -> mlir::LogicalResult {
+        const llvm::MemoryBuffer* buffer = sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
+        absl::Status nesting = tessel::CheckMlirNesting(
+            absl::string_view(buffer->getBufferStart(), buffer->getBufferSize()),
+            buffer->getBufferIdentifier().str());
+        if (!nesting.ok()) {
+          llvm::errs() << std::string(nesting.message()) << "\n";
+          return mlir::failure();
+        }
+        mlir::DialectRegistry registry;
+        registerDialects(registry);
+        context->appendDialectRegistry(registry);
+        context->loadAllAvailableDialects();
+        mlir::OwningOpRef<mlir::ModuleOp> module =
+            mlir::parseSourceFile<mlir::ModuleOp>(*sourceMgr, mlir::ParserConfig(context));
+        if (!module) return mlir::failure();
+        return tessel::hlo_text::ExportHloText(*module, os);
+      });
   return mlir::failed(mlir::mlirTranslateMain(argc, argv, "Tessel translation tool"));
 }
 
