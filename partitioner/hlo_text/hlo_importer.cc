@@ -255,7 +255,9 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> Importer::importBody(
            << "computation '" << comp.name << "' takes " << declared->size()
            << " parameters but is given " << params.size();
   }
-  Scope scope;
+  // Sized for every name at once: growing rehashes the whole table, over and over for a
+  // large computation.
+  Scope scope(static_cast<unsigned>(comp.instructions.size()));
   scopes_.push_back(&scope);
   inProgress_.push_back(comp.name);
   auto done = llvm::make_scope_exit([&] {

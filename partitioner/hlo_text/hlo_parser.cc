@@ -1,14 +1,22 @@
 // Parser of XLA HLO text into the syntax tree of hlo_parser.h.
 #include "partitioner/hlo_text/hlo_parser.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <cctype>
+#include <type_traits>
 
 #include "llvm/ADT/StringSwitch.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 namespace tessel::hlo_text {
+
+// A computation's instructions grow one by one; a vector copies them all each time it
+// grows unless their moves cannot throw.
+static_assert(std::is_nothrow_move_constructible_v<Instruction>);
+static_assert(std::is_nothrow_move_constructible_v<Computation>);
+
 namespace {
 
 // Sections of per-frame source information that recent XLA prints after the header.
@@ -149,6 +157,12 @@ class Parser {
         "count-leading-zeros", "copy", "add", "subtract", "multiply", "divide", "remainder",
         "maximum", "minimum", "power", "atan2", "and", "or", "xor", "shift-left",
         "shift-right-arithmetic", "shift-right-logical", "reduce-precision", "opt-barrier"};
+    // Most programs write every shape: then there is nothing to infer, and no map of
+    // names to build.
+    if (llvm::none_of(comp.instructions,
+                      [](const Instruction& inst) { return inst.shapeInferred; })) {
+      return mlir::success();
+    }
     llvm::StringMap<const Shape*> shapes;
     for (Instruction& inst : comp.instructions) {
       if (inst.shapeInferred) {
@@ -224,7 +238,8 @@ class Parser {
       lex_.skipSpace();
       inst.isRoot = true;
     }
-    inst.name = lex_.lexName().str();
+    llvm::StringRef name = lex_.lexName();
+    inst.name = name.str();
     if (inst.name.empty()) return lex_.error() << "expected an instruction name";
     lex_.skipSpace();
     if (failed(lex_.expect('=', "after instruction name '" + inst.name + "'"))) {
@@ -275,7 +290,7 @@ class Parser {
       if (!lex_.consume(',')) break;
       if (failed(parseAttribute(inst.attrs))) return mlir::failure();
     }
-    if (!names_.insert(inst.name).second) {
+    if (!names_.insert(name).second) {
       return mlir::emitError(lex_.toLoc(inst.pos))
              << "instruction name '" << inst.name << "' is used twice";
     }
@@ -345,7 +360,9 @@ class Parser {
 
   Lexer& lex_;
   ParsedModule& module_;
-  llvm::StringSet<> names_;  // of the computation being parsed
+  // The names of the computation being parsed, as slices of the text, which outlives the
+  // parse: a set of them allocates nothing per name.
+  llvm::DenseSet<llvm::StringRef> names_;
 };
 
 }  // namespace

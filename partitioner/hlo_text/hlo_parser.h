@@ -33,6 +33,14 @@ struct Shape {
   llvm::SmallVector<int64_t> dims;        // arrays only
   std::vector<Shape> elements;            // tuples only
 
+  // Moves cannot throw (SmallVector's only moves or copies inline elements), and saying so
+  // lets vectors of instructions move them when they grow instead of copying each one.
+  Shape() = default;
+  Shape(const Shape&) = default;
+  Shape(Shape&&) noexcept = default;
+  Shape& operator=(const Shape&) = default;
+  Shape& operator=(Shape&&) noexcept = default;
+
   // The number of arrays in the flattened (pre-order) tuple tree; tokens count none.
   int64_t numLeaves() const;
   // The leaves XLA counts, tokens included: one per element of a tuple sharding.

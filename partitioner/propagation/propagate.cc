@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <type_traits>
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/raw_ostream.h"
@@ -29,55 +28,49 @@ int64_t numElements(mlir::Value value) {
 
 // The mesh of a node: that of its first value with a state. Null if none has one yet.
 const TensorState* meshSource(const PropagationGraph& graph, const Node& node) {
-  for (mlir::Value value : node.values) {
-    auto it = graph.states.find(value);
-    if (it != graph.states.end()) return &it->second;
+  for (int32_t slot : node.slots) {
+    if (graph.states[slot].meshName) return &graph.states[slot];
   }
   return nullptr;
 }
 
-// Runs one node's step; returns the values it changed. With `conflicts`, writes nothing
+// Runs one node's step; returns the slots it changed. With `conflicts`, writes nothing
 // and only reports where closed dimensions disagree.
-llvm::SmallVector<mlir::Value> runNode(PropagationGraph& graph, const Node& node, int64_t level,
-                                       llvm::SmallVectorImpl<FactorConflict>* conflicts = nullptr) {
+llvm::SmallVector<int32_t> runNode(PropagationGraph& graph, const Node& node, int64_t level,
+                                   llvm::SmallVectorImpl<FactorConflict>* conflicts = nullptr) {
   const TensorState* source = meshSource(graph, node);
   if (!source) return {};
   mlir::FlatSymbolRefAttr meshName = source->meshName;
   MeshAttr mesh = source->mesh;
-  // Give every tensor of the node a state first: inserting into the map may move states,
-  // so pointers are taken only afterwards.
   const size_t numOperands = node.rule.getOperands().size();
   auto factorsOf = [&](size_t index) {
     return index < numOperands ? &node.rule.getOperands()[index]
                                : &node.rule.getResults()[index - numOperands];
   };
-  for (mlir::Value value : node.values) {
-    auto type = llvm::dyn_cast<mlir::RankedTensorType>(value.getType());
-    if (type && !graph.states.count(value)) {
-      graph.states[value] = openState(meshName, mesh, type.getRank());
-    }
-  }
   llvm::SmallVector<StepTensor> tensors;
-  for (auto [index, value] : llvm::enumerate(node.values)) {
+  for (auto [index, slot] : llvm::enumerate(node.slots)) {
+    mlir::Value value = graph.values[slot];
+    TensorState& state = graph.states[slot];
+    auto type = llvm::dyn_cast<mlir::RankedTensorType>(value.getType());
+    if (type && !state.meshName) state = openState(meshName, mesh, type.getRank());
     StepTensor tensor;
-    auto it = graph.states.find(value);
-    if (it != graph.states.end() && it->second.meshName == meshName) tensor.state = &it->second;
+    if (state.meshName == meshName) tensor.state = &state;
     tensor.factors = factorsOf(index);
     tensor.numElements = numElements(value);
     tensor.mayGrow = conflicts == nullptr;
     tensors.push_back(tensor);
   }
-  llvm::SmallVector<mlir::Value> changed;
+  llvm::SmallVector<int32_t> changed;
   for (const StepChange& change :
        propagateThroughRule(node.rule, tensors, mesh, level, conflicts)) {
     TensorState& state = *tensors[change.tensor].state;
     const TensorState& from = *tensors[change.source].state;
     if (!state.provenance.origin && from.provenance.origin) {
       state.provenance.origin = from.provenance.origin;
-      state.provenance.from = node.values[change.source];
+      state.provenance.from = graph.values[node.slots[change.source]];
       state.provenance.via = node.op;
     }
-    changed.push_back(node.values[change.tensor]);
+    changed.push_back(node.slots[change.tensor]);
   }
   return changed;
 }
@@ -134,8 +127,8 @@ void runToFixedPoint(PropagationGraph& graph, int64_t level, int stage,
     queued[node] = false;
     if (!dirty[node]) continue;
     dirty[node] = false;
-    for (mlir::Value value : runNode(graph, graph.nodes[node], level)) {
-      for (int64_t user : graph.users[value]) {
+    for (int32_t slot : runNode(graph, graph.nodes[node], level)) {
+      for (int64_t user : graph.users[slot]) {
         dirty[user] = true;
         if (!queued[user] && enabled(user)) {
           worklist.push_back(user);
@@ -150,9 +143,8 @@ void runToFixedPoint(PropagationGraph& graph, int64_t level, int stage,
 ir::ShardingAttr finalSharding(const PropagationGraph& graph, mlir::Value value) {
   auto type = llvm::dyn_cast<mlir::RankedTensorType>(value.getType());
   if (!type) return {};
-  auto it = graph.states.find(value);
-  if (it != graph.states.end()) {
-    return stateToAttr(it->second, value.getContext(), /*closeOpenDims=*/true);
+  if (const TensorState* state = graph.stateOf(value)) {
+    return stateToAttr(*state, value.getContext(), /*closeOpenDims=*/true);
   }
   TensorState replicated = openState(graph.defaultMeshName, graph.defaultMesh, type.getRank());
   return stateToAttr(replicated, value.getContext(), /*closeOpenDims=*/true);
@@ -175,20 +167,25 @@ std::optional<Provenance> expandLinks(
   return provenance;
 }
 
-template <typename Map>
-std::optional<Provenance> expandProvenance(const Map& map, mlir::Value value) {
+std::optional<Provenance> expandProvenance(
+    const llvm::DenseMap<mlir::Value, ProvenanceLink>& links, mlir::Value value) {
   return expandLinks(
       value,
       [&](mlir::Value v) -> const ProvenanceLink* {
-        auto it = map.find(v);
-        if (it == map.end()) return nullptr;
-        if constexpr (std::is_same_v<typename Map::mapped_type, ProvenanceLink>) {
-          return &it->second;
-        } else {
-          return &it->second.provenance;
-        }
+        auto it = links.find(v);
+        return it == links.end() ? nullptr : &it->second;
       },
-      map.size());
+      links.size());
+}
+
+std::optional<Provenance> expandProvenance(const PropagationGraph& graph, mlir::Value value) {
+  return expandLinks(
+      value,
+      [&](mlir::Value v) -> const ProvenanceLink* {
+        const TensorState* state = graph.stateOf(v);
+        return state ? &state->provenance : nullptr;
+      },
+      graph.states.size());
 }
 
 void writeShardings(mlir::ModuleOp module, const PropagationGraph& graph, bool annotateOrigins,
@@ -227,7 +224,7 @@ void writeShardings(mlir::ModuleOp module, const PropagationGraph& graph, bool a
         if (annotateOrigins) {
           llvm::SmallVector<mlir::Attribute> origins;
           for (mlir::Value result : op->getResults()) {
-            std::optional<Provenance> provenance = expandProvenance(graph.states, result);
+            std::optional<Provenance> provenance = expandProvenance(graph, result);
             origins.push_back(builder.getStringAttr(
                 provenance ? describeProvenance(*provenance)
                            : "replicated: no sharding reached it"));
@@ -245,8 +242,8 @@ void writeShardings(mlir::ModuleOp module, const PropagationGraph& graph, bool a
     });
   }
   if (report) {
-    for (const auto& [value, state] : graph.states) {
-      if (state.provenance.origin) report->links[value] = state.provenance;
+    for (auto [slot, state] : llvm::enumerate(graph.states)) {
+      if (state.provenance.origin) report->links[graph.values[slot]] = state.provenance;
     }
   }
 }

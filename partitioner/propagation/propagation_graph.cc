@@ -50,16 +50,23 @@ class GraphBuilder {
       : module_(module), conservative_(conservative), enterManualBodies_(enterManualBodies) {}
 
   mlir::FailureOr<PropagationGraph> build() {
-    // Every value gets a state while propagation runs: sizing the map once spares the
-    // rehashes (each moving every state) a large program would otherwise go through.
+    // Every value may get a slot and most ops a node: sizing the vectors once spares the
+    // reallocations, which copy every state and rule (their moves may throw, so vectors
+    // copy them) and leave the old arrays behind as garbage.
     size_t values = 0;
+    size_t ops = 0;
     module_.walk([&](mlir::Operation* op) {
+      ++ops;
       values += op->getNumResults();
       for (mlir::Region& region : op->getRegions()) {
         for (mlir::Block& block : region) values += block.getNumArguments();
       }
     });
+    graph_.values.reserve(values);
+    graph_.slotOf.reserve(values);
+    graph_.users.reserve(values);
     graph_.states.reserve(values);
+    graph_.nodes.reserve(ops);
     for (auto mesh : module_.getOps<ir::MeshOp>()) {
       graph_.defaultMeshName = mlir::FlatSymbolRefAttr::get(mesh.getSymNameAttr());
       graph_.defaultMesh = mesh.getMesh();
@@ -78,26 +85,43 @@ class GraphBuilder {
   // Seeds `value` with `sharding`; keeps an existing seed (the first annotation wins).
   void seed(mlir::Value value, ir::ShardingAttr sharding, std::string origin) {
     MeshAttr mesh = lookupMeshIn(module_, sharding.getMeshName());
-    if (!mesh || graph_.states.count(value)) return;
+    if (!mesh) return;
+    TensorState& slotState = graph_.states[slotFor(value)];
+    if (slotState.meshName) return;
     TensorState state = stateFromAttr(sharding, mesh);
     state.provenance.origin = std::make_shared<const std::string>(std::move(origin));
     for (const DimState& dim : state.dims) {
       if (dim.priority) levels_.insert(*dim.priority);
     }
-    graph_.states[value] = std::move(state);
+    slotState = std::move(state);
+  }
+
+  int32_t slotFor(mlir::Value value) {
+    auto [it, inserted] = graph_.slotOf.try_emplace(value, graph_.values.size());
+    if (inserted) {
+      graph_.values.push_back(value);
+      graph_.users.emplace_back();
+      graph_.states.emplace_back();
+    }
+    return it->second;
   }
 
   void addNode(mlir::Operation* op, rules::OpShardingRule rule,
-               llvm::SmallVector<mlir::Value, 4> values, Stage stage) {
+               llvm::ArrayRef<mlir::Value> values, Stage stage) {
     int64_t index = graph_.nodes.size();
-    for (mlir::Value value : values) graph_.users[value].push_back(index);
-    graph_.nodes.push_back({op, std::move(rule), std::move(values), stage});
+    llvm::SmallVector<int32_t, 4> slots;
+    for (mlir::Value value : values) {
+      int32_t slot = slotFor(value);
+      graph_.users[slot].push_back(index);
+      slots.push_back(slot);
+    }
+    graph_.nodes.push_back({op, std::move(rule), std::move(slots), stage});
   }
 
   void addEdge(mlir::Operation* owner, llvm::SmallVector<mlir::Value, 4> members) {
     if (members.size() < 2 || !llvm::isa<mlir::RankedTensorType>(members[0].getType())) return;
     rules::OpShardingRule rule = identityRule(members);
-    addNode(owner, std::move(rule), std::move(members), Stage::kElementwise);
+    addNode(owner, std::move(rule), members, Stage::kElementwise);
   }
 
   mlir::LogicalResult addFunction(mlir::func::FuncOp function) {
@@ -190,7 +214,7 @@ class GraphBuilder {
     if (auto* rule = std::get_if<rules::OpShardingRule>(&answer)) {
       llvm::SmallVector<mlir::Value, 4> values(op->getOperands());
       values.append(op->result_begin(), op->result_end());
-      addNode(op, std::move(*rule), std::move(values), stageOf(op));
+      addNode(op, std::move(*rule), values, stageOf(op));
     }
     // The regions of other ops (reducers, comparators, scatter updates) compute on single
     // elements: there is nothing in them to shard.

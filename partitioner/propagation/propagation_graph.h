@@ -25,16 +25,32 @@ struct Node {
   // the function for its results).
   mlir::Operation* op = nullptr;
   rules::OpShardingRule rule;
-  // The values in the rule's order (operands, then results; for an edge, its members).
-  llvm::SmallVector<mlir::Value, 4> values;
+  // The slots of the values in the rule's order (operands, then results; for an edge, its
+  // members).
+  llvm::SmallVector<int32_t, 4> slots;
   Stage stage = Stage::kOther;
 };
 
 struct PropagationGraph {
   std::vector<Node> nodes;
-  // The nodes each value takes part in.
-  llvm::DenseMap<mlir::Value, llvm::SmallVector<int64_t, 2>> users;
-  llvm::DenseMap<mlir::Value, TensorState> states;
+  // Every value the graph relates gets a slot, numbered in the order the build meets them
+  // (program order), and the per-value data below is indexed by it: a step reads its
+  // tensors' states without hashing, and neighbouring ops' states lie near each other in
+  // memory, where a map keyed by value would scatter them over a table larger than the
+  // caches.
+  std::vector<mlir::Value> values;
+  llvm::DenseMap<mlir::Value, int32_t> slotOf;
+  // The nodes each slot's value takes part in.
+  std::vector<llvm::SmallVector<int64_t, 2>> users;
+  // Each slot's state; a value without a sharding yet has a null meshName.
+  std::vector<TensorState> states;
+
+  // The state of `value`, or null when it has none (yet).
+  const TensorState* stateOf(mlir::Value value) const {
+    auto it = slotOf.find(value);
+    if (it == slotOf.end() || !states[it->second].meshName) return nullptr;
+    return &states[it->second];
+  }
   // The first mesh of the module: values nothing reaches are replicated over it.
   mlir::FlatSymbolRefAttr defaultMeshName;
   MeshAttr defaultMesh;

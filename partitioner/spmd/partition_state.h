@@ -5,8 +5,9 @@
 #ifndef TESSEL_PARTITIONER_SPMD_PARTITION_STATE_H_
 #define TESSEL_PARTITIONER_SPMD_PARTITION_STATE_H_
 
-#include <optional>
+#include <deque>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "llvm/ADT/DenseMap.h"
@@ -44,10 +45,18 @@ class PartitionState {
 
   void define(mlir::Value global, mlir::Value local, Layout layout,
               llvm::ArrayRef<int64_t> shape) {
-    values_[global] = LocalValue{local, std::move(layout), llvm::to_vector<4>(shape)};
+    auto [it, inserted] = index_.try_emplace(global, locals_.size());
+    LocalValue value{local, std::move(layout), llvm::to_vector<4>(shape)};
+    if (inserted) {
+      locals_.push_back(std::move(value));
+    } else {
+      locals_[it->second] = std::move(value);
+    }
   }
-  const LocalValue& local(mlir::Value global) const { return values_.find(global)->second; }
-  bool has(mlir::Value global) const { return values_.count(global) != 0; }
+  const LocalValue& local(mlir::Value global) const {
+    return locals_[index_.find(global)->second];
+  }
+  bool has(mlir::Value global) const { return index_.count(global) != 0; }
 
   // The local value of `global` resharded to `to`.
   mlir::FailureOr<mlir::Value> localAs(mlir::Value global, const Layout& to,
@@ -94,7 +103,12 @@ class PartitionState {
   mlir::SymbolTableCollection& symbols_;
   mlir::func::FuncOp func_;
   const PartitionOptions& options_;
-  llvm::DenseMap<mlir::Value, LocalValue> values_;
+  // The local values in the order they were defined (program order), found through a
+  // small index: a map holding the local values themselves would scatter them over a table
+  // far larger than the caches in a large program, and move them all each time it grows.
+  // A deque never moves them, so references stay valid across define().
+  std::deque<LocalValue> locals_;
+  llvm::DenseMap<mlir::Value, uint32_t> index_;
   int manualDepth_ = 0;
   struct LoopBody {
     mlir::Block* body;
