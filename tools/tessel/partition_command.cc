@@ -168,6 +168,8 @@ Subcommand PartitionCommand() {
     absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
         LoadProgram(args.positional[0], context);
     const double loadSeconds = absl::ToDoubleSeconds(absl::Now() - start);
+    // Start-up counts with loading: the process's CPU time from its start.
+    const double loadCpu = ProcessCpuSeconds();
     StageSeconds stages;
     if (status.ok()) status = module.status();
     if (status.ok()) status = ApplyMeshAxes(**module, *mesh);
@@ -190,6 +192,7 @@ Subcommand PartitionCommand() {
     // written under a temporary name and renamed into place only once complete, and
     // standard output is checked by main() after the last byte.
     const absl::Time printStart = absl::Now();
+    const double printStartCpu = ProcessCpuSeconds();
     auto printTo = [&](std::ostream& stream) {
       // Partitioning leaves a valid module (the tests verify every one it makes); printing
       // would otherwise verify it again first, which costs as much as the print.
@@ -217,11 +220,14 @@ Subcommand PartitionCommand() {
     if (absl::GetFlag(FLAGS_timing)) {
       const double printSeconds = absl::ToDoubleSeconds(absl::Now() - printStart);
       const double total = absl::ToDoubleSeconds(absl::Now() - start);
+      const double endCpu = ProcessCpuSeconds();
       err << absl::StrFormat(
           "timing: load %.3f s, propagate %.3f s, partition %.3f s, print %.3f s, total %.3f "
-          "s; peak memory %.1f MiB\n",
+          "s; peak memory %.1f MiB; cpu: load %.3f s, propagate %.3f s, partition %.3f s, "
+          "print %.3f s, total %.3f s\n",
           loadSeconds, stages.propagate, stages.partition, printSeconds, total,
-          PeakMemoryBytes() / (1024.0 * 1024.0));
+          PeakMemoryBytes() / (1024.0 * 1024.0), loadCpu, stages.propagate_cpu,
+          stages.partition_cpu, endCpu - printStartCpu, endCpu);
     }
     return static_cast<int>(kExitOk);
   };

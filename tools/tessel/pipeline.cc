@@ -1,19 +1,19 @@
 // Propagation and partitioning behind a diagnostic handler that turns MLIR diagnostics into
 // a Status and remark lines.
-#include "partitioner/ir/location.h"
 #include "tools/tessel/pipeline.h"
 
-#include "absl/time/clock.h"
-#include "absl/time/time.h"
-
+#include <ctime>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/location.h"
 #include "partitioner/passes/collective_combining.h"
 #include "partitioner/passes/hierarchical_all_reduce.h"
 #include "partitioner/passes/weight_update_sharding.h"
@@ -112,12 +112,23 @@ absl::Status Propagate(mlir::ModuleOp module, propagation::PropagationReport* re
   return collector.Finish(failed, "sharding propagation");
 }
 
+double ProcessCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
 absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
                                    const PipelineOptions& options) {
   const absl::Time start = absl::Now();
+  const double startCpu = ProcessCpuSeconds();
   absl::Status propagated = Propagate(module, nullptr, remarks);
   const absl::Time propagatedAt = absl::Now();
-  if (options.seconds) options.seconds->propagate = absl::ToDoubleSeconds(propagatedAt - start);
+  const double propagatedCpu = ProcessCpuSeconds();
+  if (options.seconds) {
+    options.seconds->propagate = absl::ToDoubleSeconds(propagatedAt - start);
+    options.seconds->propagate_cpu = propagatedCpu - startCpu;
+  }
   if (!propagated.ok()) return propagated;
   DiagnosticCollector collector(module.getContext(), remarks);
   if (options.shard_weight_update) {
@@ -137,6 +148,7 @@ absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
   }
   if (options.seconds) {
     options.seconds->partition = absl::ToDoubleSeconds(absl::Now() - propagatedAt);
+    options.seconds->partition_cpu = ProcessCpuSeconds() - propagatedCpu;
   }
   return collector.Finish(failed, "partitioning");
 }

@@ -25,7 +25,14 @@ absl::Status Propagate(mlir::ModuleOp module, propagation::PropagationReport* re
 struct StageSeconds {
   double propagate = 0;
   double partition = 0;  // weight-update sharding, partitioning and the passes after it
+  // The same stages in the CPU time of the whole process (every thread): on a machine
+  // shared with other work, wall time also counts the time others held the cores.
+  double propagate_cpu = 0;
+  double partition_cpu = 0;
 };
+
+// The CPU time this process has used so far, in seconds (CLOCK_PROCESS_CPUTIME_ID).
+double ProcessCpuSeconds();
 
 // What may run between propagation and partitioning, and after partitioning.
 struct PipelineOptions {

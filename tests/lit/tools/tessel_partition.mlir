@@ -29,7 +29,7 @@
 // PARTITION: tessel.all_reduce {{.*}} over @mesh ["model"] kind = sum : tensor<4x64xf32>
 // PARTITION-NOT: tessel.all_gather
 
-// TIMING: timing: load {{[0-9.]+}} s, propagate {{[0-9.]+}} s, partition {{[0-9.]+}} s, print {{[0-9.]+}} s, total {{[0-9.]+}} s; peak memory {{[0-9.]+}} MiB
+// TIMING: timing: load {{[0-9.]+}} s, propagate {{[0-9.]+}} s, partition {{[0-9.]+}} s, print {{[0-9.]+}} s, total {{[0-9.]+}} s; peak memory {{[0-9.]+}} MiB; cpu: load {{[0-9.]+}} s, propagate {{[0-9.]+}} s, partition {{[0-9.]+}} s, print {{[0-9.]+}} s, total {{[0-9.]+}} s
 
 // A program that cannot be written in full is an error, not an empty success.
 // CLOSED-STDOUT: tessel partition: cannot write standard output: Bad file descriptor
