@@ -199,6 +199,52 @@ TEST(RunTest, WrongInputsAreNamed) {
   }
 }
 
+// A loop that never ends: on one device, and on four where the devices then wait for each
+// other in an all_reduce.
+constexpr char kEndlessLoop[] = R"(
+tessel.mesh @mesh = <["x"=4]>
+func.func @main(%x: tensor<8xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}]>})
+    -> tensor<8xf32> {
+  %true = hlo.constant dense<true> : tensor<i1>
+  %l = hlo.while(%s = %x) : tensor<8xf32>
+  cond {
+    hlo.return %true : tensor<i1>
+  } do {
+    %s1 = hlo.add %s, %s : tensor<8xf32>
+    hlo.return %s1 : tensor<8xf32>
+  }
+  %sum = hlo.constant dense<0.0> : tensor<f32>
+  %r = hlo.reduce(%l) init(%sum) dimensions = [0] : (tensor<8xf32>, tensor<f32>) -> tensor<f32> reducer {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = hlo.add %a, %b : tensor<f32>
+    hlo.return %c : tensor<f32>
+  }
+  %out = hlo.broadcast_in_dim %r, dims = [] : (tensor<f32>) -> tensor<8xf32>
+  return %out : tensor<8xf32>
+})";
+
+TEST(RunTest, TimeoutAndIterationLimitEndALoopThatNeverEnds) {
+  absl::StatusOr<Program> program = Program::FromMlirText(kEndlessLoop);
+  ASSERT_THAT(program, IsOk());
+  absl::StatusOr<PartitionResult> partitioned = Partition(*program);
+  ASSERT_THAT(partitioned, IsOk());
+  EXPECT_TRUE(partitioned->program.is_partitioned());
+  std::vector<HostTensor> inputs = {HostTensor::Random(ElementType::kF32, {8}, 1)};
+  for (const Program* p : {&*program, &partitioned->program}) {
+    RunOptions timeout;
+    timeout.timeout = absl::Milliseconds(200);
+    EXPECT_THAT(tessel::Run(*p, inputs, timeout),
+                StatusIs(absl::StatusCode::kDeadlineExceeded, "hlo.while"));
+    RunOptions iterations;
+    iterations.max_while_iterations = 50;
+    EXPECT_THAT(tessel::Run(*p, inputs, iterations),
+                StatusIs(absl::StatusCode::kResourceExhausted, "max_while_iterations = 50"));
+  }
+  RunOptions invalid;
+  invalid.timeout = absl::ZeroDuration();
+  EXPECT_THAT(tessel::Run(*program, inputs, invalid), StatusIs(kInvalid, "timeout"));
+}
+
 TEST(VerifyTest, DifferentResultsAreReportedNotHidden) {
   Mesh mesh = *Mesh::Create({{"x", 2}});
   auto build = [&](bool subtract) {

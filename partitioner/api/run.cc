@@ -7,12 +7,16 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "partitioner/api/host_tensor_access.h"
 #include "partitioner/api/mlir_conversion.h"
 #include "partitioner/api/program_mlir.h"
 #include "partitioner/ir/tessel/sharding_verification.h"
 #include "runtime/interpreter.h"
+#include "runtime/kernel_registry.h"
+#include "runtime/run_limits.h"
 #include "runtime/sharded_tensors.h"
 #include "runtime/spmd_runner.h"
 #include "support/status_macros.h"
@@ -51,7 +55,8 @@ std::vector<HostTensor> ToHost(std::vector<runtime::Tensor> tensors) {
 absl::StatusOr<std::vector<HostTensor>> RunPartitioned(const Program& program,
                                                        mlir::func::FuncOp entry,
                                                        const std::vector<HostTensor>& inputs,
-                                                       const RunOptions& options) {
+                                                       const RunOptions& options,
+                                                       const runtime::RunLimits& limits) {
   mlir::ModuleOp module = GetMlirModule(program);
   int64_t num_partitions = program.num_partitions();
   auto sharding_key = ir::TesselDialect::kShardingAttrName;
@@ -71,6 +76,7 @@ absl::StatusOr<std::vector<HostTensor>> RunPartitioned(const Program& program,
   }
   runtime::SpmdOptions spmd_options;
   spmd_options.collective_timeout = options.collective_timeout;
+  spmd_options.limits = limits;
   TESSEL_ASSIGN_OR_RETURN(std::vector<std::vector<runtime::Tensor>> locals,
                           runtime::RunSpmd(entry, per_partition, num_partitions, spmd_options));
   const std::vector<TensorType>& result_types = program.global_result_types();
@@ -98,13 +104,27 @@ absl::StatusOr<std::vector<HostTensor>> Run(const Program& program,
                                             const std::vector<HostTensor>& inputs,
                                             const RunOptions& options) {
   TESSEL_RETURN_IF_ERROR(CheckInputs(program, inputs));
+  if (options.timeout <= absl::ZeroDuration() || options.max_while_iterations < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "RunOptions: timeout must be positive and max_while_iterations at least 0, got ",
+        absl::FormatDuration(options.timeout), " and ", options.max_while_iterations));
+  }
   auto entry = GetMlirModule(program).lookupSymbol<mlir::func::FuncOp>(
       api_internal::ToStringRef(program.entry_function()));
-  if (program.is_partitioned()) return RunPartitioned(program, entry, inputs, options);
+  runtime::StopSignal stop;
+  runtime::Watchdog watchdog(
+      stop,
+      options.timeout == absl::InfiniteDuration() ? absl::InfiniteFuture()
+                                                  : absl::Now() + options.timeout,
+      absl::DeadlineExceededError(absl::StrCat("stopped here: the run took longer than its timeout of ",
+                                               absl::FormatDuration(options.timeout))));
+  const runtime::RunLimits limits{&stop, options.max_while_iterations};
+  if (program.is_partitioned()) return RunPartitioned(program, entry, inputs, options, limits);
   std::vector<runtime::Tensor> args;
   args.reserve(inputs.size());
   for (const HostTensor& input : inputs) args.push_back(HostTensorAccess::Runtime(input));
-  runtime::Interpreter interpreter;
+  runtime::Interpreter interpreter(runtime::DefaultKernelRegistry(), runtime::PartitionContext{},
+                                   limits);
   TESSEL_ASSIGN_OR_RETURN(std::vector<runtime::Tensor> results,
                           interpreter.RunFunction(entry, args));
   return ToHost(std::move(results));

@@ -13,6 +13,7 @@
 #ifndef TESSEL_PARTITIONER_API_RUN_H_
 #define TESSEL_PARTITIONER_API_RUN_H_
 
+#include <cstdint>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -25,6 +26,14 @@ namespace tessel {
 struct RunOptions {
   // How long a device waits in a collective for the others before the run fails.
   absl::Duration collective_timeout = absl::Seconds(60);
+  // How long the whole run may take: past it, every device stops before its next op or
+  // while iteration (or at once, if it waits in a collective) and the run fails with
+  // DeadlineExceeded, naming the op or loop it stopped in. An op already running finishes
+  // first.
+  absl::Duration timeout = absl::InfiniteDuration();
+  // A while loop whose body would run more than this many times fails the run, naming the
+  // loop. 0: no limit.
+  int64_t max_while_iterations = 0;
 };
 
 // Runs `program` on `inputs`, one per parameter, each of the parameter's global type
