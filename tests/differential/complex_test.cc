@@ -79,36 +79,12 @@ std::vector<ComplexCase> Cases() {
           const char* name = narrow ? "c64" : "c128";
           const char* type = narrow ? "complex<f32>" : "complex<f64>";
           const ElementType elementType = narrow ? ElementType::kC64 : ElementType::kC128;
-          std::string params;
-          std::vector<runtime::Tensor> inputs;
-          const char* tensors[] = {"a", "b"};
-          const char* offsets[] = {"i", "j"};
-          int numTensors = 0, numOffsets = 0;
-          for (const runtime::Shape& shape : program.args) {
-            if (!params.empty()) params += ", ";
-            if (shape.empty()) {
-              params += absl::StrCat("%", offsets[numOffsets++], ": tensor<i32>");
-              inputs.push_back(runtime::RandomTensor(ElementType::kS32, shape, ++seed));
-              continue;
-            }
-            std::string dims;
-            for (int64_t size : shape) absl::StrAppend(&dims, size, "x");
-            params += absl::StrCat("%", tensors[numTensors++], ": tensor<", dims, "T> ",
-                                   testing::ShardingArgAttrText(argLayouts[a]));
-            inputs.push_back(runtime::RandomTensor(elementType, shape, ++seed));
-          }
-          std::string resultType = program.text.substr(program.text.rfind(": ") + 2);
-          std::string module = absl::StrReplaceAll(
-              absl::StrCat("tessel.mesh @mesh = <MESH>\nfunc.func @main(PARAMS) -> (",
-                           resultType, " RES) {\n  ", program.text, "\n}"),
-              {{"MESH", mesh.text},
-               {"PARAMS", params},
-               {"RES", testing::ShardingArgAttrText(resultLayouts[r])}});
-          module = absl::StrReplaceAll(module, {{"xT>", absl::StrCat("x", type, ">")},
-                                                {"<T>", absl::StrCat("<", type, ">")}});
+          testing::GeneratedModule generated =
+              testing::GenerateModule(program.text, program.args, mesh, argLayouts[a],
+                                      resultLayouts[r], type, elementType, &seed);
           cases.push_back({absl::StrCat(program.name, "_", name, "_", mesh.devices, "dev",
                                         mesh.axes.size(), "d_", a, "_", r),
-                           module, inputs});
+                           generated.module, generated.inputs});
         }
       }
     }

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "gtest/gtest.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -24,6 +25,7 @@
 #include "partitioner/spmd/partition.h"
 #include "runtime/element_type.h"
 #include "runtime/interpreter.h"
+#include "runtime/random_inputs.h"
 #include "runtime/sharded_tensors.h"
 #include "runtime/spmd_runner.h"
 
@@ -302,6 +304,44 @@ std::vector<int64_t> ShardCounts(const std::vector<std::vector<std::string>>& di
     counts.push_back(count);
   }
   return counts;
+}
+
+GeneratedModule GenerateModule(const std::string& body, const std::vector<runtime::Shape>& args,
+                               const TestMesh& mesh,
+                               const std::vector<std::vector<std::string>>& arg_layout,
+                               const std::vector<std::vector<std::string>>& result_layout,
+                               const std::string& element_text, runtime::ElementType element_type,
+                               int* seed,
+                               const std::vector<std::pair<std::string, std::string>>&
+                                   replacements) {
+  GeneratedModule generated;
+  std::string params;
+  const char* tensors[] = {"a", "b", "c", "d"};
+  const char* offsets[] = {"i", "j", "k", "l"};
+  int num_tensors = 0, num_offsets = 0;
+  for (const runtime::Shape& shape : args) {
+    if (!params.empty()) params += ", ";
+    if (shape.empty()) {
+      params += absl::StrCat("%", offsets[num_offsets++], ": tensor<i32>");
+      generated.inputs.push_back(runtime::RandomTensor(runtime::ElementType::kS32, shape, ++*seed));
+      continue;
+    }
+    std::string dims;
+    for (int64_t size : shape) absl::StrAppend(&dims, size, "x");
+    params += absl::StrCat("%", tensors[num_tensors++], ": tensor<", dims, "T> ",
+                           ShardingArgAttrText(arg_layout));
+    generated.inputs.push_back(runtime::RandomTensor(element_type, shape, ++*seed));
+  }
+  const std::string result_type = body.substr(body.rfind(": ") + 2);
+  generated.module = absl::StrReplaceAll(
+      absl::StrCat("tessel.mesh @mesh = <MESH>\nfunc.func @main(PARAMS) -> (", result_type,
+                   " RES) {\n  ", body, "\n}"),
+      {{"MESH", mesh.text}, {"PARAMS", params}, {"RES", ShardingArgAttrText(result_layout)}});
+  generated.module =
+      absl::StrReplaceAll(generated.module, {{"xT>", absl::StrCat("x", element_text, ">")},
+                                             {"<T>", absl::StrCat("<", element_text, ">")}});
+  generated.module = absl::StrReplaceAll(generated.module, replacements);
+  return generated;
 }
 
 }  // namespace tessel::testing

@@ -87,6 +87,25 @@ std::string LayoutName(const std::vector<std::vector<std::string>>& dims);
 std::vector<int64_t> ShardCounts(const std::vector<std::vector<std::string>>& dims,
                                  const TestMesh& mesh);
 
+// A generated case's module and inputs: `body` (one op or a few, ending in the op whose
+// result `return` gives, typed ": ...") wrapped in @main over `mesh`. Each rank-0 shape of
+// `args` is an i32 offset parameter (%i, %j), unannotated; each other is a tensor parameter
+// (%a, %b) with layout `arg_layout`, of element type `element_type` (MLIR spelling
+// `element_text`, which replaces T in `body`); the result gets `result_layout`. Inputs are
+// random, drawn with seeds ++*seed. `replacements` are applied to the module last.
+struct GeneratedModule {
+  std::string module;
+  std::vector<runtime::Tensor> inputs;
+};
+GeneratedModule GenerateModule(const std::string& body, const std::vector<runtime::Shape>& args,
+                               const TestMesh& mesh,
+                               const std::vector<std::vector<std::string>>& arg_layout,
+                               const std::vector<std::vector<std::string>>& result_layout,
+                               const std::string& element_text, runtime::ElementType element_type,
+                               int* seed,
+                               const std::vector<std::pair<std::string, std::string>>&
+                                   replacements = {});
+
 }  // namespace tessel::testing
 
 #endif  // TESSEL_TESTS_DIFFERENTIAL_PARTITION_HARNESS_H_

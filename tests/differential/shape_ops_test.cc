@@ -94,38 +94,12 @@ std::vector<ShapeCase> Cases() {
           const bool exact = (a + r) % 2 == 0;
           const char* type = exact ? "i32" : "f32";
           const ElementType elementType = exact ? ElementType::kS32 : ElementType::kF32;
-          std::string params;
-          std::vector<runtime::Tensor> inputs;
-          const char* tensors[] = {"a", "b"};
-          const char* offsets[] = {"i", "j"};
-          int numTensors = 0, numOffsets = 0;
-          for (size_t k = 0; k < program.args.size(); ++k) {
-            const runtime::Shape& shape = program.args[k];
-            if (!params.empty()) params += ", ";
-            if (shape.empty()) {
-              params += absl::StrCat("%", offsets[numOffsets++], ": tensor<i32>");
-              inputs.push_back(runtime::RandomTensor(ElementType::kS32, shape, ++seed));
-              continue;
-            }
-            std::string dims;
-            for (int64_t size : shape) absl::StrAppend(&dims, size, "x");
-            params += absl::StrCat("%", tensors[numTensors++], ": tensor<", dims, "T> ",
-                                   testing::ShardingArgAttrText(argLayouts[a]));
-            inputs.push_back(runtime::RandomTensor(elementType, shape, ++seed));
-          }
-          std::string resultType = program.text.substr(program.text.rfind(": ") + 2);
-          std::string module = absl::StrReplaceAll(
-              absl::StrCat("tessel.mesh @mesh = <MESH>\nfunc.func @main(PARAMS) -> (",
-                           resultType, " RES) {\n  ", program.text, "\n}"),
-              {{"MESH", mesh.text},
-               {"PARAMS", params},
-               {"RES", testing::ShardingArgAttrText(resultLayouts[r])}});
-          module = absl::StrReplaceAll(module, {{"xT>", absl::StrCat("x", type, ">")},
-                                                {"<T>", absl::StrCat("<", type, ">")},
-                                                {"dense<V>", exact ? "dense<7>" : "dense<7.5>"}});
+          testing::GeneratedModule generated = testing::GenerateModule(
+              program.text, program.args, mesh, argLayouts[a], resultLayouts[r], type,
+              elementType, &seed, {{"dense<V>", exact ? "dense<7>" : "dense<7.5>"}});
           cases.push_back({absl::StrCat(program.name, "_", type, "_", mesh.devices, "dev",
                                         mesh.axes.size(), "d_", a, "_", r),
-                           module, inputs,
+                           generated.module, generated.inputs,
                            // 12 rows over 8 devices leave no even split of the major factor
                            // of the reshapes' 72 = 12 x 6: no partitioned form exists.
                            program.may_replicate ||
