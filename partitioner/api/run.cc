@@ -114,8 +114,7 @@ absl::StatusOr<std::vector<HostTensor>> Run(const Program& program,
   runtime::StopSignal stop;
   runtime::Watchdog watchdog(
       stop,
-      options.timeout == absl::InfiniteDuration() ? absl::InfiniteFuture()
-                                                  : absl::Now() + options.timeout,
+      absl::Now() + options.timeout,  // infinite: InfiniteFuture, and no thread starts
       absl::DeadlineExceededError(absl::StrCat("stopped here: the run took longer than its timeout of ",
                                                absl::FormatDuration(options.timeout))));
   const runtime::RunLimits limits{&stop, options.max_while_iterations};

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
+#include "partitioner/hlo_text/hlo_importer.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/location.h"
 #include "partitioner/passes/collective_combining.h"
@@ -64,7 +65,7 @@ class DiagnosticCollector {
 
 absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks) {
   // The header's device count rides on the module until the sharding import reads it.
-  bool any = module->hasAttr("tessel.hlo_num_partitions");
+  bool any = module->hasAttr(hlo_text::kHloNumPartitionsAttr);
   bool manual = false;
   bool gspmdManual = false;
   bool groups = false;

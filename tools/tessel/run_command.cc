@@ -315,8 +315,7 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
   runtime::StopSignal stop;
   runtime::Watchdog watchdog(
       stop,
-      options.timeout == absl::InfiniteDuration() ? absl::InfiniteFuture()
-                                                  : absl::Now() + options.timeout,
+      absl::Now() + options.timeout,  // infinite: InfiniteFuture, and no thread starts
       absl::DeadlineExceededError(
           absl::StrCat("stopped here: the run took longer than --timeout=",
                        absl::FormatDuration(options.timeout))));

@@ -47,7 +47,6 @@ struct Site {
   size_t first_leaf = 0;                // into the list handed to HloShardingsToMesh
 
   mlir::InFlightDiagnostic error() const { return describe(op->emitError()); }
-  mlir::InFlightDiagnostic warning() const { return describe(op->emitWarning()); }
 
  private:
   mlir::InFlightDiagnostic describe(mlir::InFlightDiagnostic diag) const {
