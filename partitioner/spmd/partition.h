@@ -5,6 +5,11 @@
 #ifndef TESSEL_PARTITIONER_SPMD_PARTITION_H_
 #define TESSEL_PARTITIONER_SPMD_PARTITION_H_
 
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+
 #include "cost_model/hardware_spec.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LogicalResult.h"
@@ -26,6 +31,13 @@ struct PartitionOptions {
   // Emit a remark at each op where strategies were compared, naming the chosen one and the
   // runner-up with their estimated times.
   bool strategyRemarks = false;
+  // Testing: make every cost-based choice (an op's strategy, each comparison between reshard
+  // plans) at random from this seed instead of by cost (random_choices.h). The program stays
+  // correct and only gets slower; differential fuzzing uses it to reach every strategy.
+  std::optional<uint64_t> randomChoiceSeed;
+  // Called at each op where several strategies applied, with the index of the one emitted
+  // among the applicable ones in candidate order, and how many applied.
+  std::function<void(mlir::Operation*, size_t chosen, size_t applicable)> onStrategyChosen;
 
   const cost_model::HardwareSpec& hardwareSpec() const {
     return hardware ? *hardware : cost_model::DefaultHardwareSpec();

@@ -15,6 +15,7 @@
 #include "partitioner/spmd/loop_invariant_hoisting.h"
 #include "partitioner/spmd/partition_state.h"
 #include "partitioner/spmd/passes.h"
+#include "partitioner/spmd/random_choices.h"
 
 namespace tessel::spmd {
 
@@ -265,6 +266,8 @@ void eraseDeadOps(mlir::func::FuncOp func) {
 
 mlir::LogicalResult partitionModule(mlir::ModuleOp module, const PartitionOptions& options) {
   if (module.getOps<ir::MeshOp>().empty()) return mlir::success();
+  std::optional<ScopedRandomChoices> random;
+  if (options.randomChoiceSeed) random.emplace(*options.randomChoiceSeed);
   rules::ensureShardingRuleModels(module.getContext());
   if (mlir::failed(ir::inlineCalls(module))) return mlir::failure();
   mlir::SymbolTableCollection symbols;

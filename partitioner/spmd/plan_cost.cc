@@ -2,12 +2,17 @@
 #include "partitioner/spmd/plan_cost.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "partitioner/spmd/random_choices.h"
 
 namespace tessel::spmd {
 
 int64_t planBytes(llvm::ArrayRef<PlanStep> steps) {
   int64_t total = 0;
+  uint64_t key = steps.size();
   for (const PlanStep& step : steps) {
+    for (int64_t part : {static_cast<int64_t>(step.kind), step.groupSize, step.operandBytes}) {
+      key = key * 1000003 + static_cast<uint64_t>(part);
+    }
     const int64_t n = step.groupSize, bytes = step.operandBytes;
     if (n <= 1) continue;
     switch (step.kind) {
@@ -19,7 +24,7 @@ int64_t planBytes(llvm::ArrayRef<PlanStep> steps) {
       case PlanStepKind::kReduceScatter: total += (n - 1) * bytes / n; break;
     }
   }
-  return total;
+  return randomlyScaledBytes(total, key);
 }
 
 int64_t tensorBytes(mlir::Type type) {

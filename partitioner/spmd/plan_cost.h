@@ -32,6 +32,8 @@ struct PlanStep {
 // Bytes one device sends over all steps, with group size n and local operand bytes L:
 // all_gather (n-1)L (the gathered n*L less its own part), all_to_all (n-1)L/n,
 // collective_permute L, all_reduce 2(n-1)L/n, reduce_scatter (n-1)L/n, local steps 0.
+// Under a ScopedRandomChoices (random_choices.h) the estimate is scaled at random, so that
+// comparisons between plans go either way.
 int64_t planBytes(llvm::ArrayRef<PlanStep> steps);
 
 // The bytes of a static ranked tensor type (0 for anything else).

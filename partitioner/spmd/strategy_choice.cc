@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "partitioner/spmd/random_choices.h"
 #include "partitioner/spmd/strategy_cost.h"
 
 namespace tessel::spmd {
@@ -58,8 +59,10 @@ mlir::FailureOr<std::optional<size_t>> chooseStrategy(
     llvm::function_ref<std::string(size_t)> describe, StrategyPolicy policy) {
   if (count == 0) return std::optional<size_t>();
   if (count == 1 || !mesh) return std::optional<size_t>(0);
-  // Inside loops the choice also depends on what is invariant, so it is not cached.
-  const bool cacheable = !state.inLoopBody() && !state.options().strategyRemarks;
+  // Inside loops the choice also depends on what is invariant, so it is not cached; nor is
+  // a random one, which should differ from op to op.
+  const bool random = randomChoicesLive();
+  const bool cacheable = !state.inLoopBody() && !state.options().strategyRemarks && !random;
   std::vector<const void*> key;
   if (cacheable) {
     key = cacheKey(op, state);
@@ -77,7 +80,7 @@ mlir::FailureOr<std::optional<size_t>> chooseStrategy(
                       costOfEmitted(trial.block(), mesh, state.options().hardwareSpec(),
                                     invariant)});
     const EmittedCost& cost = priced.back().cost;
-    if (index == 0 && cost.communicationSeconds == 0 && cost.hoistedSeconds == 0 &&
+    if (!random && index == 0 && cost.communicationSeconds == 0 && cost.hoistedSeconds == 0 &&
         **devices == mesh.getTotalSize()) {
       break;
     }
@@ -97,7 +100,11 @@ mlir::FailureOr<std::optional<size_t>> chooseStrategy(
     }
     if (prefer(priced[i], priced[chosen])) chosen = i;
   }
+  if (random) chosen = *randomChoice(priced.size());
   if (cacheable) state.strategyCache()[key] = priced[chosen].index;
+  if (state.options().onStrategyChosen && priced.size() > 1) {
+    state.options().onStrategyChosen(op, chosen, priced.size());
+  }
   if (state.options().strategyRemarks && priced.size() > 1) {
     size_t runnerUp = chosen == 0 ? 1 : 0;
     for (size_t i = 0; i < priced.size(); ++i) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include <type_traits>
 #include <utility>
 
@@ -37,34 +38,39 @@ using runtime::Tensor;
 namespace {
 
 // Compares within a relative tolerance of 1e-4 (floats' sums may be added in another
-// order); NaN must meet NaN. Complex elements compare by |got - want|.
-void ExpectClose(const Tensor& got, const Tensor& want, const std::string& context) {
-  ASSERT_EQ(got.type(), want.type()) << context;
-  ASSERT_EQ(got.shape(), want.shape()) << context;
+// order); NaN must meet NaN. Complex elements compare by |got - want|. Returns the first
+// difference, or "" when none.
+std::string CloseDifference(const Tensor& got, const Tensor& want) {
+  if (got.type() != want.type() || got.shape() != want.shape()) {
+    return absl::StrCat("type or shape differs: ", got.ToString(), "\nvs\n", want.ToString());
+  }
+  std::string difference;
   runtime::DispatchElementType(want.type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (runtime::kIsComplex<T>) {
       // The same relative tolerance on the distance |got - want| in the complex plane.
       auto g = got.data<T>(), w = want.data<T>();
-      for (int64_t i = 0; i < want.num_elements(); ++i) {
+      for (int64_t i = 0; i < want.num_elements() && difference.empty(); ++i) {
         std::complex<double> a(g[i].real(), g[i].imag()), b(w[i].real(), w[i].imag());
-        ASSERT_LE(std::abs(a - b), 1e-4 * (1.0 + std::abs(b)))
-            << "element " << i << ": got " << a << ", want " << b << "\n"
-            << context;
+        if (std::abs(a - b) > 1e-4 * (1.0 + std::abs(b))) {
+          std::ostringstream os;
+          os << "element " << i << ": got " << a << ", want " << b;
+          difference = os.str();
+        }
       }
     } else if constexpr (!std::is_same_v<T, bool> && !std::is_integral_v<T>) {
       auto g = got.data<T>(), w = want.data<T>();
       for (int64_t i = 0; i < want.num_elements(); ++i) {
         double a = static_cast<double>(g[i]), b = static_cast<double>(w[i]);
-        if (std::isnan(b)) {
-          ASSERT_TRUE(std::isnan(a)) << "element " << i << "\n" << context;
-          continue;
+        if (std::isnan(b) ? std::isnan(a) : a == b || std::abs(a - b) <= 1e-4 * (1.0 + std::abs(b))) {
+          continue;  // infinities compare equal
         }
-        if (a == b) continue;  // infinities included
-        ASSERT_NEAR(a, b, 1e-4 * (1.0 + std::abs(b))) << "element " << i << "\n" << context;
+        difference = absl::StrCat("element ", i, ": got ", a, ", want ", b);
+        break;
       }
     }
   });
+  return difference;
 }
 
 // Overwrites the elements of `local` (device `linear`'s piece of a tensor of `global_shape`
@@ -122,63 +128,94 @@ int Count(const std::string& text, const std::string& part) {
 
 }  // namespace
 
-void ExpectPartitionedRunMatches(const std::string& module_text, const std::vector<Tensor>& inputs,
-                                 const HarnessOptions& options) {
+PartitionedRun CheckPartitionedRun(const std::string& module_text,
+                                   const std::vector<Tensor>& inputs,
+                                   const HarnessOptions& options) {
+  PartitionedRun run;
+  // Every failure says what differed and ends with the programs, so it reproduces alone.
+  std::vector<std::string> failures;
+  auto fail = [&](std::string what) {
+    if (failures.empty()) run.failed_stage = run.stage;
+    failures.push_back(std::move(what));
+    run.status = absl::InternalError(absl::StrCat(
+        absl::StrJoin(failures, "\n"), "\n-- input:\n", module_text,
+        run.partitioned.empty() ? "" : absl::StrCat("\n-- partitioned:\n", run.partitioned)));
+    return run;
+  };
   mlir::DialectRegistry registry;
   RegisterTesselDialects(registry);
   rules::registerShardingRuleModels(registry);
   mlir::MLIRContext context(registry);
-  // Warnings from the fallback (and remarks) are expected; keep the log quiet.
-  context.getDiagEngine().registerHandler([](mlir::Diagnostic& diagnostic) {
-    return mlir::success(diagnostic.getSeverity() == mlir::DiagnosticSeverity::Remark ||
-                         diagnostic.getSeverity() == mlir::DiagnosticSeverity::Warning);
+  // Warnings from the fallback (and remarks) are expected; keep the log quiet. Errors go
+  // into the failure message.
+  std::string errors;  // error diagnostics, for the failure message
+  context.getDiagEngine().registerHandler([&](mlir::Diagnostic& diagnostic) {
+    if (options.on_diagnostic) options.on_diagnostic(diagnostic);
+    if (diagnostic.getSeverity() == mlir::DiagnosticSeverity::Error) {
+      absl::StrAppend(&errors, "\n  ", diagnostic.str());
+    }
+    return mlir::success();
   });
+  run.stage = "parse";
   auto module = ParseModule(module_text, "case.mlir", context);
-  ASSERT_TRUE(module.ok()) << module.status() << "\n" << module_text;
+  if (!module.ok()) return fail(absl::StrCat("parse: ", module.status().ToString()));
   auto main = (*module)->lookupSymbol<mlir::func::FuncOp>(options.function);
-  ASSERT_TRUE(main) << "no function @" << options.function << "\n" << module_text;
+  if (!main) return fail(absl::StrCat("no function @", options.function));
+  if (options.on_input) options.on_input(**module);
+  run.stage = "reference";
   runtime::Interpreter interpreter;
   // The reference ignores shardings: run it before partitioning rewrites the function.
   auto expected = interpreter.RunFunction(main, inputs);
-  ASSERT_TRUE(expected.ok()) << expected.status() << "\n" << module_text;
+  if (!expected.ok()) return fail(absl::StrCat("reference run: ", expected.status().ToString()));
 
-  ASSERT_TRUE(mlir::succeeded(propagation::propagateShardings(**module, {}, nullptr)))
-      << module_text;
+  run.stage = "propagate";
+  if (mlir::failed(propagation::propagateShardings(**module, {}, nullptr))) {
+    return fail(absl::StrCat("propagation failed:", errors));
+  }
   if (options.shard_weight_update) {
     passes::shardWeightUpdates(**module, passes::WeightUpdateShardingOptions());
   }
+  run.stage = "partition";
   spmd::PartitionOptions partition_options;
   partition_options.replicationIsError = options.replication_is_error;
-  ASSERT_TRUE(mlir::succeeded(spmd::partitionModule(**module, partition_options))) << module_text;
+  partition_options.randomChoiceSeed = options.random_choice_seed;
+  partition_options.onStrategyChosen = options.on_strategy_chosen;
+  if (mlir::failed(spmd::partitionModule(**module, partition_options))) {
+    return fail(absl::StrCat("partitioning failed:", errors));
+  }
   if (options.combine_collectives) {
     passes::combineCollectives(**module, passes::CollectiveCombiningOptions());
   }
   if (options.hierarchical_all_reduce) {
     passes::splitAllReducesByAxis(**module, cost_model::DefaultHardwareSpec());
   }
-  ASSERT_TRUE(mlir::succeeded(mlir::verify(**module))) << module_text;
-  std::string partitioned;
-  llvm::raw_string_ostream os(partitioned);
+  if (options.mutate) run.mutated = options.mutate(**module);
+  run.stage = "verify";
+  if (mlir::failed(mlir::verify(**module))) return fail(absl::StrCat("the partitioned module does not verify:", errors));
+  if (options.on_partitioned) options.on_partitioned(**module);
+  llvm::raw_string_ostream os(run.partitioned);
   (*module)->print(os);
-  const std::string context_text =
-      absl::StrCat("-- input:\n", module_text, "\n-- partitioned:\n", partitioned);
+  os.flush();
   auto meshOp = (*module)->lookupSymbol<ir::MeshOp>(options.mesh);
-  ASSERT_TRUE(meshOp) << "no mesh @" << options.mesh;
+  if (!meshOp) return fail(absl::StrCat("no mesh @", options.mesh));
   ir::MeshAttr mesh = meshOp.getMesh();
   const int64_t devices = mesh.getTotalSize();
   // On one device local types are the global ones and collectives fold away, so what the
   // program must or must not contain only speaks of several devices.
+  run.stage = "contents";
   if (devices > 1) {
     for (const std::string& part : options.expect_in_program) {
-      EXPECT_TRUE(Contains(partitioned, part)) << "missing " << part << "\n" << context_text;
+      if (!Contains(run.partitioned, part)) fail(absl::StrCat("missing ", part));
     }
     for (const auto& [part, count] : options.expect_count_in_program) {
-      EXPECT_EQ(Count(partitioned, part), count) << "count of " << part << "\n" << context_text;
+      const int found = Count(run.partitioned, part);
+      if (found != count) fail(absl::StrCat("count of ", part, ": ", found, ", want ", count));
     }
     for (const std::string& part : options.expect_not_in_program) {
-      EXPECT_FALSE(Contains(partitioned, part)) << "unexpected " << part << "\n" << context_text;
+      if (Contains(run.partitioned, part)) fail(absl::StrCat("unexpected ", part));
     }
   }
+  run.stage = "run";
   std::vector<std::vector<Tensor>> per_partition(devices);
   for (int64_t p = 0; p < devices; ++p) {
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -187,9 +224,9 @@ void ExpectPartitionedRunMatches(const std::string& module_text, const std::vect
       // Each value is cut by its own mesh: meshes of one module may order the devices
       // differently, or hold one device only.
       auto own = runtime::MeshOfSharding(**module, sharding);
-      ASSERT_TRUE(own.ok()) << own.status();
+      if (!own.ok()) return fail(own.status().ToString());
       auto local = runtime::ShardTensor(inputs[i], sharding, *own, p);
-      ASSERT_TRUE(local.ok()) << local.status();
+      if (!local.ok()) return fail(local.status().ToString());
       std::optional<int64_t> linear = own->findLinearIndex(p);
       if (options.poison_padding && linear) {
         PoisonPadding(*local, inputs[i].shape(), sharding, *own, *linear);
@@ -198,7 +235,8 @@ void ExpectPartitionedRunMatches(const std::string& module_text, const std::vect
     }
   }
   auto outputs = runtime::RunSpmd(main, per_partition, devices);
-  ASSERT_TRUE(outputs.ok()) << outputs.status() << "\n" << context_text;
+  if (!outputs.ok()) return fail(absl::StrCat("partitioned run: ", outputs.status().ToString()));
+  run.stage = "compare";
   for (size_t r = 0; r < expected->size(); ++r) {
     std::vector<Tensor> locals;
     for (int64_t p = 0; p < devices; ++p) locals.push_back((*outputs)[p][r]);
@@ -206,18 +244,24 @@ void ExpectPartitionedRunMatches(const std::string& module_text, const std::vect
         main.getResultAttrOfType<ir::ShardingAttr>(r, ir::TesselDialect::kShardingAttrName);
     const Tensor& want = (*expected)[r];
     auto own = runtime::MeshOfSharding(**module, sharding);
-    ASSERT_TRUE(own.ok()) << own.status();
+    if (!own.ok()) return fail(own.status().ToString());
     auto got = runtime::AssembleTensor(locals, sharding, *own, want.shape());
-    ASSERT_TRUE(got.ok()) << got.status() << "\n" << context_text;
-    const std::string where = absl::StrCat("result ", r, "\n", context_text);
+    if (!got.ok()) return fail(absl::StrCat("result ", r, ": ", got.status().ToString()));
     if (runtime::IsFloat(want.type()) || runtime::IsComplex(want.type())) {
-      ExpectClose(*got, want, where);
-    } else {
-      EXPECT_TRUE(got->BitwiseEquals(want)) << got->ToString() << "\nvs\n"
-                                            << want.ToString() << "\n"
-                                            << where;
+      std::string difference = CloseDifference(*got, want);
+      if (!difference.empty()) fail(absl::StrCat("result ", r, ": ", difference));
+    } else if (!got->BitwiseEquals(want)) {
+      fail(absl::StrCat("result ", r, ": ", got->ToString(), "\nvs\n", want.ToString()));
     }
   }
+  run.compared = true;
+  return run;
+}
+
+void ExpectPartitionedRunMatches(const std::string& module_text, const std::vector<Tensor>& inputs,
+                                 const HarnessOptions& options) {
+  PartitionedRun run = CheckPartitionedRun(module_text, inputs, options);
+  if (!run.status.ok()) ADD_FAILURE() << run.status.message();
 }
 
 std::vector<TestMesh> StandardMeshes() {

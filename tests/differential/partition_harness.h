@@ -11,11 +11,17 @@
 #ifndef TESSEL_TESTS_DIFFERENTIAL_PARTITION_HARNESS_H_
 #define TESSEL_TESTS_DIFFERENTIAL_PARTITION_HARNESS_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "runtime/tensor.h"
 
 namespace tessel::testing {
@@ -47,10 +53,39 @@ struct HarnessOptions {
   // Substrings with the exact number of times the partitioned program must contain each
   // (e.g. {"tessel.all_reduce", 2}). Checked only on meshes of several devices.
   std::vector<std::pair<std::string, int>> expect_count_in_program;
+  // Make the partitioner's cost-based choices at random from this seed
+  // (spmd::PartitionOptions::randomChoiceSeed), so that every strategy gets exercised.
+  std::optional<uint64_t> random_choice_seed;
+  // Hooks for the fuzzer: the parsed input module (before propagation), every diagnostic,
+  // each strategy choice, and the partitioned module (after every pass). `mutate` may
+  // rewrite the partitioned module into a wrong one, to measure how often a check catches
+  // a broken partitioner; it returns whether it changed anything.
+  std::function<void(mlir::ModuleOp)> on_input;
+  std::function<void(mlir::Diagnostic&)> on_diagnostic;
+  std::function<void(mlir::Operation*, size_t chosen, size_t applicable)> on_strategy_chosen;
+  std::function<bool(mlir::ModuleOp)> mutate;
+  std::function<void(mlir::ModuleOp)> on_partitioned;
 };
 
-// Runs the check described at the top with gtest assertions; failures print the module and
-// the partitioned program, so every failure is its own reproducer.
+// What one check found: OK, or every difference followed by the module and the partitioned
+// program, so that each failure is its own reproducer.
+struct PartitionedRun {
+  absl::Status status;
+  std::string partitioned;  // the partitioned module's text, once partitioning succeeded
+  bool mutated = false;     // whether HarnessOptions::mutate changed the program
+  // How far the check got: parse, reference, propagate, partition, verify, contents, run,
+  // compare; and where the first failure happened ("" when none).
+  std::string stage;
+  std::string failed_stage;
+  bool compared = false;    // the partitioned program ran and its results were compared
+};
+
+// Runs the check described at the top.
+PartitionedRun CheckPartitionedRun(const std::string& module_text,
+                                   const std::vector<runtime::Tensor>& inputs,
+                                   const HarnessOptions& options = HarnessOptions());
+
+// The same as a gtest failure.
 void ExpectPartitionedRunMatches(const std::string& module_text,
                                  const std::vector<runtime::Tensor>& inputs,
                                  const HarnessOptions& options = HarnessOptions());

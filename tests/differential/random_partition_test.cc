@@ -1,21 +1,23 @@
 // The differential fuzz test: seeded random programs (random_program.h) over random meshes
-// and shardings are partitioned (with weight-update sharding, collective combining and
-// hierarchical all-reduce on for some seeds) and run on every device, and must equal the
-// single-device run. Each case is named by its seed; a failure prints the program, so
-// `--gtest_filter=*seed_123` (or `--random_first_seed=123 --random_cases=1`) reproduces it.
+// and shardings are partitioned (with weight-update sharding, collective combining,
+// hierarchical all-reduce and random strategy choices on for some seeds, fuzz_campaign.h)
+// and run on every device, and must equal the single-device run. Each case is named by its
+// seed; a failure prints the program, so `--gtest_filter=*seed_123` (or
+// `--random_first_seed=123 --random_cases=1`) reproduces it. The coverage of the run is
+// printed at the end; fuzz_partitioner is the driver for long campaigns.
 //
 //   random_partition_test                       # 300 seeds: the test suite's share
-//   random_partition_test --random_cases=5000   # the long run
+//   random_partition_test --random_cases=5000   # a longer run
 #include <cstdint>
 #include <cstdlib>
+#include <iostream>
 #include <string>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "tests/differential/partition_harness.h"
-#include "tests/differential/random_program.h"
+#include "tests/differential/fuzz_campaign.h"
 
 namespace tessel {
 namespace {
@@ -24,15 +26,15 @@ class RandomPartitionTest : public ::testing::Test {
  public:
   explicit RandomPartitionTest(uint64_t seed) : seed_(seed) {}
   void TestBody() override {
-    testing::RandomProgram program = testing::GenerateRandomProgram(seed_);
-    // The passes around partitioning must keep every program's results too: each seed
-    // turns some of them on (weight-update sharding a third of the time, collective
-    // combining every other seed, all_reduces split by axis every fifth).
-    testing::HarnessOptions options;
-    options.shard_weight_update = seed_ % 3 == 1;
-    options.combine_collectives = seed_ % 2 == 0;
-    options.hierarchical_all_reduce = seed_ % 5 == 0;
-    testing::ExpectPartitionedRunMatches(program.module, program.inputs, options);
+    testing::FuzzCase c = testing::RunFuzzCase(seed_, &Coverage());
+    EXPECT_TRUE(c.run.status.ok()) << "options: " << testing::FormatCaseOptions(c.options)
+                                   << "\n"
+                                   << c.run.status.message();
+  }
+
+  static testing::FuzzCoverage& Coverage() {
+    static testing::FuzzCoverage* coverage = new testing::FuzzCoverage();
+    return *coverage;
   }
 
  private:
@@ -69,5 +71,7 @@ int main(int argc, char** argv) {
                               return new tessel::RandomPartitionTest(seed);
                             });
   }
-  return RUN_ALL_TESTS();
+  const int status = RUN_ALL_TESTS();
+  tessel::RandomPartitionTest::Coverage().Print(std::cout);
+  return status;
 }

@@ -1,0 +1,57 @@
+// One differential fuzz case (see fuzz_campaign.h).
+#include "tests/differential/fuzz_campaign.h"
+
+#include "tests/differential/random_program.h"
+
+namespace tessel::testing {
+
+CaseOptions OptionsForSeed(uint64_t seed) {
+  CaseOptions options;
+  options.shard_weight_update = seed % 3 == 1;
+  options.combine_collectives = seed % 2 == 0;
+  options.hierarchical_all_reduce = seed % 5 == 0;
+  if (seed % 4 == 3) options.random_choice_seed = seed;
+  return options;
+}
+
+FuzzCase RunFuzzCase(uint64_t seed, FuzzCoverage* coverage, std::optional<Mutation> mutation) {
+  RandomProgram program = GenerateRandomProgram(seed);
+  FuzzCase result;
+  result.seed = seed;
+  result.module = program.module;
+  result.options = OptionsForSeed(seed);
+  HarnessOptions harness = ToHarnessOptions(result.options);
+  if (coverage) {
+    harness.on_input = [coverage](mlir::ModuleOp m) { coverage->AddInput(m); };
+    harness.on_partitioned = [coverage](mlir::ModuleOp m) { coverage->AddPartitioned(m); };
+    harness.on_strategy_chosen = [coverage](mlir::Operation* op, size_t chosen, size_t n) {
+      coverage->AddStrategy(op, chosen, n);
+    };
+    harness.on_diagnostic = [coverage](mlir::Diagnostic& d) { coverage->AddDiagnostic(d); };
+    if (result.options.shard_weight_update) coverage->Add("option", "weight-update sharding");
+    if (result.options.combine_collectives) coverage->Add("option", "collective combining");
+    if (result.options.hierarchical_all_reduce) coverage->Add("option", "hierarchical all_reduce");
+    if (result.options.random_choice_seed) coverage->Add("option", "random strategy choices");
+  }
+  if (mutation) {
+    harness.mutate = [mutation, seed](mlir::ModuleOp m) {
+      return MutatePartitioned(m, *mutation, seed);
+    };
+  }
+  result.run = CheckPartitionedRun(program.module, program.inputs, harness);
+  if (coverage) coverage->EndCase();
+  return result;
+}
+
+const std::vector<std::string>& GeneratedOps() {
+  static const std::vector<std::string> kOps = {
+      "hlo.abs",          "hlo.add",           "hlo.broadcast_in_dim", "hlo.compare",
+      "hlo.concatenate",  "hlo.constant",      "hlo.dot_general",      "hlo.dynamic_slice",
+      "hlo.iota",         "hlo.max",           "hlo.min",              "hlo.mul",
+      "hlo.neg",          "hlo.pad",           "hlo.reduce",           "hlo.reshape",
+      "hlo.reverse",      "hlo.select",        "hlo.slice",            "hlo.sub",
+      "hlo.transpose",    "tessel.sharding_constraint"};
+  return kOps;
+}
+
+}  // namespace tessel::testing

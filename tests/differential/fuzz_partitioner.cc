@@ -1,0 +1,185 @@
+// The long-running differential fuzzer: random programs over random meshes and shardings
+// (random_program.h), partitioned with the options each seed picks and checked against the
+// single-device run. Prints failures as they come (with the seed that reproduces each), and
+// at the end the time per case and what the run exercised (fuzz_coverage.h); exits 1 on any
+// failure or when an op of the generator was exercised fewer than --min_coverage times.
+//
+//   fuzz_partitioner --cases=1000000 --threads=2               # a campaign
+//   fuzz_partitioner --first_seed=4242 --cases=1 --reduce_to=tests/differential/regressions
+//   fuzz_partitioner --mutations=all --cases=1000              # kill rates
+//
+// With --reduce_to=DIR each failing seed is reduced (program_reducer.h) and written there as
+// a regression case named after its seed. With --mutations, each listed mutation
+// (partition_mutations.h) is applied to every case in turn, and the run reports for each how
+// many cases applied it, how many of those the check caught, and after how many applied
+// cases it was first caught; a mutation is "killed" when every run catches it within --cases.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <iostream>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "tests/differential/fuzz_campaign.h"
+
+ABSL_FLAG(uint64_t, first_seed, 1, "The first seed.");
+ABSL_FLAG(uint64_t, cases, 1000, "How many seeds to run (per mutation with --mutations).");
+ABSL_FLAG(int, threads, 1, "Cases run in parallel on this many threads.");
+ABSL_FLAG(int64_t, min_coverage, 0,
+          "Fail unless every op the generator makes was exercised in this many cases.");
+ABSL_FLAG(std::string, reduce_to, "",
+          "Reduce each failing case and write it to this directory as a regression case.");
+ABSL_FLAG(std::string, mutations, "",
+          "Comma-separated mutations (or 'all') to measure the check's kill rate on.");
+ABSL_FLAG(int64_t, progress_every, 0, "Print a progress line every N cases (0: never).");
+
+namespace tessel::testing {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Runs `count` seeds from `first` on `threads` threads; `each` is called for every case
+// under a lock, in no particular order. Stops early once `each` returns false.
+void ForEachCase(uint64_t first, uint64_t count, int threads, FuzzCoverage* coverage,
+                 std::optional<Mutation> mutation, const std::function<bool(FuzzCase&)>& each) {
+  std::atomic<uint64_t> next{first};
+  std::atomic<bool> stop{false};
+  std::mutex mu;
+  auto work = [&] {
+    FuzzCoverage local;
+    while (!stop) {
+      const uint64_t seed = next++;
+      if (seed >= first + count) break;
+      FuzzCase c = RunFuzzCase(seed, coverage ? &local : nullptr, mutation);
+      std::lock_guard<std::mutex> lock(mu);
+      if (!each(c)) stop = true;
+    }
+    std::lock_guard<std::mutex> lock(mu);
+    if (coverage) coverage->Merge(local);
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+}
+
+int RunCampaign() {
+  const uint64_t first = absl::GetFlag(FLAGS_first_seed), cases = absl::GetFlag(FLAGS_cases);
+  const int64_t every = absl::GetFlag(FLAGS_progress_every);
+  const std::string reduce_to = absl::GetFlag(FLAGS_reduce_to);
+  FuzzCoverage coverage;
+  std::vector<FuzzCase> failures;
+  int64_t done = 0;
+  const Clock::time_point start = Clock::now();
+  ForEachCase(first, cases, absl::GetFlag(FLAGS_threads), &coverage, std::nullopt,
+              [&](FuzzCase& c) {
+                ++done;
+                if (every > 0 && done % every == 0) {
+                  std::cerr << done << " cases, " << failures.size() << " failures, "
+                            << std::chrono::duration<double>(Clock::now() - start).count()
+                            << " s\n";
+                }
+                if (!c.run.status.ok()) {
+                  std::cout << "FAILED seed " << c.seed << " ("
+                            << FormatCaseOptions(c.options) << ") at " << c.run.failed_stage
+                            << ":\n"
+                            << c.run.status.message() << "\n";
+                  failures.push_back(std::move(c));
+                }
+                return true;
+              });
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  for (const FuzzCase& c : failures) {
+    if (reduce_to.empty()) continue;
+    absl::StatusOr<ReducedCase> reduced = ReduceFailure(c.module, c.options);
+    if (!reduced.ok()) {
+      std::cout << "seed " << c.seed << ": not reduced: " << reduced.status() << "\n";
+      continue;
+    }
+    const std::string path = absl::StrCat(reduce_to, "/seed_", c.seed, ".mlir");
+    absl::Status written = WriteRegressionCase(
+        *reduced, path, absl::StrCat("Reduced from differential fuzz seed ", c.seed, "."));
+    std::cout << "seed " << c.seed << ": reduced from " << reduced->ops_before << " to "
+              << reduced->ops_after << " ops in " << reduced->attempts << " checks; "
+              << (written.ok() ? absl::StrCat("written to ", path) : written.ToString())
+              << "\n";
+  }
+  coverage.Print(std::cout);
+  std::cout << done << " cases, " << failures.size() << " failed, " << seconds << " s ("
+            << (done ? seconds * 1000 / done : 0) << " ms per case)\n";
+  int status = failures.empty() ? 0 : 1;
+  if (const int64_t minimum = absl::GetFlag(FLAGS_min_coverage); minimum > 0) {
+    std::vector<std::string> below = coverage.Below("op", GeneratedOps(), minimum);
+    if (!below.empty()) {
+      std::cout << "ops exercised in fewer than " << minimum
+                << " cases: " << absl::StrJoin(below, ", ") << "\n";
+      status = 1;
+    }
+  }
+  return status;
+}
+
+int RunMutations() {
+  std::vector<Mutation> mutations;
+  const std::string list = absl::GetFlag(FLAGS_mutations);
+  if (list == "all") {
+    mutations = AllMutations();
+  } else {
+    for (absl::string_view name : absl::StrSplit(list, ',', absl::SkipEmpty())) {
+      std::optional<Mutation> m = ParseMutation(std::string(name));
+      if (!m) {
+        std::cerr << "unknown mutation '" << name << "'; known: drop-collective, "
+                  << "shift-offset, skip-mask, wrong-axes, wrong-dim\n";
+        return 2;
+      }
+      mutations.push_back(*m);
+    }
+  }
+  const uint64_t first = absl::GetFlag(FLAGS_first_seed), cases = absl::GetFlag(FLAGS_cases);
+  int status = 0;
+  std::cout << "mutation          cases  applied  caught  first caught at applied case  "
+               "applied per catch\n";
+  for (Mutation mutation : mutations) {
+    int64_t run = 0, applied = 0, caught = 0, first_catch = 0;
+    // Cases finish out of order on several threads: count in seed order afterwards.
+    std::vector<std::pair<uint64_t, int>> outcomes;  // 0 not applied, 1 missed, 2 caught
+    ForEachCase(first, cases, absl::GetFlag(FLAGS_threads), nullptr, mutation,
+                [&](FuzzCase& c) {
+                  ++run;
+                  int outcome = !c.run.mutated ? 0 : c.run.status.ok() ? 1 : 2;
+                  outcomes.push_back({c.seed, outcome});
+                  return true;
+                });
+    std::sort(outcomes.begin(), outcomes.end());
+    for (const auto& [seed, outcome] : outcomes) {
+      if (outcome == 0) continue;
+      ++applied;
+      if (outcome == 2 && ++caught == 1) first_catch = applied;
+    }
+    if (caught == 0) status = 1;
+    std::cout << absl::StrCat(MutationName(mutation), std::string(18 - MutationName(mutation).size(), ' '))
+              << run << "  " << applied << "  " << caught << "  "
+              << (caught ? absl::StrCat(first_catch) : std::string("never")) << "  "
+              << (caught ? absl::StrCat(static_cast<double>(applied) / caught) : std::string("-"))
+              << "\n";
+  }
+  return status;
+}
+
+}  // namespace
+}  // namespace tessel::testing
+
+int main(int argc, char** argv) {
+  absl::ParseCommandLine(argc, argv);
+  if (!absl::GetFlag(FLAGS_mutations).empty()) return tessel::testing::RunMutations();
+  return tessel::testing::RunCampaign();
+}
