@@ -2,6 +2,7 @@
 #include "partitioner/propagation/factor_propagation.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -55,16 +56,29 @@ ProjectedTensor project(const rules::OpShardingRule& rule, const StepTensor& ten
   return projected;
 }
 
-bool overlapsAny(AxisRefAttr axis, llvm::ArrayRef<AxisRefAttr> axes) {
-  return llvm::any_of(axes, [&](AxisRefAttr other) { return axis.overlaps(other); });
+// Whether `axis` and `other` cannot both shard one tensor: they overlap, or they are
+// sub-axes of one axis that no single split of it holds both of (`"x":(1)2` and `"x":(3)2`
+// of "x"=6: the later must start at a multiple of where the earlier ends), which the
+// sharding verifier rejects.
+bool clashes(AxisRefAttr axis, AxisRefAttr other) {
+  if (axis.overlaps(other)) return true;
+  if (axis.getName() != other.getName()) return false;
+  // Both are sub-axes here: a whole axis overlaps every part of itself.
+  auto [first, second] = axis.getPreSize() < other.getPreSize() ? std::make_pair(axis, other)
+                                                                : std::make_pair(other, axis);
+  return second.getPreSize() % (first.getPreSize() * first.getSubSize()) != 0;
 }
 
-// Whether `axis` may be added to factor `factor` of `tensor`: no other factor of the tensor
-// and none of its reserved axes overlap it.
+bool clashesWithAny(AxisRefAttr axis, llvm::ArrayRef<AxisRefAttr> axes) {
+  return llvm::any_of(axes, [&](AxisRefAttr other) { return clashes(axis, other); });
+}
+
+// Whether `axis` may be added to factor `factor` of `tensor`: it clashes with no axis of the
+// tensor's other factors and none of its reserved axes.
 bool isFree(const ProjectedTensor& tensor, int64_t factor, AxisRefAttr axis) {
-  if (overlapsAny(axis, tensor.reserved)) return false;
+  if (clashesWithAny(axis, tensor.reserved)) return false;
   for (auto [other, axes] : llvm::enumerate(tensor.factorAxes)) {
-    if (static_cast<int64_t>(other) != factor && overlapsAny(axis, axes)) return false;
+    if (static_cast<int64_t>(other) != factor && clashesWithAny(axis, axes)) return false;
   }
   return true;
 }

@@ -196,10 +196,11 @@ mlir::FailureOr<std::optional<EmittedConvolution>> emitConvolution(hlo::Convolut
     lhsDilation.push_back(window[s].baseDilation);
   }
 
+  // Operands set one by one, not mapped: lhs and rhs may be one value with two local forms.
   mlir::IRMapping mapping;
-  mapping.map(conv.getLhs(), *lhs);
-  mapping.map(conv.getRhs(), *rhs);
   auto local = llvm::cast<hlo::ConvolutionOp>(spmd.builder().clone(*conv, mapping));
+  local.getLhsMutable().assign(*lhs);
+  local.getRhsMutable().assign(*rhs);
   local->removeAttr(ir::TesselDialect::kShardingAttrName);
   if (conv.getPadding()) local.setPaddingAttr(paddingAttr(conv.getContext(), window));
   if (conv.getLhsDilation()) local.setLhsDilation(llvm::ArrayRef<int64_t>(lhsDilation));

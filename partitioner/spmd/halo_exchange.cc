@@ -235,9 +235,22 @@ mlir::Value exchangeHalo(SpmdBuilder& spmd, mlir::Value local, const Layout& lay
     }
     for (int64_t i = 0; i < n; ++i) bufferStart[i] = i * s - haloLeft;
   } else if (n > 1) {
-    Layout whole = layout;
+    // Gather the dimension. Other dimensions may already hold another exchange's windows
+    // (an op windowed along several split dimensions exchanges them one at a time), so
+    // they no longer have the layout's local sizes: to the reshard, which only gathers
+    // along `dim`, such a dimension is whole and as long as it is now.
+    Layout current = layout;
+    llvm::SmallVector<int64_t> shape(globalShape.begin(), globalShape.end());
+    llvm::ArrayRef<int64_t> localSizes = typeOf(local).getShape();
+    llvm::SmallVector<int64_t> expected = layout.localShape(globalShape);
+    for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {
+      if (d == dim || localSizes[d] == expected[d]) continue;
+      current.dims[d].clear();
+      shape[d] = localSizes[d];
+    }
+    Layout whole = current;
     whole.dims[dim].clear();
-    buffer = *spmd.reshard(local, layout, whole, globalShape, loc);
+    buffer = *spmd.reshard(local, current, whole, shape, loc);
   }
 
   // Pad so that every needed range lies inside the buffer, then cut it. A shard that needs

@@ -1,6 +1,8 @@
 // Layout queries (see layout.h).
 #include "partitioner/spmd/layout.h"
 
+#include <utility>
+
 #include "partitioner/ir/tessel/collective_groups.h"
 
 namespace tessel::spmd {
@@ -74,10 +76,26 @@ bool sameAxes(llvm::ArrayRef<ir::AxisRefAttr> a, llvm::ArrayRef<ir::AxisRefAttr>
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
 }
 
+namespace {
+
+// Whether `x` and `y` cannot shard one tensor together: they overlap, or they are sub-axes
+// of one axis that no single split of it holds both of (`"x":(1)2` and `"x":(3)2` of
+// "x"=6; the later must start at a multiple of where the earlier ends). Devices do not
+// form a grid over such a pair, so a layout (or a local op) using both is no tiling.
+bool clash(ir::AxisRefAttr x, ir::AxisRefAttr y) {
+  if (x.overlaps(y)) return true;
+  if (x.getName() != y.getName()) return false;
+  // Both are sub-axes here: a whole axis overlaps every part of itself.
+  if (x.getPreSize() > y.getPreSize()) std::swap(x, y);
+  return y.getPreSize() % (x.getPreSize() * x.getSubSize()) != 0;
+}
+
+}  // namespace
+
 bool anyOverlap(llvm::ArrayRef<ir::AxisRefAttr> a, llvm::ArrayRef<ir::AxisRefAttr> b) {
   for (ir::AxisRefAttr x : a) {
     for (ir::AxisRefAttr y : b) {
-      if (x.overlaps(y)) return true;
+      if (clash(x, y)) return true;
     }
   }
   return false;

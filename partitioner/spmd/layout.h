@@ -46,7 +46,9 @@ struct Layout {
 
 // Whether two axis lists name the same axes in the same order.
 bool sameAxes(llvm::ArrayRef<ir::AxisRefAttr> a, llvm::ArrayRef<ir::AxisRefAttr> b);
-// Whether any axis of `a` overlaps any axis of `b`.
+// Whether any axis of `a` overlaps any axis of `b`, or the two hold sub-axes of one axis
+// that no split of it holds together ("x":(1)2 and "x":(3)2 of "x"=6): either way the
+// axes cannot shard one tensor (or one op's factors) together.
 bool anyOverlap(llvm::ArrayRef<ir::AxisRefAttr> a, llvm::ArrayRef<ir::AxisRefAttr> b);
 
 }  // namespace tessel::spmd

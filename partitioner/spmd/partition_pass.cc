@@ -253,10 +253,12 @@ void foldSingleDeviceCollectives(mlir::func::FuncOp func) {
 }
 
 // Removes the ops whose results nothing uses (offsets or masks a plan built but did not
-// need), last first so that chains of them go too.
+// need), last first so that chains of them go too. The list is in pre-order, so reversed
+// it visits the ops of a region before the op that holds them: erasing a dead while or case
+// frees its body, which must not be visited after that.
 void eraseDeadOps(mlir::func::FuncOp func) {
   llvm::SmallVector<mlir::Operation*> ops;
-  func.walk([&](mlir::Operation* op) { ops.push_back(op); });
+  func.walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation* op) { ops.push_back(op); });
   for (mlir::Operation* op : llvm::reverse(ops)) {
     if (op != func && mlir::isOpTriviallyDead(op)) op->erase();
   }

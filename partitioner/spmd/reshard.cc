@@ -4,8 +4,9 @@
 //   1. unreduced axes of A that B lacks: all_reduce (sum) over them, or a reduce_scatter
 //      when B splits one whole dimension over those axes or some of them (whole axes or the
 //      major part of one; an all_reduce over the rest follows), zero-padded first when the
-//      split is uneven; unreduced axes B adds:
-//      keep the value on group position 0 and zero elsewhere, so the group sums to it;
+//      split is uneven; unreduced axes B adds: after steps 2-4 (B splits no dimension
+//      over them, so the value is whole over them by then), keep the value on group
+//      position 0 and zero elsewhere, so the group sums to it;
 //   2. splits that move from one dimension to another: one all_to_all each, and shards that
 //      only change devices: one collective_permute, and new shards that each lie inside
 //      one old shard: a local slice of the piece some device needs and one
@@ -351,13 +352,15 @@ mlir::FailureOr<mlir::Value> SpmdBuilder::reshard(mlir::Value value, const Layou
   for (ir::AxisRefAttr axis : target.unreduced) {
     if (!llvm::is_contained(current.unreduced, axis)) added.push_back(axis);
   }
-  if (!added.empty()) value = keepOnFirst(value, current, added, loc);
   current.unreduced = target.unreduced;
-  if (std::optional<mlir::Value> exchanged =
-          exchangeBeforeMoves(value, current, target, globalShape, loc)) {
-    return *exchanged;
-  }
-  return movePieces(value, current, target, globalShape, loc);
+  std::optional<mlir::Value> exchanged =
+      exchangeBeforeMoves(value, current, target, globalShape, loc);
+  value = exchanged ? *exchanged : movePieces(value, current, target, globalShape, loc);
+  // Unreduced axes the target adds: only once the value has the target's splits is it whole
+  // over them (the target splits no dimension over its unreduced axes; the source may), so
+  // only then does keeping it on group position 0 and zero elsewhere sum to the value.
+  if (!added.empty()) value = keepOnFirst(value, current, added, loc);
+  return value;
 }
 
 mlir::Value SpmdBuilder::movePieces(mlir::Value value, Layout& current, const Layout& to,

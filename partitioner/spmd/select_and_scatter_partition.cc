@@ -152,11 +152,13 @@ mlir::FailureOr<bool> partitionSelectAndScatter(mlir::Operation* op, PartitionSt
       localWindow[plan.dim].padLow = low;
       localWindow[plan.dim].padHigh = high;
     }
+    // The operands are set one by one, not mapped: one value may be both operand and
+    // source (or init), and a mapping would give both uses the same local value.
     mlir::IRMapping mapping;
-    mapping.map(selectAndScatter.getOperand(), localOperand);
-    mapping.map(selectAndScatter.getSource(), *source);
-    mapping.map(selectAndScatter.getInitValue(), *init);
     auto local = llvm::cast<hlo::SelectAndScatterOp>(builder.clone(*op, mapping));
+    local.getOperandMutable().assign(localOperand);
+    local.getSourceMutable().assign(*source);
+    local.getInitValueMutable().assign(*init);
     local->walk([](mlir::Operation* nested) {
       nested->removeAttr(ir::TesselDialect::kShardingAttrName);
     });

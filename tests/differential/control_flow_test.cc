@@ -2,8 +2,9 @@
 // split operands: a training-like loop (counter, a dot, an update), a loop whose condition
 // reads split data, a case on split operands with indices in and out of range, a while
 // nested in a case, a loop whose weight never changes and a case whose branches read the
-// same resharded weight (both hoisted). Integers, so results must match exactly; the loops must stay loops of
-// local code (no whole-loop replication).
+// same resharded weight (both hoisted), a dead case and loop (erased with their bodies).
+// Integers, so results must match exactly; the loops must stay loops of local code (no
+// whole-loop replication).
 #include <string>
 #include <vector>
 
@@ -151,6 +152,34 @@ func.func @main(%x: tensor<7x4xi32> XS, %w: tensor<4x4xi32> WS) -> tensor<7x4xi3
   return %r : tensor<7x4xi32>
 })";
 
+// A case and a loop whose results nothing reads: partitioning erases both with their bodies
+// (erasing them once freed the bodies before their own ops were visited).
+constexpr char kDeadControlFlow[] = R"(
+func.func @main(%x: tensor<7x4xi32> XS, %y: tensor<7x4xi32> YS) -> tensor<7x4xi32> {
+  %k = hlo.constant dense<INDEX> : tensor<i32>
+  %r = hlo.case %k branches {
+    %s = hlo.add %x, %y : tensor<7x4xi32>
+    %n = hlo.neg %s : tensor<7x4xi32>
+    hlo.return %n : tensor<7x4xi32>
+  }, {
+    hlo.return %x : tensor<7x4xi32>
+  } : (tensor<i32>) -> tensor<7x4xi32>
+  %zero = hlo.constant dense<0> : tensor<i32>
+  %w:2 = hlo.while(%i = %zero, %a = %r) : tensor<i32>, tensor<7x4xi32>
+  cond {
+    %n = hlo.constant dense<2> : tensor<i32>
+    %p = hlo.compare LT, %i, %n : tensor<i32>
+    hlo.return %p : tensor<i1>
+  } do {
+    %one = hlo.constant dense<1> : tensor<i32>
+    %i1 = hlo.add %i, %one : tensor<i32>
+    %a1 = hlo.mul %a, %y : tensor<7x4xi32>
+    hlo.return %i1, %a1 : tensor<i32>, tensor<7x4xi32>
+  }
+  %z = hlo.sub %x, %y : tensor<7x4xi32>
+  return %z : tensor<7x4xi32>
+})";
+
 std::string Module(const testing::TestMesh& mesh, const std::string& body,
                    const std::vector<std::vector<std::string>>& xs,
                    const std::vector<std::vector<std::string>>& ys, int index) {
@@ -199,6 +228,9 @@ std::vector<Case> Cases() {
         cases.push_back({absl::StrCat("case_common_reshard_", index, "_", suffix),
                          Module(mesh, kCaseCommonReshard, xs, {}, index), {x, w}, {}});
       }
+      cases.push_back({absl::StrCat("dead_control_flow_", suffix),
+                       Module(mesh, kDeadControlFlow, xs, ys, 0), {x, y},
+                       {"hlo.case", "hlo.while"}});
       for (int index : {0, 1}) {
         cases.push_back({absl::StrCat("nested_", index, "_", suffix),
                          Module(mesh, kNested, xs, xs, index), {positive, positive},

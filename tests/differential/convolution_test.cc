@@ -231,6 +231,23 @@ INSTANTIATE_TEST_SUITE_P(Generated, ConvolutionPartitionTest, ::testing::ValuesI
                            return info.param.name;
                          });
 
+// One value as both input and kernel, split along the spatial dim: the input needs halos,
+// the kernel does not, and the local conv must read each in its own form.
+TEST(ConvolutionPartitionTest, InputThatIsAlsoTheKernel) {
+  for (const testing::TestMesh& mesh : testing::StandardMeshes()) {
+    SCOPED_TRACE(mesh.text);
+    testing::ExpectPartitionedRunMatches(
+        absl::StrReplaceAll(R"(tessel.mesh @mesh = <MESH>
+func.func @main(%x: tensor<3x9x3xi32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {"x"}, {}]>})
+    -> tensor<3x9x3xi32> {
+  %c = hlo.convolution %x, %x, dims = [b, 0, f]x[i, 0, o]->[b, 0, f], padding = [[4, 4]] : (tensor<3x9x3xi32>, tensor<3x9x3xi32>) -> tensor<3x9x3xi32>
+  return %c : tensor<3x9x3xi32>
+})",
+                            {{"MESH", mesh.text}}),
+        {runtime::RandomTensor(runtime::ElementType::kS32, {3, 9, 3}, 41)});
+  }
+}
+
 // conv 3x3 -> relu -> 2x2 max pool, NHWC, the image split along H on 2, 3 and 4 devices
 // and on a 2x2 mesh with the batch on the other axis: only halos move, never the image.
 TEST(ConvolutionPartitionTest, ConvNetSplitAlongH) {

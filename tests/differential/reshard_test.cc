@@ -3,7 +3,8 @@
 // B and once as A, so both A -> B and B -> A are planned and run. Layouts are every way to
 // give each mesh axis to one dimension (or none), in every order on a dimension; meshes are
 // the standard 2, 3, 4, 6, 2x2 and 2x3 devices; shapes split unevenly (7, 5) and evenly (12,
-// and 8x12, where the planner can exchange pieces on 2, 4 and 2x2 devices).
+// and 8x12, where the planner can exchange pieces on 2, 4 and 2x2 devices). Also: a split
+// value made unreduced over an axis that splits it.
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -115,6 +116,30 @@ func.func @main(%a: tensor<12x5xi32> {tessel.sharding = #tessel.sharding<@mesh, 
   return %b : tensor<12x5xi32>
 })",
       {runtime::RandomTensor(runtime::ElementType::kS32, {12, 5}, 6)}, lcm);
+}
+
+// A value split over "y" (and "x") constrained to be unreduced over "y": "y" must come off
+// the split before the value is kept on one device of each "y" group (keeping it first
+// dropped the rows the other "y" devices held). Then reduced again for the result. Every
+// layout of the source over both axes, evenly (8 rows) and unevenly (6, over 16 devices).
+TEST(UnreducedReshardRunTest, AddingAnAxisThatSplitsTheValueGathersItFirst) {
+  const std::vector<std::string> sources = {R"({"x", "y"})", R"({"y", "x"})", R"({"y"})",
+                                            R"({"y":(1)2})", R"({"y":(2)2, "x"})"};
+  for (int rows : {8, 6}) {
+    for (const std::string& source : sources) {
+      SCOPED_TRACE(absl::StrCat(rows, " rows, ", source));
+      testing::ExpectPartitionedRunMatches(
+          absl::StrReplaceAll(R"(tessel.mesh @mesh = <["x"=4, "y"=4]>
+func.func @main(%a: tensor<ROWSx3xf32> {tessel.sharding = #tessel.sharding<@mesh, [SOURCE, {}]>})
+    -> (tensor<ROWSx3xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {"x"}]>}) {
+  %b = tessel.sharding_constraint %a <@mesh, [{"x"}, {}], unreduced={"y"}> : tensor<ROWSx3xf32>
+  %c = hlo.add %b, %b : tensor<ROWSx3xf32>
+  return %c : tensor<ROWSx3xf32>
+})",
+                              {{"ROWS", absl::StrCat(rows)}, {"SOURCE", source}}),
+          {runtime::RandomTensor(runtime::ElementType::kF32, {rows, 3}, 7)});
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Generated, ReshardTest, ::testing::ValuesIn(Cases()),

@@ -4,7 +4,8 @@
 // than a shard, uneven splits, 2-D meshes splitting two windowed dims or one dim over two
 // axes; f32 and i32 (whose small values tie often, so the choice between equal elements is
 // checked too). The op must run on local shapes; a scatter region that is not a sum
-// (multiply) shows that no contributions are added up across shards.
+// (multiply) shows that no contributions are added up across shards. Also: one value as
+// both operand and source; two split windowed dims, the second gathered.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -168,6 +169,62 @@ TEST_P(SelectAndScatterPartitionTest, MatchesSingleDevice) {
       {runtime::RandomTensor(type, {13, 7}, 21), runtime::RandomTensor(type, c.sourceShape, 22),
        runtime::RandomTensor(type, {}, 23)},
       options);
+}
+
+// One value as both operand and source (windows of 2 at stride 1 with low padding 1 keep
+// their shapes equal): each needs its own halo, and the local op must read both (once both
+// uses read the source's form, which failed to verify).
+TEST(SelectAndScatterSameValueTest, OperandThatIsAlsoTheSource) {
+  for (const testing::TestMesh& mesh : testing::StandardMeshes()) {
+    SCOPED_TRACE(mesh.text);
+    testing::ExpectPartitionedRunMatches(
+        absl::StrReplaceAll(R"(tessel.mesh @mesh = <MESH>
+func.func @main(%a: tensor<9xi32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}]>}) -> tensor<9xi32> {
+  %z = hlo.constant dense<0> : tensor<i32>
+  %r = hlo.select_and_scatter(%a, %a, %z) window_dimensions = [2], window_strides = [1], padding = [[1, 0]] : (tensor<9xi32>, tensor<9xi32>, tensor<i32>) -> tensor<9xi32> select {
+  ^bb0(%p: tensor<i32>, %q: tensor<i32>):
+    %c = hlo.compare GE, %p, %q : tensor<i32>
+    hlo.return %c : tensor<i1>
+  } scatter {
+  ^bb0(%p: tensor<i32>, %q: tensor<i32>):
+    %s = hlo.add %p, %q : tensor<i32>
+    hlo.return %s : tensor<i32>
+  }
+  return %r : tensor<9xi32>
+})",
+                            {{"MESH", mesh.text}}),
+        {runtime::RandomTensor(runtime::ElementType::kS32, {9}, 31)});
+  }
+}
+
+// Windowed along two split dims where the second needs more than its neighbours' halos
+// (so it is gathered): the gather must take the first dim's exchanged windows as they are,
+// not as the layout's local size (it cut them to that size, and the local op failed to
+// verify).
+TEST(SelectAndScatterTwoDimsTest, SecondDimGatheredAfterTheFirstExchanged) {
+  for (const char* mesh : {R"(["x"=2, "y"=2])", R"(["x"=2, "y"=3])"}) {
+    SCOPED_TRACE(mesh);
+    testing::ExpectPartitionedRunMatches(
+        absl::StrReplaceAll(R"(tessel.mesh @mesh = <MESH>
+func.func @main(%a: tensor<8x2xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"y"}, {"x"}]>},
+                %s: tensor<2x2xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {"x", "y"}]>})
+    -> (tensor<8x2xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"y"}, {"x"}]>}) {
+  %z = hlo.constant dense<0.0> : tensor<f32>
+  %r = hlo.select_and_scatter(%a, %s, %z) window_dimensions = [3, 2], window_strides = [3, 1], padding = [[0, 0], [0, 1]] : (tensor<8x2xf32>, tensor<2x2xf32>, tensor<f32>) -> tensor<8x2xf32> select {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %c = hlo.compare GE, %p, %q : tensor<f32>
+    hlo.return %c : tensor<i1>
+  } scatter {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %t = hlo.add %p, %q : tensor<f32>
+    hlo.return %t : tensor<f32>
+  }
+  return %r : tensor<8x2xf32>
+})",
+                            {{"MESH", mesh}}),
+        {runtime::RandomTensor(runtime::ElementType::kF32, {8, 2}, 51),
+         runtime::RandomTensor(runtime::ElementType::kF32, {2, 2}, 52)});
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Generated, SelectAndScatterPartitionTest, ::testing::ValuesIn(Cases()),

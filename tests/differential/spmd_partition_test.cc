@@ -5,7 +5,8 @@
 // agree bit for bit (AssembleTensor checks). Cases are generated: programs (elementwise,
 // broadcast, transpose, compare/select/clamp, reduce, dot_general in every strategy, and
 // ops that take the fallback) x meshes (2, 3, 4, 6 devices; 2x2, 2x3) x shardings,
-// including uneven splits of dims 5 and 7.
+// including uneven splits of dims 5 and 7. Plus operands split by sub-axes of one axis that
+// do not nest.
 #include <ostream>
 #include <string>
 #include <utility>
@@ -179,6 +180,35 @@ TEST_P(SpmdPartitionTest, PartitionedRunEqualsSingleDevice) {
     inputs.push_back(runtime::RandomTensor(c.type, c.arg_shapes[i], 11 + i));
   }
   testing::ExpectPartitionedRunMatches(c.module, inputs);
+}
+
+// Operands split by sub-axes of one axis that no single split of it holds together
+// ("x":(1)2 and "x":(3)2 of "x"=6, or (1)3 and (2)2): propagation must not give the result
+// both (the verifier rejects that sharding), and the partitioner must not run the op on
+// those operand shards as they are (devices form no grid over the pair, so the local
+// results are not the tiles of any layout).
+TEST(IncompatibleSubAxesTest, OperandsSplitByPartsOfOneAxisThatDoNotNest) {
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {R"("x":(1)2)", R"("x":(3)2)"}, {R"("x":(1)3)", R"("x":(2)3)"}, {R"("x":(3)2)", R"("x":(1)2)"}};
+  for (const auto& [a, b] : pairs) {
+    SCOPED_TRACE(absl::StrCat(a, " and ", b));
+    testing::ExpectPartitionedRunMatches(
+        absl::StrReplaceAll(R"(tessel.mesh @mesh = <["x"=6]>
+func.func @main(%a: tensor<5x3xi32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {A}]>},
+                %b: tensor<5x2xi32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {B}]>},
+                %c: tensor<3x4xi32> {tessel.sharding = #tessel.sharding<@mesh, [{A}, {}]>},
+                %d: tensor<3x4xi32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {B}]>})
+    -> (tensor<3x2xi32>, tensor<3x4xi32>) {
+  %0 = hlo.dot_general %a, %b, lhs_contract = [0], rhs_contract = [0] : (tensor<5x3xi32>, tensor<5x2xi32>) -> tensor<3x2xi32>
+  %1 = hlo.add %c, %d : tensor<3x4xi32>
+  return %0, %1 : tensor<3x2xi32>, tensor<3x4xi32>
+})",
+                            {{"A", a}, {"B", b}}),
+        {runtime::RandomTensor(runtime::ElementType::kS32, {5, 3}, 1),
+         runtime::RandomTensor(runtime::ElementType::kS32, {5, 2}, 2),
+         runtime::RandomTensor(runtime::ElementType::kS32, {3, 4}, 3),
+         runtime::RandomTensor(runtime::ElementType::kS32, {3, 4}, 4)});
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Generated, SpmdPartitionTest, ::testing::ValuesIn(Cases()),
