@@ -97,11 +97,22 @@ mlir::FailureOr<Imported> importCustomCall(Importer& im, Instruction& inst) {
   }
   if (*target == "TopK") return ImportTopKCustomCall(im, inst);
   // Shardy's round trip marks each function result with this identity call; its sharding is
-  // the one the ROOT instruction carries as `sharding=`, so the call itself goes.
+  // the one the ROOT instruction carries as `sharding=`, so the call itself goes. Where the
+  // ROOT has none (a program annotated in Shardy's form only), the call's own Shardy
+  // sharding is the result's: it stays as a `Sharding` annotation of the value, which the
+  // sharding import reads like any other.
   if (*target == "xla.sdy.FuncResultSharding") {
     llvm::SmallVector<mlir::Value> operands = im.allOperandLeaves(inst);
-    if (mlir::TypeRange(mlir::ValueRange(operands)) != mlir::TypeRange(im.leafTypes(inst))) {
+    llvm::SmallVector<mlir::Type> types = im.leafTypes(inst);
+    if (mlir::TypeRange(mlir::ValueRange(operands)) != mlir::TypeRange(types)) {
       return im.error(inst) << "'xla.sdy.FuncResultSharding' must return its operands' types";
+    }
+    const AttrText* frontend = inst.peekAttr("frontend_attributes");
+    if (!im.entryRootHasSharding() && operands.size() == 1 && frontend &&
+        frontend->value.contains("xla.sdy.sharding")) {
+      return im.single(im.create(
+          inst, "hlo.custom_call", operands, types,
+          {im.builder().getNamedAttr("call_target_name", im.builder().getStringAttr("Sharding"))}));
     }
     return Imported{operands, nullptr};
   }

@@ -123,6 +123,11 @@ class Importer {
   // The private func.func for a `call`/`fusion` target, imported on first use.
   mlir::FailureOr<mlir::func::FuncOp> functionFor(Computation& comp, const Instruction& user);
 
+  // Whether the entry computation's root carries a GSPMD `sharding=` (the results' sharding).
+  bool entryRootHasSharding() const {
+    return entryRoot_ && entryRoot_->peekAttr("sharding") != nullptr;
+  }
+
   // The number of devices: num_partitions from the header, else 0 (unknown).
   int64_t numPartitions() const { return numPartitions_; }
   int64_t numReplicas() const { return numReplicas_; }

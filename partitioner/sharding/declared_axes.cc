@@ -6,6 +6,7 @@
 #include <regex>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
@@ -86,9 +87,14 @@ absl::StatusOr<std::vector<DeclaredMesh>> ParseShardyMeshes(const std::string& r
   const std::string text = absl::StrReplaceAll(raw, {{"\\\"", "\""}});
   static const std::regex kMesh(
       R"re(([A-Za-z_][A-Za-z0-9_.$-]*)\s*=\s*#sdy\.mesh<\s*\[([^\]]*)\]\s*(?:,\s*device_ids\s*=\s*\[([^\]]*)\]\s*)?>)re");
-  static const std::regex kAxis(R"re(^\s*"([^"]+)"\s*=\s*([0-9]+)\s*$)re");
+  static const std::regex kAxis(R"re(^\s*"([^"]+)"\s*=\s*(-?[0-9]+)\s*$)re");
   std::vector<DeclaredMesh> meshes;
+  // What lies between the meshes may only be the dictionary's braces and commas.
+  std::string between;
+  size_t last = 0;
   for (std::sregex_iterator it(text.begin(), text.end(), kMesh), end; it != end; ++it) {
+    between += text.substr(last, it->position() - last);
+    last = it->position() + it->length();
     DeclaredMesh declared;
     declared.name = (*it)[1];
     const std::string axes = (*it)[2];
@@ -118,6 +124,13 @@ absl::StatusOr<std::vector<DeclaredMesh>> ParseShardyMeshes(const std::string& r
   }
   if (meshes.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("no #sdy.mesh in '", raw, "'"));
+  }
+  between += text.substr(last);
+  for (char c : between) {
+    if (c != '{' && c != '}' && c != ',' && !absl::ascii_isspace(static_cast<unsigned char>(c))) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", raw, "' is not a dictionary of #sdy.mesh<[\"axis\"=size, ...]>"));
+    }
   }
   return meshes;
 }

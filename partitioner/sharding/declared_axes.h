@@ -25,7 +25,8 @@ struct DeclaredMesh {
 
 // The meshes of Shardy's `xla.sdy.meshes` frontend attribute value: a dictionary
 // `{name = #sdy.mesh<["a"=4, "b"=2]>, ...}`; a mesh may carry `device_ids=[...]`.
-// Errors: text that is not of that form.
+// Sizes are read as written (a negative one too): Mesh::Validate judges them.
+// Errors: text that is not of that form, anything but braces and commas between meshes.
 absl::StatusOr<std::vector<DeclaredMesh>> ParseShardyMeshes(const std::string& text);
 
 // Renames the axes of `imported` (and every sharding on them) after the declared mesh they

@@ -49,6 +49,17 @@ TEST(DeclaredAxesTest, ParsesShardyMeshes) {
   EXPECT_FALSE(ParseShardyMeshes(R"({m = #sdy.mesh<["a"=x]>})").ok());
 }
 
+TEST(DeclaredAxesTest, RefusesWhatIsNotAMeshAndLeavesSizesToValidate) {
+  // A mesh the pattern does not match is not skipped over.
+  EXPECT_FALSE(ParseShardyMeshes(R"({mesh = #sdy.mesh<["x"=2]>, other = #sdy.mesh<"y"=2>})").ok());
+  EXPECT_FALSE(ParseShardyMeshes(R"({mesh = #sdy.mesh<["x"]>})").ok());
+  // A size below 1 is read as written, for Mesh::Validate to name.
+  absl::StatusOr<std::vector<DeclaredMesh>> negative =
+      ParseShardyMeshes(R"({mesh = #sdy.mesh<["x"=-2]>})");
+  ASSERT_TRUE(negative.ok()) << negative.status();
+  EXPECT_FALSE((*negative)[0].mesh.Validate().ok());
+}
+
 TEST(DeclaredAxesTest, RenamesAxesThatLineUp) {
   std::vector<DeclaredMesh> declared = *ParseShardyMeshes(R"({mesh = #sdy.mesh<["data"=4, "model"=2]>})");
   MeshShardingImport imported =

@@ -65,7 +65,13 @@ class DiagnosticCollector {
 
 absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks) {
   // The header's device count rides on the module until the sharding import reads it.
-  bool any = module->hasAttr(hlo_text::kHloNumPartitionsAttr);
+  // So does Shardy's mesh and sharding text, which the sharding import checks and reads
+  // where no GSPMD sharding stands beside it.
+  auto hasShardy = [](mlir::DictionaryAttr frontend) {
+    return frontend && (frontend.get("xla.sdy.meshes") || frontend.get("xla.sdy.sharding"));
+  };
+  bool any = module->hasAttr(hlo_text::kHloNumPartitionsAttr) ||
+             hasShardy(module->getAttrOfType<mlir::DictionaryAttr>(hlo_text::kFrontendAttrsAttr));
   bool manual = false;
   bool gspmdManual = false;
   bool groups = false;
@@ -77,9 +83,16 @@ absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks) {
                      call.getCallTargetName() == "SPMDShardToFullShape";
     }
     if (op->getDiscardableAttr("tessel.hlo_sharding")) any = true;
+    if (hasShardy(op->getAttrOfType<mlir::DictionaryAttr>(hlo_text::kFrontendAttrsAttr))) {
+      any = true;
+    }
     if (auto function = llvm::dyn_cast<mlir::func::FuncOp>(op)) {
       for (unsigned i = 0; i < function.getNumArguments(); ++i) {
         if (function.getArgAttr(i, "tessel.hlo_sharding")) any = true;
+        if (hasShardy(function.getArgAttrOfType<mlir::DictionaryAttr>(
+                i, hlo_text::kFrontendAttrsAttr))) {
+          any = true;
+        }
       }
       for (unsigned i = 0; i < function.getNumResults(); ++i) {
         if (function.getResultAttr(i, "tessel.hlo_sharding")) any = true;

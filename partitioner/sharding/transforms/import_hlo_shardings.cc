@@ -1,6 +1,8 @@
 // --tessel-import-hlo-shardings: the verbatim GSPMD `tessel.hlo_sharding` strings left by HLO
 // text import become one set of tessel meshes and `tessel.sharding` annotations (see
-// passes.td), so that propagation and partitioning can use them.
+// passes.td), so that propagation and partitioning can use them. Shardy's annotations
+// (`xla.sdy.meshes`, `xla.sdy.sharding`) are checked against each other and the GSPMD ones,
+// and stand in for them where a value has only Shardy's.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -16,11 +19,13 @@
 #include "mlir/IR/SymbolTable.h"
 #include "partitioner/ir/function_attrs.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/tessel/sharding_verification.h"
 #include "partitioner/sharding/conversion.h"
 #include "partitioner/sharding/declared_axes.h"
 #include "partitioner/sharding/existing_mesh.h"
 #include "partitioner/sharding/hlo_sharding.h"
 #include "partitioner/sharding/mlir_conversion.h"
+#include "partitioner/sharding/shardy_text.h"
 #include "partitioner/sharding/transforms/open_dims.h"
 #include "partitioner/sharding/transforms/passes.h"
 
@@ -195,6 +200,230 @@ bool IsShardingCustomCall(mlir::Operation* op) {
          call.getInputs()[0].getType() == call.getResult(0).getType();
 }
 
+// ---- Shardy's annotations (xla.sdy.meshes, xla.sdy.sharding) ----
+
+constexpr llvm::StringLiteral kShardyMeshes = "xla.sdy.meshes";
+constexpr llvm::StringLiteral kShardySharding = "xla.sdy.sharding";
+
+// A place that carries Shardy's `xla.sdy.sharding`: an op (one sharding per result) or one
+// argument of a function (its parameter instruction).
+struct ShardySite {
+  mlir::Operation* op;             // the op, or the function
+  std::optional<unsigned> argument;
+  std::string text;
+  llvm::SmallVector<mlir::Type> types;
+
+  mlir::Location loc() const {
+    if (!argument) return op->getLoc();
+    return llvm::cast<mlir::func::FuncOp>(op).getArgument(*argument).getLoc();
+  }
+  mlir::InFlightDiagnostic describe(mlir::InFlightDiagnostic diag) const {
+    if (argument) diag << "argument " << *argument << ": ";
+    diag << "xla.sdy.sharding '" << text << "' ";
+    return diag;
+  }
+  mlir::InFlightDiagnostic error() const { return describe(mlir::emitError(loc())); }
+  mlir::InFlightDiagnostic warning() const { return describe(mlir::emitWarning(loc())); }
+
+  // The GSPMD text beside it (`sharding=`), or none.
+  mlir::StringAttr gspmd() const {
+    if (!argument) return op->getAttrOfType<mlir::StringAttr>(kHloShardingAttr);
+    return llvm::cast<mlir::func::FuncOp>(op).getArgAttrOfType<mlir::StringAttr>(
+        *argument, kHloShardingAttr);
+  }
+  void setGspmd(mlir::StringAttr text) const {
+    if (!argument) return op->setAttr(kHloShardingAttr, text);
+    llvm::cast<mlir::func::FuncOp>(op).setArgAttr(*argument, kHloShardingAttr, text);
+  }
+};
+
+// The `xla.sdy.sharding` of a frontend attribute dictionary, or null.
+mlir::StringAttr ShardyShardingIn(mlir::DictionaryAttr frontend) {
+  return frontend ? frontend.getAs<mlir::StringAttr>(kShardySharding) : nullptr;
+}
+
+std::vector<ShardySite> ShardySites(mlir::ModuleOp module) {
+  std::vector<ShardySite> sites;
+  module.walk([&](mlir::Operation* op) {
+    if (auto text = ShardyShardingIn(op->getAttrOfType<mlir::DictionaryAttr>(kFrontendAttrs))) {
+      sites.push_back({op, std::nullopt, text.str(), llvm::to_vector(op->getResultTypes())});
+    }
+    auto function = llvm::dyn_cast<mlir::func::FuncOp>(op);
+    if (!function) return;
+    for (unsigned i = 0; i < function.getNumArguments(); ++i) {
+      auto text = ShardyShardingIn(function.getArgAttrOfType<mlir::DictionaryAttr>(i, kFrontendAttrs));
+      if (text) sites.push_back({op, i, text.str(), {function.getArgumentTypes()[i]}});
+    }
+  });
+  return sites;
+}
+
+// The functions that are shard_map bodies in Shardy's form (called on the values of an
+// `xla.sdy.GlobalToLocalShape`): their values are local, so a sharding there has no
+// GSPMD form of its own.
+llvm::DenseSet<mlir::Operation*> ShardMapBodies(mlir::ModuleOp module) {
+  llvm::DenseSet<mlir::Operation*> bodies;
+  mlir::SymbolTable symbols(module);
+  module.walk([&](hlo::CustomCallOp call) {
+    if (call.getCallTargetName() != "xla.sdy.GlobalToLocalShape") return;
+    for (mlir::Operation* user : call->getUsers()) {
+      if (auto body = llvm::dyn_cast<mlir::func::CallOp>(user)) {
+        if (mlir::Operation* callee = symbols.lookup(body.getCallee())) bodies.insert(callee);
+      }
+    }
+  });
+  return bodies;
+}
+
+// The non-tuple leaves of a GSPMD sharding text, or none if it does not parse (the GSPMD
+// import reports that).
+std::optional<std::vector<HloSharding>> GspmdLeaves(llvm::StringRef text) {
+  absl::StatusOr<HloSharding> parsed = HloSharding::Parse(text.str());
+  if (!parsed.ok()) return std::nullopt;
+  if (parsed->IsTuple()) return parsed->tuple_elements();
+  return std::vector<HloSharding>{*parsed};
+}
+
+bool HasManualPart(const HloSharding& sharding) {
+  return sharding.kind() == HloSharding::Kind::kManual ||
+         llvm::is_contained(sharding.subgroup_types(), SubgroupType::kManual);
+}
+
+// Checks every Shardy annotation of the module against the meshes it declares, warns where
+// one contradicts the GSPMD sharding beside it, and gives every value annotated in Shardy's
+// form only the GSPMD sharding it stands for, so that the GSPMD import below treats both
+// forms alike. Reports every fault before it fails.
+mlir::LogicalResult ImportShardyAnnotations(mlir::ModuleOp module) {
+  mlir::MLIRContext* context = module.getContext();
+  std::vector<ShardySite> sites = ShardySites(module);
+  std::optional<std::vector<DeclaredMesh>> declared;
+  auto frontend = module->getAttrOfType<mlir::DictionaryAttr>(kFrontendAttrs);
+  if (auto meshes = frontend ? frontend.getAs<mlir::StringAttr>(kShardyMeshes) : nullptr) {
+    absl::StatusOr<std::vector<DeclaredMesh>> parsed = ParseShardyMeshes(meshes.str());
+    if (!parsed.ok()) {
+      return module.emitError() << "xla.sdy.meshes: " << std::string(parsed.status().message());
+    }
+    for (const DeclaredMesh& mesh : *parsed) {
+      absl::Status valid = mesh.mesh.Validate();
+      if (!valid.ok()) {
+        return module.emitError() << "xla.sdy.meshes: mesh @" << mesh.name << ": "
+                                  << std::string(valid.message());
+      }
+    }
+    declared = *std::move(parsed);
+  }
+  if (sites.empty()) return mlir::success();
+
+  auto findDeclared = [&](llvm::StringRef name) -> const DeclaredMesh* {
+    if (!declared) return nullptr;
+    for (const DeclaredMesh& mesh : *declared) {
+      if (mesh.name == name) return &mesh;
+    }
+    return nullptr;
+  };
+  const llvm::DenseSet<mlir::Operation*> bodies = ShardMapBodies(module);
+  bool failed = false;
+  for (const ShardySite& site : sites) {
+    absl::StatusOr<std::vector<ir::ShardingAttr>> shardings = ParseShardyShardings(context, site.text);
+    if (!shardings.ok()) {
+      site.error() << "does not parse: " << std::string(shardings.status().message());
+      failed = true;
+      continue;
+    }
+    if (shardings->size() != site.types.size()) {
+      // Beside a GSPMD sharding, which is used, a count that differs may be the tokens or
+      // tuple elements import flattened away: that one is left to the GSPMD import.
+      if (site.gspmd()) continue;
+      site.error() << "has " << shardings->size() << " shardings but annotates "
+                   << site.types.size() << " values";
+      failed = true;
+      continue;
+    }
+    // Each sharding against its declared mesh.
+    std::vector<const DeclaredMesh*> meshes;
+    bool siteFailed = false;
+    for (auto [i, sharding] : llvm::enumerate(*shardings)) {
+      auto prefixed = [&, i = i]() {
+        mlir::InFlightDiagnostic diag = site.error();
+        if (site.types.size() > 1) diag << "result " << i << ": ";
+        return diag;
+      };
+      const DeclaredMesh* mesh = findDeclared(sharding.getMeshName().getValue());
+      if (!mesh) {
+        auto diag = prefixed() << "names mesh " << sharding.getMeshName() << ", which ";
+        if (declared) {
+          diag << "the module's xla.sdy.meshes does not declare";
+        } else {
+          diag << "is not declared: the module has no xla.sdy.meshes";
+        }
+        siteFailed = true;
+        continue;
+      }
+      absl::StatusOr<ir::MeshAttr> meshAttr = MeshToAttr(context, mesh->mesh);
+      auto onMesh = [&]() {
+        return prefixed() << "on mesh @" << mesh->name << ": ";
+      };
+      if (!meshAttr.ok() ||
+          mlir::failed(ir::verifyShardingForMesh(onMesh, sharding, site.types[i], *meshAttr))) {
+        siteFailed = true;
+        continue;
+      }
+      meshes.push_back(mesh);
+    }
+    if (siteFailed) {
+      failed = true;
+      continue;
+    }
+
+    // Beside GSPMD's form: the same placement, or a warning that GSPMD's is used.
+    std::vector<HloSharding> converted;
+    for (auto [sharding, mesh] : llvm::zip(*shardings, meshes)) {
+      absl::StatusOr<HloSharding> gspmd = ShardyShardingToHlo(mesh->mesh, sharding);
+      if (!gspmd.ok()) {
+        site.error() << "has no GSPMD form: " << std::string(gspmd.status().message());
+        siteFailed = true;
+        break;
+      }
+      converted.push_back(*gspmd);
+    }
+    if (siteFailed) {
+      failed = true;
+      continue;
+    }
+    if (mlir::StringAttr gspmd = site.gspmd()) {
+      std::optional<std::vector<HloSharding>> leaves = GspmdLeaves(gspmd.getValue());
+      if (!leaves || leaves->size() != converted.size()) continue;
+      for (size_t i = 0; i < converted.size(); ++i) {
+        if (HasManualPart((*leaves)[i]) || SamePlacement((*leaves)[i], converted[i])) continue;
+        mlir::InFlightDiagnostic diag = site.warning();
+        if (converted.size() > 1) diag << "(result " << i << ") ";
+        diag << "places the value as '" << converted[i].ToString() << "', but sharding='"
+             << (*leaves)[i].ToString() << "' beside it does not; the GSPMD sharding= is used";
+        break;
+      }
+      continue;
+    }
+    // Shardy's form only: the GSPMD sharding it stands for. Values in a shard_map body are
+    // local, and their GSPMD form would need the body's manual axes: those keep none.
+    mlir::Operation* function =
+        site.argument ? site.op : site.op->getParentOfType<mlir::func::FuncOp>();
+    if (bodies.contains(function) || site.op->getParentOfType<ir::ManualComputationOp>()) continue;
+    if (converted.empty()) continue;
+    std::string text;
+    if (converted.size() == 1) {
+      text = converted[0].ToString();
+    } else {
+      text = "{";
+      for (size_t i = 0; i < converted.size(); ++i) {
+        text += (i ? ", " : "") + converted[i].ToString();
+      }
+      text += "}";
+    }
+    site.setGspmd(mlir::StringAttr::get(context, text));
+  }
+  return mlir::failure(failed);
+}
+
 struct ImportHloShardingsPass : public impl::ImportHloShardingsPassBase<ImportHloShardingsPass> {
   void runOnOperation() override {
     mlir::ModuleOp module = getOperation();
@@ -205,6 +434,9 @@ struct ImportHloShardingsPass : public impl::ImportHloShardingsPassBase<ImportHl
       declaredDevices = declared.getInt();
       module->removeAttr(kHloNumPartitions);
     }
+    // Shardy's annotations are checked first, and those without a GSPMD form beside them
+    // get one.
+    if (mlir::failed(ImportShardyAnnotations(module))) return signalPassFailure();
     llvm::SmallVector<mlir::Operation*> open;
     module.walk([&](mlir::Operation* op) {
       // Read as replication, these would gather what the body may keep split.

@@ -1,15 +1,17 @@
 // --tessel-import-shardy-manual-computations: Shardy's round-trip form of shard_map as a
 // tessel.manual_computation (passes.td has the contract).
 #include <string>
+#include <vector>
 
+#include "absl/status/statusor.h"
 #include "llvm/ADT/StringExtras.h"
-#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
+#include "partitioner/sharding/shardy_text.h"
 #include "partitioner/sharding/transforms/passes.h"
 
 namespace tessel::sharding {
@@ -33,20 +35,14 @@ std::string frontendAttr(mlir::Operation* op, llvm::StringRef name) {
   return value ? value.str() : "";
 }
 
-// `#sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>, ...]>` as Tessel's shardings: the part
-// inside the brackets is Tessel's syntax too.
+// `#sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>, ...]>` as Tessel's shardings.
 mlir::FailureOr<mlir::ArrayAttr> parseShardings(mlir::MLIRContext* context,
                                                 llvm::StringRef text) {
-  llvm::StringRef body = text.trim();
-  if (!body.consume_front("#sdy.sharding_per_value<") || !body.consume_back(">")) {
-    return mlir::failure();
-  }
-  auto attr = mlir::parseAttribute(("#tessel.sharding_per_value<" + body + ">").str(), context);
-  auto perValue = llvm::dyn_cast_or_null<ir::ShardingPerValueAttr>(attr);
-  if (!perValue) return mlir::failure();
-  llvm::SmallVector<mlir::Attribute> shardings(perValue.getShardings().begin(),
-                                               perValue.getShardings().end());
-  return mlir::ArrayAttr::get(context, shardings);
+  if (!text.trim().starts_with("#sdy.sharding_per_value<")) return mlir::failure();
+  absl::StatusOr<std::vector<ir::ShardingAttr>> shardings = ParseShardyShardings(context, text);
+  if (!shardings.ok()) return mlir::failure();
+  llvm::SmallVector<mlir::Attribute> attrs(shardings->begin(), shardings->end());
+  return mlir::ArrayAttr::get(context, attrs);
 }
 
 // `#sdy<manual_axes{"data", "model"}>` as a list of names.

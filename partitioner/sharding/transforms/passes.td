@@ -80,6 +80,16 @@ def ImportHloShardingsPass : Pass<"tessel-import-hlo-shardings", "mlir::ModuleOp
     this pass), their mesh joins the shardings' factorization first, and where the common
     mesh is that mesh the shardings are placed on it, so that values outside and the
     manual computations share axes.
+
+    Shardy's annotations come first. The module's `xla.sdy.meshes` must parse and have no
+    axis below size 1; every `xla.sdy.sharding` (`#sdy.sharding<...>` on a parameter,
+    `#sdy.sharding_per_value<[...]>` on an op) must parse, name a declared mesh and fit it
+    (known axes, sub-axes that divide their axis and are not all of it, no axis twice, the
+    value's rank): otherwise an error at the instruction or the module. Where `sharding=`
+    is also given and places the value otherwise, a warning says so and the GSPMD form is
+    used (as XLA's own import does); where it is not, the Shardy sharding's GSPMD form
+    stands in for it (values of a shard_map body excepted), so that a program annotated in
+    Shardy's form only is imported like one in GSPMD's form.
   }];
   let dependentDialects = ["::tessel::ir::TesselDialect"];
 }

@@ -83,6 +83,7 @@ func.func @manual_mesh(%arg0: tensor<8x8xf32> {tessel.hlo_sharding = "{devices=[
 // GSPMD text beside it, {replicated}, is only the nearest form): it goes, and is not a
 // replicated constraint. One with a closed dimension stays, its open one open.
 // CHECK-LABEL: func @open_shardy_annotation
+module attributes {tessel.hlo_frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\22x\22=2]>}"}} {
 func.func @open_shardy_annotation(%x: tensor<8x16xf32> {tessel.hlo_sharding = "{devices=[2,1]0,1}"}) -> tensor<8x16xf32> {
   // CHECK: %[[T:.*]] = hlo.tanh %arg0
   %0 = hlo.tanh %x : tensor<8x16xf32>
@@ -94,17 +95,21 @@ func.func @open_shardy_annotation(%x: tensor<8x16xf32> {tessel.hlo_sharding = "{
   %3 = hlo.custom_call @Sharding(%2) {tessel.hlo_sharding = "{replicated}", tessel.hlo_frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{}, {?}]>]>"}} : (tensor<8x16xf32>) -> tensor<8x16xf32>
   return %3 : tensor<8x16xf32>
 }
+}
 
 // -----
 
 // Dimensions a Sharding call leaves unconstrained (JAX's P.UNCONSTRAINED) stay open: GSPMD
 // lists them in backend_config, Shardy writes `?` in its annotation. The GSPMD text alone
-// would read them as closed and replicated.
+// would read them as closed and replicated. The Shardy mesh the module declares gives the
+// axis its name.
 // CHECK-LABEL: func @unconstrained_dims
+module attributes {tessel.hlo_frontend_attributes = {xla.sdy.meshes = "{mesh = #sdy.mesh<[\22x\22=2]>}"}} {
 func.func @unconstrained_dims(%x: tensor<8x16xf32> {tessel.hlo_sharding = "{devices=[2,1]0,1}"}) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
-  // CHECK: tessel.sharding_constraint %arg0 <@mesh, [{?}, {"axis_0"}]>
+  // CHECK: tessel.sharding_constraint %arg0 <@mesh, [{?}, {"x"}]>
   %0 = hlo.custom_call @Sharding(%x) {backend_config = "unspecified_dims=[0]", tessel.hlo_sharding = "{devices=[1,2]0,1}"} : (tensor<8x16xf32>) -> tensor<8x16xf32>
-  // CHECK: tessel.sharding_constraint %arg0 <@mesh, [{}, {"axis_0", ?}]>
+  // CHECK: tessel.sharding_constraint %arg0 <@mesh, [{}, {"x", ?}]>
   %1 = hlo.custom_call @Sharding(%x) {tessel.hlo_sharding = "{devices=[1,2]0,1}", tessel.hlo_frontend_attributes = {xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{}, {\22x\22, ?}]>]>"}} : (tensor<8x16xf32>) -> tensor<8x16xf32>
   return %0, %1 : tensor<8x16xf32>, tensor<8x16xf32>
+}
 }
