@@ -45,12 +45,16 @@ FuzzCase RunFuzzCase(uint64_t seed, FuzzCoverage* coverage, std::optional<Mutati
 
 const std::vector<std::string>& GeneratedOps() {
   static const std::vector<std::string> kOps = {
-      "hlo.abs",          "hlo.add",           "hlo.broadcast_in_dim", "hlo.compare",
-      "hlo.concatenate",  "hlo.constant",      "hlo.dot_general",      "hlo.dynamic_slice",
-      "hlo.iota",         "hlo.max",           "hlo.min",              "hlo.mul",
-      "hlo.neg",          "hlo.pad",           "hlo.reduce",           "hlo.reshape",
-      "hlo.reverse",      "hlo.select",        "hlo.slice",            "hlo.sub",
-      "hlo.transpose",    "tessel.sharding_constraint"};
+      "hlo.abs", "hlo.add", "hlo.and", "hlo.broadcast_in_dim", "hlo.case", "hlo.ceil",
+      "hlo.clamp", "hlo.compare", "hlo.concatenate", "hlo.constant", "hlo.convert",
+      "hlo.convolution", "hlo.count_leading_zeros", "hlo.dot_general", "hlo.dynamic_slice",
+      "hlo.dynamic_update_slice", "hlo.floor", "hlo.gather", "hlo.iota", "hlo.max", "hlo.min",
+      "hlo.mul", "hlo.neg", "hlo.not", "hlo.optimization_barrier", "hlo.or", "hlo.pad",
+      "hlo.popcnt", "hlo.reduce", "hlo.reduce_window", "hlo.rem", "hlo.reshape", "hlo.reverse",
+      "hlo.round_nearest_even", "hlo.scatter", "hlo.select", "hlo.select_and_scatter",
+      "hlo.shift_left", "hlo.shift_right_arithmetic", "hlo.sign", "hlo.slice", "hlo.sort",
+      "hlo.sub", "hlo.top_k", "hlo.transpose", "hlo.while", "hlo.xor",
+      "tessel.sharding_constraint", "tessel.sharding_group"};
   return kOps;
 }
 
