@@ -167,7 +167,7 @@ void rewrite(const Group& group, mlir::Block& block, llvm::ArrayRef<mlir::Operat
 // The window also rules out dependent collectives: if B's operand depends on A's result
 // through other ops of the block, the first op on that path uses A's result (position >=
 // hi) and comes no later than B's operand's definition (position <= lo), so lo >= hi.
-// Only B reading A's result directly is checked apart.
+// B reading a collective's result directly is not combined at all (see combineBlock).
 // Moves what reads the collectives of `block` (their users, transitively, where all are free
 // of side effects) to the end of the block, in their order. A backward pass interleaves each
 // layer's gradient collective with the update that reads it, so no two collectives would
@@ -219,6 +219,11 @@ int64_t combineBlock(mlir::Block& block, const CollectiveCombiningOptions& optio
     if (!c || c->bytes > options.max_bytes) continue;
     int64_t lo = -1, hi = std::numeric_limits<int64_t>::max();
     mlir::Operation* def = op->getOperand(0).getDefiningOp();
+    // A collective that reads another collective's result directly stays alone: if that
+    // one is combined, its result is redefined where its group is placed, which may be
+    // after this group's point (or, with each group reading a member of the other, no
+    // order works at all).
+    if (def && def->getBlock() == &block && candidateOf(def)) continue;
     if (def && def->getBlock() == &block) lo = position[def];
     for (mlir::Operation* user : op->getResult(0).getUsers()) {
       hi = std::min(hi, position[block.findAncestorOpInBlock(*user)]);
@@ -226,8 +231,7 @@ int64_t combineBlock(mlir::Block& block, const CollectiveCombiningOptions& optio
     auto it = llvm::find_if(open, [&](const Group& g) { return g.members[0].key == c->key; });
     if (it != open.end()) {
       int64_t newLo = std::max(it->lo, lo), newHi = std::min(it->hi, hi);
-      bool direct = llvm::any_of(it->members, [&](const Candidate& m) { return m.op == def; });
-      if (!direct && newLo < newHi && it->bytes + c->bytes <= options.max_bytes) {
+      if (newLo < newHi && it->bytes + c->bytes <= options.max_bytes) {
         it->members.push_back(*c);
         it->lo = newLo;
         it->hi = newHi;

@@ -107,17 +107,17 @@ Outcome KeepOneResult(mlir::ModuleOp module, int k) {
   return Outcome::kApplied;
 }
 
-// Replaces every result of op k (later ops first) by an operand of its type, or by a new
-// argument where the op sits in @main's body, and erases it.
+// Replaces every result of op k of @main's body (later ops first) by an operand of its
+// type, or by a new argument, and erases it. Ops inside regions stay: a reducer or
+// comparator changed that way can compute something order-dependent, which is no bug.
 Outcome ReplaceOp(mlir::ModuleOp module, int k) {
   mlir::func::FuncOp main = MainOf(module);
   llvm::SmallVector<mlir::Operation*> ops;
-  main.walk([&](mlir::Operation* op) {
-    if (op != main && !IsTerminator(op) && op->getNumResults() > 0) ops.push_back(op);
-  });
+  for (mlir::Operation& op : main.getBody().front()) {
+    if (!IsTerminator(&op) && op.getNumResults() > 0) ops.push_back(&op);
+  }
   if (k >= static_cast<int>(ops.size())) return Outcome::kNoSite;
   mlir::Operation* op = ops[ops.size() - 1 - k];
-  const bool top = op->getBlock() == &main.getBody().front();
   llvm::SmallVector<mlir::Value> replacements;
   for (mlir::Value result : op->getResults()) {
     mlir::Value same;
@@ -125,7 +125,6 @@ Outcome ReplaceOp(mlir::ModuleOp module, int k) {
       if (operand.getType() == result.getType()) same = operand;
     }
     if (!same) {
-      if (!top) return Outcome::kInapplicable;
       const unsigned index = main.getNumArguments();
       main.insertArgument(index, result.getType(), mlir::DictionaryAttr(), op->getLoc());
       same = main.getArgument(index);
