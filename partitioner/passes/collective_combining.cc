@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -167,7 +168,8 @@ void rewrite(const Group& group, mlir::Block& block, llvm::ArrayRef<mlir::Operat
 // The window also rules out dependent collectives: if B's operand depends on A's result
 // through other ops of the block, the first op on that path uses A's result (position >=
 // hi) and comes no later than B's operand's definition (position <= lo), so lo >= hi.
-// B reading a collective's result directly is not combined at all (see combineBlock).
+// Only B reading A's result directly is checked apart, and so is B reading a member of
+// another group (see combineBlock).
 // Moves what reads the collectives of `block` (their users, transitively, where all are free
 // of side effects) to the end of the block, in their order. A backward pass interleaves each
 // layer's gradient collective with the update that reads it, so no two collectives would
@@ -219,11 +221,6 @@ int64_t combineBlock(mlir::Block& block, const CollectiveCombiningOptions& optio
     if (!c || c->bytes > options.max_bytes) continue;
     int64_t lo = -1, hi = std::numeric_limits<int64_t>::max();
     mlir::Operation* def = op->getOperand(0).getDefiningOp();
-    // A collective that reads another collective's result directly stays alone: if that
-    // one is combined, its result is redefined where its group is placed, which may be
-    // after this group's point (or, with each group reading a member of the other, no
-    // order works at all).
-    if (def && def->getBlock() == &block && candidateOf(def)) continue;
     if (def && def->getBlock() == &block) lo = position[def];
     for (mlir::Operation* user : op->getResult(0).getUsers()) {
       hi = std::min(hi, position[block.findAncestorOpInBlock(*user)]);
@@ -231,7 +228,8 @@ int64_t combineBlock(mlir::Block& block, const CollectiveCombiningOptions& optio
     auto it = llvm::find_if(open, [&](const Group& g) { return g.members[0].key == c->key; });
     if (it != open.end()) {
       int64_t newLo = std::max(it->lo, lo), newHi = std::min(it->hi, hi);
-      if (newLo < newHi && it->bytes + c->bytes <= options.max_bytes) {
+      bool direct = llvm::any_of(it->members, [&](const Candidate& m) { return m.op == def; });
+      if (!direct && newLo < newHi && it->bytes + c->bytes <= options.max_bytes) {
         it->members.push_back(*c);
         it->lo = newLo;
         it->hi = newHi;
@@ -244,6 +242,38 @@ int64_t combineBlock(mlir::Block& block, const CollectiveCombiningOptions& optio
     open.push_back(Group{{*c}, lo, hi, c->bytes});
   }
   for (Group& group : open) close(group);
+
+  // A member that reads a member of another group directly gets its operand from that
+  // group's combined op, which is placed after the other group's anchor: its own group must
+  // be anchored strictly later, or the member leaves it (each group reading the other's
+  // member would otherwise leave no order that works).
+  auto loOf = [&](const Candidate& c) -> int64_t {
+    mlir::Operation* def = c.op->getOperand(0).getDefiningOp();
+    return def && def->getBlock() == &block ? position[def] : -1;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    llvm::DenseMap<mlir::Operation*, size_t> groupOf;
+    for (auto [index, group] : llvm::enumerate(done)) {
+      for (const Candidate& c : group.members) groupOf[c.op] = index;
+    }
+    for (auto [index, group] : llvm::enumerate(done)) {
+      for (size_t m = 0; m < group.members.size() && !changed; ++m) {
+        mlir::Operation* def = group.members[m].op->getOperand(0).getDefiningOp();
+        auto read = def ? groupOf.find(def) : groupOf.end();
+        if (read == groupOf.end() || read->second == index || group.lo > done[read->second].lo) {
+          continue;
+        }
+        group.bytes -= group.members[m].bytes;
+        group.members.erase(group.members.begin() + m);
+        group.lo = -1;
+        for (const Candidate& c : group.members) group.lo = std::max(group.lo, loOf(c));
+        changed = true;
+      }
+      if (changed) break;
+    }
+    llvm::erase_if(done, [](const Group& g) { return g.members.size() < 2; });
+  }
 
   // Originals are erased only after every group is rewritten: a later group may be placed
   // right after one of them.
