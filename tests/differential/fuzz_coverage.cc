@@ -75,9 +75,8 @@ void FuzzCoverage::AddPartitioned(mlir::ModuleOp module) {
   });
 }
 
-void FuzzCoverage::AddStrategy(mlir::Operation* op, size_t chosen, size_t applicable) {
+void FuzzCoverage::AddStrategy(mlir::Operation* op, size_t chosen) {
   Add("strategy", absl::StrCat(op->getName().getStringRef().str(), " candidate ", chosen));
-  (void)applicable;
 }
 
 void FuzzCoverage::AddDiagnostic(const mlir::Diagnostic& diagnostic) {

@@ -35,7 +35,7 @@ class FuzzCoverage {
   void AddInput(mlir::ModuleOp module);
   // The partitioned program: its collectives by kind.
   void AddPartitioned(mlir::ModuleOp module);
-  void AddStrategy(mlir::Operation* op, size_t chosen, size_t applicable);
+  void AddStrategy(mlir::Operation* op, size_t chosen);
   // Replication fallbacks, from the partitioner's remark or warning.
   void AddDiagnostic(const mlir::Diagnostic& diagnostic);
   // Ends a case: its entries join the totals.
