@@ -237,20 +237,20 @@ mlir::Value exchangeHalo(SpmdBuilder& spmd, mlir::Value local, const Layout& lay
   } else if (n > 1) {
     // Gather the dimension. Other dimensions may already hold another exchange's windows
     // (an op windowed along several split dimensions exchanges them one at a time), so
-    // they no longer have the layout's local sizes: to the reshard, which only gathers
-    // along `dim`, such a dimension is whole and as long as it is now.
-    Layout current = layout;
+    // they no longer have the layout's local sizes. Such a dimension stays split over its
+    // axes (its pieces still differ from shard to shard), as the blocks of a tensor
+    // n times as long: dropping its axes would tell the reshard that the devices along
+    // them hold the same data, and let it fetch a piece from any of them.
     llvm::SmallVector<int64_t> shape(globalShape.begin(), globalShape.end());
     llvm::ArrayRef<int64_t> localSizes = typeOf(local).getShape();
     llvm::SmallVector<int64_t> expected = layout.localShape(globalShape);
     for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {
       if (d == dim || localSizes[d] == expected[d]) continue;
-      current.dims[d].clear();
-      shape[d] = localSizes[d];
+      shape[d] = localSizes[d] * layout.numShards(d);
     }
-    Layout whole = current;
+    Layout whole = layout;
     whole.dims[dim].clear();
-    buffer = *spmd.reshard(local, current, whole, shape, loc);
+    buffer = *spmd.reshard(local, layout, whole, shape, loc);
   }
 
   // Pad so that every needed range lies inside the buffer, then cut it. A shard that needs

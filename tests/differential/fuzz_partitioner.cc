@@ -7,16 +7,20 @@
 //   fuzz_partitioner --cases=1000000 --threads=2               # a campaign
 //   fuzz_partitioner --first_seed=4242 --cases=1 --reduce_to=tests/differential/regressions
 //   fuzz_partitioner --mutations=all --cases=1000              # kill rates
+//   fuzz_partitioner --replay=tests/differential/regressions/seed_1030154.mlir
 //
 // With --reduce_to=DIR each failing seed is reduced (program_reducer.h) and written there as
 // a regression case named after its seed. With --mutations, each listed mutation
 // (partition_mutations.h) is applied to every case in turn, and the run reports for each how
 // many cases applied it, how many of those the check caught, and after how many applied
 // cases it was first caught; a mutation is "killed" when every run catches it within --cases.
+// --replay runs one regression case (as regression_programs_test does) and prints each
+// strategy the partitioner chose and the partitioned program, to debug a failure.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <iostream>
 #include <mutex>
 #include <optional>
@@ -29,7 +33,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "llvm/Support/raw_ostream.h"
 #include "tests/differential/fuzz_campaign.h"
+#include "tests/differential/program_reducer.h"
 
 ABSL_FLAG(uint64_t, first_seed, 1, "The first seed.");
 ABSL_FLAG(uint64_t, cases, 1000, "How many seeds to run (per mutation with --mutations).");
@@ -41,6 +47,9 @@ ABSL_FLAG(std::string, reduce_to, "",
 ABSL_FLAG(std::string, mutations, "",
           "Comma-separated mutations (or 'all') to measure the check's kill rate on.");
 ABSL_FLAG(int64_t, progress_every, 0, "Print a progress line every N cases (0: never).");
+ABSL_FLAG(std::string, replay, "",
+          "Run this regression case file instead, printing the strategies chosen and the "
+          "partitioned program.");
 
 namespace tessel::testing {
 namespace {
@@ -76,6 +85,14 @@ int RunCampaign() {
   const uint64_t first = absl::GetFlag(FLAGS_first_seed), cases = absl::GetFlag(FLAGS_cases);
   const int64_t every = absl::GetFlag(FLAGS_progress_every);
   const std::string reduce_to = absl::GetFlag(FLAGS_reduce_to);
+  if (!reduce_to.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(reduce_to, error);
+    if (error) {
+      std::cerr << "cannot make " << reduce_to << ": " << error.message() << "\n";
+      return 2;
+    }
+  }
   FuzzCoverage coverage;
   std::vector<FuzzCase> failures;
   int64_t done = 0;
@@ -126,6 +143,35 @@ int RunCampaign() {
     }
   }
   return status;
+}
+
+int RunReplay(const std::string& path) {
+  absl::StatusOr<RegressionCase> read = ReadRegressionCase(path);
+  if (!read.ok()) {
+    std::cerr << read.status().message() << "\n";
+    return 2;
+  }
+  absl::StatusOr<std::vector<runtime::Tensor>> inputs = SmallIntegerInputs(read->module);
+  if (!inputs.ok()) {
+    std::cerr << path << ": " << inputs.status().message() << "\n";
+    return 2;
+  }
+  HarnessOptions options = ToHarnessOptions(read->options);
+  options.on_strategy_chosen = [](mlir::Operation* op, size_t chosen, size_t applicable) {
+    std::string location;
+    llvm::raw_string_ostream stream(location);
+    op->getLoc().print(stream);
+    std::cout << "strategy " << chosen << " of " << applicable << " for "
+              << op->getName().getStringRef().str() << " at " << stream.str() << "\n";
+  };
+  PartitionedRun run = CheckPartitionedRun(read->module, *inputs, options);
+  std::cout << "-- partitioned:\n" << run.partitioned << "\n";
+  if (run.status.ok()) {
+    std::cout << "passed (" << FormatCaseOptions(read->options) << ")\n";
+    return 0;
+  }
+  std::cout << "FAILED at " << run.failed_stage << ":\n" << run.status.message() << "\n";
+  return 1;
 }
 
 int RunMutations() {
@@ -180,6 +226,9 @@ int RunMutations() {
 
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
+  if (const std::string replay = absl::GetFlag(FLAGS_replay); !replay.empty()) {
+    return tessel::testing::RunReplay(replay);
+  }
   if (!absl::GetFlag(FLAGS_mutations).empty()) return tessel::testing::RunMutations();
   return tessel::testing::RunCampaign();
 }

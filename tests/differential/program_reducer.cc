@@ -2,6 +2,7 @@
 #include "tests/differential/program_reducer.h"
 
 #include <fstream>
+#include <sstream>
 #include <memory>
 #include <optional>
 #include <type_traits>
@@ -410,6 +411,25 @@ absl::Status WriteRegressionCase(const ReducedCase& reduced, const std::string& 
   out.close();
   if (!out) return absl::InternalError(absl::StrCat("cannot write ", path));
   return absl::OkStatus();
+}
+
+absl::StatusOr<RegressionCase> ReadRegressionCase(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  RegressionCase result;
+  result.module = buffer.str();
+  for (absl::string_view line : absl::StrSplit(result.module, '\n')) {
+    if (!absl::ConsumePrefix(&line, "// options:")) continue;
+    absl::StatusOr<CaseOptions> parsed = ParseCaseOptions(std::string(line));
+    if (!parsed.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": ", parsed.status().message()));
+    }
+    result.options = *parsed;
+  }
+  return result;
 }
 
 }  // namespace tessel::testing

@@ -62,6 +62,14 @@ absl::StatusOr<ReducedCase> ReduceFailure(
 absl::Status WriteRegressionCase(const ReducedCase& reduced, const std::string& path,
                                  const std::string& title);
 
+// A regression case read back: the whole text (a module, comments included) and the options
+// its `// options:` line names (none when it has no such line).
+struct RegressionCase {
+  std::string module;
+  CaseOptions options;
+};
+absl::StatusOr<RegressionCase> ReadRegressionCase(const std::string& path);
+
 }  // namespace tessel::testing
 
 #endif  // TESSEL_TESTS_DIFFERENTIAL_PROGRAM_REDUCER_H_

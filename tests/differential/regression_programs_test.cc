@@ -5,14 +5,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "absl/strings/match.h"
-#include "absl/strings/str_split.h"
-#include "absl/strings/strip.h"
 #include "gtest/gtest.h"
 #include "tests/differential/fuzz_campaign.h"
 
@@ -36,21 +32,12 @@ std::vector<std::string> CaseFiles() {
 class RegressionProgramsTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RegressionProgramsTest, PartitionedRunMatches) {
-  std::ifstream in(std::string(kDirectory) + "/" + GetParam());
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
-  CaseOptions options;
-  for (absl::string_view line : absl::StrSplit(text, '\n')) {
-    if (absl::ConsumePrefix(&line, "// options:")) {
-      absl::StatusOr<CaseOptions> parsed = ParseCaseOptions(std::string(line));
-      ASSERT_TRUE(parsed.ok()) << parsed.status();
-      options = *parsed;
-    }
-  }
-  absl::StatusOr<std::vector<runtime::Tensor>> inputs = SmallIntegerInputs(text);
+  absl::StatusOr<RegressionCase> read =
+      ReadRegressionCase(std::string(kDirectory) + "/" + GetParam());
+  ASSERT_TRUE(read.ok()) << read.status();
+  absl::StatusOr<std::vector<runtime::Tensor>> inputs = SmallIntegerInputs(read->module);
   ASSERT_TRUE(inputs.ok()) << inputs.status();
-  ExpectPartitionedRunMatches(text, *inputs, ToHarnessOptions(options));
+  ExpectPartitionedRunMatches(read->module, *inputs, ToHarnessOptions(read->options));
 }
 
 INSTANTIATE_TEST_SUITE_P(Regressions, RegressionProgramsTest, ::testing::ValuesIn(CaseFiles()),
