@@ -126,7 +126,9 @@ int RunCampaign() {
     absl::Status written = WriteRegressionCase(
         *reduced, path, absl::StrCat("Reduced from differential fuzz seed ", c.seed, "."));
     std::cout << "seed " << c.seed << ": reduced from " << reduced->ops_before << " to "
-              << reduced->ops_after << " ops in " << reduced->attempts << " checks; "
+              << reduced->ops_after << " ops and from " << reduced->elements_before
+              << " to " << reduced->elements_after << " input elements in "
+              << reduced->attempts << " checks; "
               << (written.ok() ? absl::StrCat("written to ", path) : written.ToString())
               << "\n";
   }

@@ -5,9 +5,11 @@
 #include <sstream>
 #include <memory>
 #include <optional>
+#include <set>
 #include <type_traits>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -230,6 +232,52 @@ Outcome ShrinkMeshAxis(mlir::ModuleOp module, int k) {
   return Outcome::kApplied;
 }
 
+// `text` with every dimension size spelled out in a `tensor<AxBx...>` type replaced by
+// `map(size)`. Sizes elsewhere (slice limits, window sizes, non-splat constants) stay, so a
+// change that makes them disagree gives a program that does not parse, and is not kept.
+std::string MapDimensionSizes(const std::string& text,
+                              const std::function<int64_t(int64_t)>& map) {
+  static constexpr char kTensor[] = "tensor<";
+  std::string out;
+  size_t done = 0;
+  for (size_t at = text.find(kTensor); at != std::string::npos;
+       at = text.find(kTensor, at)) {
+    size_t p = at + sizeof(kTensor) - 1;
+    out.append(text, done, p - done);
+    while (true) {
+      size_t q = p;
+      while (q < text.size() && absl::ascii_isdigit(text[q])) ++q;
+      if (q == p || q >= text.size() || text[q] != 'x') break;
+      int64_t size;
+      if (!absl::SimpleAtoi(absl::string_view(text).substr(p, q - p), &size)) break;
+      absl::StrAppend(&out, map(size), "x");
+      p = q + 1;
+    }
+    done = at = p;
+  }
+  out.append(text, done, std::string::npos);
+  return out;
+}
+
+// The tensor dimension sizes in `text`, largest first, each once.
+std::vector<int64_t> DimensionSizes(const std::string& text) {
+  std::set<int64_t, std::greater<int64_t>> sizes;
+  MapDimensionSizes(text, [&](int64_t size) {
+    sizes.insert(size);
+    return size;
+  });
+  return {sizes.begin(), sizes.end()};
+}
+
+// The elements of @main's arguments: the size of the inputs a case needs.
+int64_t ArgumentElements(mlir::func::FuncOp main) {
+  int64_t elements = 0;
+  for (mlir::Type type : main.getArgumentTypes()) {
+    elements += llvm::cast<mlir::RankedTensorType>(type).getNumElements();
+  }
+  return elements;
+}
+
 class Reducer {
  public:
   Reducer(CaseOptions options, std::function<bool(mlir::ModuleOp)> mutate)
@@ -284,6 +332,24 @@ class Reducer {
           }
         }
       }
+      // Smaller shapes: one dimension size at a time, everywhere it occurs, to 1, to half
+      // or one less.
+      for (bool shrunk = true; shrunk && attempts_ < kMaxAttempts;) {
+        shrunk = false;
+        for (int64_t size : DimensionSizes(best)) {
+          std::set<int64_t> smaller = {1, size / 2, size - 1};
+          for (int64_t to : smaller) {
+            if (to < 1 || to >= size || attempts_ >= kMaxAttempts) continue;
+            std::string candidate = MapDimensionSizes(
+                best, [&](int64_t s) { return s == size ? to : s; });
+            if (FailingStage(candidate, options_) != reduced.stage) continue;
+            best = candidate;
+            shrunk = progress = true;
+            break;
+          }
+          if (shrunk) break;
+        }
+      }
       // Options the failure does not need.
       for (int option = 0; option < 4; ++option) {
         CaseOptions fewer = options_;
@@ -307,8 +373,14 @@ class Reducer {
     FailingStage(best, options_, &reduced.failure);
     reduced.attempts = attempts_;
     absl::StatusOr<Parsed> before = Parse(text), after = Parse(best);
-    if (before.ok()) reduced.ops_before = CountOps(MainOf(*before->module));
-    if (after.ok()) reduced.ops_after = CountOps(MainOf(*after->module));
+    if (before.ok()) {
+      reduced.ops_before = CountOps(MainOf(*before->module));
+      reduced.elements_before = ArgumentElements(MainOf(*before->module));
+    }
+    if (after.ok()) {
+      reduced.ops_after = CountOps(MainOf(*after->module));
+      reduced.elements_after = ArgumentElements(MainOf(*after->module));
+    }
     return reduced;
   }
 

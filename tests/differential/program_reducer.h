@@ -1,7 +1,8 @@
 // Shrinks a program on which the differential check fails to a small one that fails at the
 // same stage (a wrong result stays a wrong result, a partitioning error stays one): it drops
 // results, replaces ops by an operand of the same type or by a new argument, removes
-// shardings and constraints, removes mesh axes and makes them smaller, and turns off the
+// shardings and constraints, removes mesh axes and makes them smaller, makes tensor
+// dimensions smaller (one size at a time, everywhere it occurs), and turns off the
 // partitioner options the failure does not need, for as long as any of these keeps the
 // failure. Inputs are drawn afresh for each attempt (SmallIntegerInputs), so the reduced
 // program is a reproducer by itself.
@@ -48,6 +49,7 @@ struct ReducedCase {
   std::string failure;      // the check's message on the reduced program
   int attempts = 0;         // checks run while reducing
   int ops_before = 0, ops_after = 0;
+  int64_t elements_before = 0, elements_after = 0;  // in @main's arguments
 };
 
 // Reduces `module_text`, which must fail the check under `options` with SmallIntegerInputs

@@ -1,6 +1,6 @@
 // The reducer of failing fuzz cases: a generated program broken by a mutation (a stand-in for
-// a partitioner bug) shrinks to fewer ops, still fails at the same stage, and round-trips
-// through a regression case file.
+// a partitioner bug) shrinks to fewer ops and smaller shapes, still fails at the same stage,
+// and round-trips through a regression case file.
 #include "tests/differential/program_reducer.h"
 
 #include <cstdio>
@@ -42,6 +42,7 @@ TEST(ProgramReducerTest, ShrinksAMutantAndKeepsItFailing) {
     ASSERT_TRUE(reduced.ok()) << reduced.status();
     EXPECT_EQ(reduced->stage, "compare");
     EXPECT_LE(reduced->ops_after, reduced->ops_before);
+    EXPECT_LE(reduced->elements_after, reduced->elements_before);
     EXPECT_GT(reduced->attempts, 1);
     // The reduced program still fails with the mutation, and passes without it.
     absl::StatusOr<std::vector<runtime::Tensor>> inputs = SmallIntegerInputs(reduced->module);
@@ -51,6 +52,34 @@ TEST(ProgramReducerTest, ShrinksAMutantAndKeepsItFailing) {
     EXPECT_FALSE(CheckPartitionedRun(reduced->module, *inputs, options).status.ok());
     EXPECT_TRUE(CheckPartitionedRun(reduced->module, *inputs).status.ok());
   }
+}
+
+// A reduction whose wrong result does not depend on the sizes shrinks them: here every
+// shard's rows are summed, and without the all_reduce that combines them each device keeps
+// its own partial sums.
+TEST(ProgramReducerTest, ShrinksDimensionSizes) {
+  const std::string program = R"(
+tessel.mesh @mesh = <["x"=2]>
+func.func @main(%a: tensor<8x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>})
+    -> tensor<6xf32> {
+  %zero = hlo.constant dense<0.0> : tensor<f32>
+  %r = hlo.reduce(%a) init(%zero) dimensions = [0] : (tensor<8x6xf32>, tensor<f32>) -> tensor<6xf32> reducer {
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %s = hlo.add %p, %q : tensor<f32>
+    hlo.return %s : tensor<f32>
+  }
+  return %r : tensor<6xf32>
+})";
+  auto mutate = [](mlir::ModuleOp m) {
+    return MutatePartitioned(m, Mutation::kDropCollective, 1);
+  };
+  absl::StatusOr<ReducedCase> reduced = ReduceFailure(program, CaseOptions(), mutate);
+  ASSERT_TRUE(reduced.ok()) << reduced.status();
+  EXPECT_EQ(reduced->stage, "compare");
+  EXPECT_EQ(reduced->elements_before, 48);
+  // A row or two and one column are all the failure needs.
+  EXPECT_LE(reduced->elements_after, 2) << reduced->module;
+  EXPECT_EQ(reduced->module.find("tensor<8x6xf32>"), std::string::npos) << reduced->module;
 }
 
 TEST(ProgramReducerTest, RegressionCaseFileRoundTrips) {
