@@ -97,7 +97,8 @@ mlir::FailureOr<Imported> importCustomCall(Importer& im, Instruction& inst) {
   }
   if (*target == "TopK") return ImportTopKCustomCall(im, inst);
   // Shardy's round trip marks each function result with this identity call; its sharding is
-  // the one the ROOT instruction carries as `sharding=`, so the call itself goes. Where the
+  // the one the ROOT instruction carries as `sharding=`, so the call itself goes (its Shardy
+  // sharding stays on the result, to be compared with the ROOT's). Where the
   // ROOT has none (a program annotated in Shardy's form only), the call's own Shardy
   // sharding is the result's: it stays as a `Sharding` annotation of the value, which the
   // sharding import reads like any other.
@@ -114,6 +115,7 @@ mlir::FailureOr<Imported> importCustomCall(Importer& im, Instruction& inst) {
           inst, "hlo.custom_call", operands, types,
           {im.builder().getNamedAttr("call_target_name", im.builder().getStringAttr("Sharding"))}));
     }
+    if (operands.size() == 1) im.noteResultShardy(inst, operands[0]);
     return Imported{operands, nullptr};
   }
   return im.all(im.create(inst, "hlo.custom_call", im.allOperandLeaves(inst),

@@ -444,6 +444,20 @@ mlir::FailureOr<mlir::func::FuncOp> Importer::functionFor(Computation& comp,
   return func;
 }
 
+void Importer::noteResultShardy(const Instruction& call, mlir::Value value) {
+  if (!entryRoot_) return;
+  const bool returned =
+      entryRoot_ == &call ||
+      (entryRoot_->opcode == "tuple" &&
+       llvm::any_of(entryRoot_->operands,
+                    [&](const OperandRef& operand) { return operand.name == call.name; }));
+  if (!returned) return;
+  if (mlir::DictionaryAttr shardy =
+          shardyFrontendAttrs(call.peekAttr("frontend_attributes"), context())) {
+    resultShardy_[value] = shardy;
+  }
+}
+
 mlir::LogicalResult Importer::importEntry(Computation& comp) {
   mlir::FailureOr<std::vector<Instruction*>> declared = parametersOf(comp);
   if (failed(declared)) return mlir::failure();
@@ -484,6 +498,11 @@ mlir::LogicalResult Importer::importEntry(Computation& comp) {
   for (size_t i = 0; i < shardings->size(); ++i) {
     if (!(*shardings)[i].empty()) {
       attrs.setResult(i, kHloShardingAttr, builder_.getStringAttr((*shardings)[i]));
+    }
+  }
+  for (auto [i, result] : llvm::enumerate(*results)) {
+    if (mlir::DictionaryAttr shardy = resultShardy_.lookup(result)) {
+      attrs.setResult(i, kFrontendAttrsAttr, shardy);
     }
   }
   attrs.commit();

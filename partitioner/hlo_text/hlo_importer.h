@@ -128,6 +128,12 @@ class Importer {
     return entryRoot_ && entryRoot_->peekAttr("sharding") != nullptr;
   }
 
+  // `value` is what the entry's root returns through the xla.sdy.FuncResultSharding call
+  // `call`, which the import drops because the root's `sharding=` places the result: its
+  // Shardy sharding goes onto that result beside the GSPMD one, so that the two can be
+  // compared like any other pair (import_hlo_shardings).
+  void noteResultShardy(const Instruction& call, mlir::Value value);
+
   // The number of devices: num_partitions from the header, else 0 (unknown).
   int64_t numPartitions() const { return numPartitions_; }
   int64_t numReplicas() const { return numReplicas_; }
@@ -171,6 +177,7 @@ class Importer {
   std::vector<std::string> inProgress_;  // computations being imported (recursion check)
   // The entry computation's root, whose sharding the results carry.
   const Instruction* entryRoot_ = nullptr;
+  llvm::DenseMap<mlir::Value, mlir::DictionaryAttr> resultShardy_;
   int64_t numPartitions_ = 0;
   int64_t numReplicas_ = 1;
   mlir::Attribute mesh_;

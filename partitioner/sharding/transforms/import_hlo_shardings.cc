@@ -205,20 +205,29 @@ bool IsShardingCustomCall(mlir::Operation* op) {
 constexpr llvm::StringLiteral kShardyMeshes = "xla.sdy.meshes";
 constexpr llvm::StringLiteral kShardySharding = "xla.sdy.sharding";
 
-// A place that carries Shardy's `xla.sdy.sharding`: an op (one sharding per result) or one
-// argument of a function (its parameter instruction).
+// A place that carries Shardy's `xla.sdy.sharding`: an op (one sharding per result), one
+// argument of a function (its parameter instruction), or one result of a function (the
+// xla.sdy.FuncResultSharding call that marked it).
 struct ShardySite {
   mlir::Operation* op;             // the op, or the function
   std::optional<unsigned> argument;
+  std::optional<unsigned> result;  // of the function
   std::string text;
   llvm::SmallVector<mlir::Type> types;
 
+  mlir::func::FuncOp function() const { return llvm::cast<mlir::func::FuncOp>(op); }
   mlir::Location loc() const {
-    if (!argument) return op->getLoc();
-    return llvm::cast<mlir::func::FuncOp>(op).getArgument(*argument).getLoc();
+    if (argument) return function().getArgument(*argument).getLoc();
+    if (result) {
+      // Where the results are returned: the ROOT instruction.
+      mlir::Block& body = function().getBody().front();
+      return body.empty() ? op->getLoc() : body.getTerminator()->getLoc();
+    }
+    return op->getLoc();
   }
   mlir::InFlightDiagnostic describe(mlir::InFlightDiagnostic diag) const {
     if (argument) diag << "argument " << *argument << ": ";
+    if (result) diag << "result " << *result << ": ";
     diag << "xla.sdy.sharding '" << text << "' ";
     return diag;
   }
@@ -227,13 +236,14 @@ struct ShardySite {
 
   // The GSPMD text beside it (`sharding=`), or none.
   mlir::StringAttr gspmd() const {
-    if (!argument) return op->getAttrOfType<mlir::StringAttr>(kHloShardingAttr);
-    return llvm::cast<mlir::func::FuncOp>(op).getArgAttrOfType<mlir::StringAttr>(
-        *argument, kHloShardingAttr);
+    if (argument) return function().getArgAttrOfType<mlir::StringAttr>(*argument, kHloShardingAttr);
+    if (result) return function().getResultAttrOfType<mlir::StringAttr>(*result, kHloShardingAttr);
+    return op->getAttrOfType<mlir::StringAttr>(kHloShardingAttr);
   }
   void setGspmd(mlir::StringAttr text) const {
-    if (!argument) return op->setAttr(kHloShardingAttr, text);
-    llvm::cast<mlir::func::FuncOp>(op).setArgAttr(*argument, kHloShardingAttr, text);
+    if (argument) return function().setArgAttr(*argument, kHloShardingAttr, text);
+    if (result) return function().setResultAttr(*result, kHloShardingAttr, text);
+    op->setAttr(kHloShardingAttr, text);
   }
 };
 
@@ -246,13 +256,23 @@ std::vector<ShardySite> ShardySites(mlir::ModuleOp module) {
   std::vector<ShardySite> sites;
   module.walk([&](mlir::Operation* op) {
     if (auto text = ShardyShardingIn(op->getAttrOfType<mlir::DictionaryAttr>(kFrontendAttrs))) {
-      sites.push_back({op, std::nullopt, text.str(), llvm::to_vector(op->getResultTypes())});
+      sites.push_back({op, std::nullopt, std::nullopt, text.str(),
+                       llvm::to_vector(op->getResultTypes())});
     }
     auto function = llvm::dyn_cast<mlir::func::FuncOp>(op);
     if (!function) return;
     for (unsigned i = 0; i < function.getNumArguments(); ++i) {
       auto text = ShardyShardingIn(function.getArgAttrOfType<mlir::DictionaryAttr>(i, kFrontendAttrs));
-      if (text) sites.push_back({op, i, text.str(), {function.getArgumentTypes()[i]}});
+      if (text) {
+        sites.push_back({op, i, std::nullopt, text.str(), {function.getArgumentTypes()[i]}});
+      }
+    }
+    for (unsigned i = 0; i < function.getNumResults(); ++i) {
+      auto text =
+          ShardyShardingIn(function.getResultAttrOfType<mlir::DictionaryAttr>(i, kFrontendAttrs));
+      if (text) {
+        sites.push_back({op, std::nullopt, i, text.str(), {function.getResultTypes()[i]}});
+      }
     }
   });
   return sites;
@@ -405,8 +425,9 @@ mlir::LogicalResult ImportShardyAnnotations(mlir::ModuleOp module) {
     }
     // Shardy's form only: the GSPMD sharding it stands for. Values in a shard_map body are
     // local, and their GSPMD form would need the body's manual axes: those keep none.
-    mlir::Operation* function =
-        site.argument ? site.op : site.op->getParentOfType<mlir::func::FuncOp>();
+    mlir::Operation* function = site.argument || site.result
+                                    ? site.op
+                                    : site.op->getParentOfType<mlir::func::FuncOp>();
     if (bodies.contains(function) || site.op->getParentOfType<ir::ManualComputationOp>()) continue;
     if (converted.empty()) continue;
     std::string text;
