@@ -142,8 +142,8 @@ absl::StatusOr<std::vector<Tensor>> Interpreter::RunRegionUnguarded(
 
 absl::StatusOr<std::vector<Tensor>> Interpreter::RunBlock(mlir::Block& block) {
   for (mlir::Operation& op : block.without_terminator()) {
-    // Before each op, not inside kernels: an op that has started finishes, and a stopped
-    // run names the op it would have run next.
+    // Before each op (and, for long kernels, between blocks of their work: PollOpStop): a
+    // stopped run names the op it would have run next, or the one it stopped in.
     if (stopped()) return OpError(&op, limits_.stop->reason());
     TESSEL_RETURN_IF_ERROR(RunOp(op));
   }
@@ -178,11 +178,15 @@ absl::StatusOr<std::vector<Tensor>> Interpreter::RunBlock(mlir::Block& block) {
 
 absl::Status Interpreter::RunOp(mlir::Operation& op) {
   // Kernels allocate their results (and scratch) as tensors, which throw when the memory
-  // limit or the system refuses; here that becomes the op's error.
+  // limit or the system refuses; here that becomes the op's error. Long kernels poll the
+  // run's stop signal and throw when it has stopped.
+  OpStopScope stopScope(limits_.stop);
   try {
     return RunOpUnguarded(op);
   } catch (const std::bad_alloc& error) {
     return OpError(&op, AllocationFailure(error));
+  } catch (const OpStopped&) {
+    return OpError(&op, limits_.stop->reason());
   }
 }
 

@@ -1,4 +1,5 @@
-// StopSignal, Watchdog and the physical memory query behind the executor's run limits.
+// StopSignal, Watchdog, the per-thread op stop and the physical memory query behind the
+// executor's run limits.
 #include "runtime/run_limits.h"
 
 #include <unistd.h>
@@ -70,6 +71,18 @@ Watchdog::~Watchdog() {
   done_.Notify();
   if (thread_.joinable()) thread_.join();
 }
+
+namespace {
+thread_local const StopSignal* currentOpStop = nullptr;
+}  // namespace
+
+OpStopScope::OpStopScope(const StopSignal* signal) : outer_(currentOpStop) {
+  currentOpStop = signal;
+}
+
+OpStopScope::~OpStopScope() { currentOpStop = outer_; }
+
+const StopSignal* CurrentOpStop() { return currentOpStop; }
 
 int64_t PhysicalMemoryBytes() {
   long pages = sysconf(_SC_PHYS_PAGES);

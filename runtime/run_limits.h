@@ -11,8 +11,10 @@
 //   // Fails with the watchdog's reason, naming the op or loop it stopped in, after 10 s.
 //   interpreter.RunFunction(function, inputs);
 //
-// The interpreter polls the signal between ops and at every while iteration: stopping costs
-// a running op nothing, but an op already running (one large dot) finishes first.
+// The interpreter polls the signal between ops and at every while iteration, and the kernels
+// that can run long (products, convolution, sort, gather, scatter, the windowed reductions)
+// poll it between blocks of their work (PollOpStop): a stopped run ends inside such an op
+// too, after at most one block, and names it.
 #ifndef TESSEL_RUNTIME_RUN_LIMITS_H_
 #define TESSEL_RUNTIME_RUN_LIMITS_H_
 
@@ -107,6 +109,52 @@ struct RunLimits {
   // A while loop fails when it would start iteration max_while_iterations + 1, naming
   // itself and the limit. 0: no limit.
   int64_t max_while_iterations = 0;
+};
+
+// The stop signal of the op this thread runs: the interpreter sets it around every kernel
+// (nesting restores the outer one), and long kernels poll it through PollOpStop. Threads a
+// kernel hands work to have none of their own; the kernel polls on its own thread.
+class OpStopScope {
+ public:
+  explicit OpStopScope(const StopSignal* signal);
+  OpStopScope(const OpStopScope&) = delete;
+  OpStopScope& operator=(const OpStopScope&) = delete;
+  ~OpStopScope();
+
+ private:
+  const StopSignal* outer_;
+};
+
+// The signal of the enclosing OpStopScope on this thread, or null.
+const StopSignal* CurrentOpStop();
+
+// Thrown by PollOpStop out of a kernel whose run has stopped; the interpreter catches it
+// and fails the op with the signal's reason. (A kernel unwinds through its RAII cleanups,
+// as it does for std::bad_alloc.)
+struct OpStopped {};
+
+// Throws OpStopped when the current op's signal has stopped; one thread-local read and one
+// relaxed load otherwise, cheap enough for every block of a kernel's work.
+inline void PollOpStop() {
+  const StopSignal* signal = CurrentOpStop();
+  if (signal != nullptr && signal->stopped()) throw OpStopped{};
+}
+
+// Calls PollOpStop every `period` calls of Tick: for loops whose single steps are too small
+// to poll each.
+class StopPoller {
+ public:
+  explicit StopPoller(int64_t period = 4096) : period_(period) {}
+  void Tick() {
+    if (++count_ >= period_) {
+      count_ = 0;
+      PollOpStop();
+    }
+  }
+
+ private:
+  int64_t period_;
+  int64_t count_ = 0;
 };
 
 // The machine's physical memory in bytes (sysconf), or 0 where the system does not say.

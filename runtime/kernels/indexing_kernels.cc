@@ -11,6 +11,7 @@
 #include "runtime/kernels/combiner.h"
 #include "runtime/kernels/index_utils.h"
 #include "runtime/kernels/kernels.h"
+#include "runtime/run_limits.h"
 #include "support/status_macros.h"
 
 namespace tessel::runtime {
@@ -119,8 +120,10 @@ KernelResult RunGather(hlo::GatherOp op, KernelArgs args) {
   IndexWalker walker(mapping, indices, operand.rank(), result.rank());
   std::vector<int64_t> operandStrides = RowMajorStrides(operandShape);
   std::vector<int64_t> position(result.rank(), 0), full(operand.rank(), 0);
+  StopPoller poller;
   for (int64_t r = 0; r < result.num_elements();
        ++r, NextIndex(resultShape, absl::MakeSpan(position))) {
+    poller.Tick();
     walker.Visit(position);
     for (int64_t d = 0; d < operand.rank(); ++d) {
       int64_t start = std::clamp<int64_t>(walker.start()[d], 0,
@@ -166,8 +169,10 @@ KernelResult RunScatter(hlo::ScatterOp op, KernelArgs args) {
   for (Tensor& result : results) accs.push_back(&result);
   std::vector<int64_t> inputStrides = RowMajorStrides(inputShape);
   std::vector<int64_t> position(updateShape.size(), 0), full(rank, 0);
+  StopPoller poller;
   for (int64_t u = 0; u < NumElements(updateShape);
        ++u, NextIndex(updateShape, absl::MakeSpan(position))) {
+    poller.Tick();
     walker.Visit(position);
     bool fits = true;
     for (int64_t d = 0; d < rank && fits; ++d) {

@@ -26,6 +26,7 @@
 #include "runtime/kernels/index_utils.h"
 #include "runtime/kernels/kernels.h"
 #include "runtime/kernels/linalg_utils.h"
+#include "runtime/run_limits.h"
 #include "support/status_macros.h"
 
 namespace tessel::runtime {
@@ -88,6 +89,7 @@ KernelResult RunDotGeneral(hlo::DotGeneralOp op, KernelArgs args) {
     ComputeOperand<C> a(lhs, lhsPerm), b(rhs, rhsPerm);
     ComputeResult<C> out(resultElementType, resultShape, identity);
     for (int64_t i = 0; i < batch; ++i) {
+      PollOpStop();
       MatMul<C>(a.data() + i * m * k, b.data() + i * k * n, out.data() + i * m * n, m, k, n);
     }
     return out.Finish();
@@ -188,8 +190,10 @@ void Im2Col(const ConvGeometry& g, const C* x, int64_t batchOffset, int64_t feat
   int64_t positions = NumElements(g.outputSpatial), taps = NumElements(g.kernelSpatial);
   int64_t cols = taps * g.kernelFeatures;
   std::vector<int64_t> p(s, 0), t(s, 0);
+  StopPoller poller(64);
   for (int64_t b = 0; b < g.outputBatch; ++b) {
     for (int64_t pi = 0; pi < positions; ++pi, NextIndex(g.outputSpatial, absl::MakeSpan(p))) {
+      poller.Tick();
       C* row = patches + (b * positions + pi) * cols;
       for (int64_t ti = 0; ti < taps; ++ti, NextIndex(g.kernelSpatial, absl::MakeSpan(t))) {
         C* cell = row + ti * g.kernelFeatures;
@@ -220,8 +224,10 @@ void DirectGroupedConvolution(const ConvGeometry& g, const C* x, const C* w, C* 
   const int64_t groups = g.featureGroups, kf = g.kernelFeatures;
   const int64_t go = g.outputFeatures / groups, of = g.outputFeatures;
   std::vector<int64_t> p(s, 0), t(s, 0);
+  StopPoller poller(64);
   for (int64_t b = 0; b < g.outputBatch; ++b) {
     for (int64_t pi = 0; pi < positions; ++pi, NextIndex(g.outputSpatial, absl::MakeSpan(p))) {
+      poller.Tick();
       C* __restrict out = y + (b * positions + pi) * of;
       std::fill(out, out + of, C(0));
       for (int64_t ti = 0; ti < taps; ++ti, NextIndex(g.kernelSpatial, absl::MakeSpan(t))) {

@@ -25,6 +25,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/kernels/sgemm/sgemm_kernel.h"
+#include "runtime/run_limits.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 #include "unsupported/Eigen/CXX11/ThreadPool"
 
@@ -46,15 +47,21 @@ Eigen::ThreadPool& MatMulPool() {
 }
 
 // Runs fn(0), ..., fn(count - 1) on the caller and the pool's threads, which take indices
-// from one counter until none is left.
+// from one counter until none is left. When the calling op's run stops, no further index
+// starts, and the caller throws OpStopped once the running ones are done.
 void ParallelFor(int64_t count, absl::FunctionRef<void(int64_t)> fn) {
   std::atomic<int64_t> next{0};
+  const StopSignal* stop = CurrentOpStop();
   auto work = [&] {
-    for (int64_t i = next++; i < count; i = next++) fn(i);
+    for (int64_t i = next++; i < count; i = next++) {
+      if (stop != nullptr && stop->stopped()) break;
+      fn(i);
+    }
   };
   const int helpers = static_cast<int>(std::min<int64_t>(count - 1, MatMulPool().NumThreads()));
   if (helpers <= 0) {
     work();
+    PollOpStop();
     return;
   }
   Eigen::Barrier done(static_cast<unsigned>(helpers));
@@ -66,6 +73,7 @@ void ParallelFor(int64_t count, absl::FunctionRef<void(int64_t)> fn) {
   }
   work();
   done.Wait();
+  PollOpStop();
 }
 
 const sgemm::Kernel* KernelFor(MatMulIsa isa) {
@@ -98,7 +106,7 @@ void VectorMatMul(const sgemm::Kernel& kernel, const float* a, const float* b, f
   Tensor packedStorage = Tensor::Uninitialized(ElementType::kF32, {panels * width * k});
   float* packed = packedStorage.data<float>().data();
   const int64_t workers = MatMulPool().NumThreads() + 1;
-  if (m * k * n < kMinMultiplyAddsToSplit || workers == 1) {
+  if (m * k * n < kMinMultiplyAddsToSplit) {
     kernel.pack_b(b, k, n, 0, panels, packed);
     std::unique_ptr<float[]> workspace = UninitializedBuffer<float>(kernel.workspace_floats(m, k));
     kernel.multiply(a, packed, out, k, n, 0, m, 0, panels, workspace.get());
@@ -176,6 +184,7 @@ void MatMul(const C* a, const C* b, C* out, int64_t m, int64_t k, int64_t n) {
   } else {
     std::fill(out, out + m * n, C(0));
     for (int64_t i = 0; i < m; ++i) {
+      PollOpStop();
       for (int64_t p = 0; p < k; ++p) {
         C x = a[i * k + p];
         if (x == C(0)) continue;

@@ -14,6 +14,7 @@
 #include "runtime/kernels/elementwise_util.h"
 #include "runtime/kernels/index_utils.h"
 #include "runtime/kernels/kernels.h"
+#include "runtime/run_limits.h"
 #include "support/status_macros.h"
 
 namespace tessel::runtime {
@@ -59,7 +60,9 @@ KernelResult RunReduce(hlo::ReduceOp op, KernelArgs args) {
   std::vector<Tensor*> accs = PointersTo(results);
   std::vector<int64_t> index(shape.size(), 0);
   int64_t count = NumElements(shape);
+  StopPoller poller;
   for (int64_t i = 0; i < count; ++i, NextIndex(shape, absl::MakeSpan(index))) {
+    poller.Tick();
     TESSEL_RETURN_IF_ERROR(
         combiner.Combine(accs, Linearize(index, inputToResult), inputs, i));
   }
@@ -182,7 +185,9 @@ KernelResult RunReduceWindow(hlo::ReduceWindowOp op, KernelArgs args) {
   // base is the input offset of the outer coordinates (-1 in padding) and taps the row's
   // inner coordinate table for the tap (unused when the inner window is trivial).
   auto forEachRowTap = [&](auto&& tap) -> absl::Status {
+    StopPoller poller(16);
     for (int64_t r = 0; r < rows; ++r, NextIndex(outerShape, absl::MakeSpan(out))) {
+      poller.Tick();
       for (int64_t k = 0; k < windowCount; ++k, NextIndex(windowShape, absl::MakeSpan(w))) {
         int64_t base = 0;
         for (size_t d = 0; d < inner && base >= 0; ++d) {
@@ -271,7 +276,9 @@ KernelResult RunSelectAndScatter(hlo::SelectAndScatterOp op, KernelArgs args) {
   std::vector<int64_t> strides = RowMajorStrides(shape);
   std::vector<int64_t> out(shape.size(), 0), w(shape.size(), 0);
   int64_t sourceCount = NumElements(sourceShape), windowCount = NumElements(windowShape);
+  StopPoller poller(256);
   for (int64_t s = 0; s < sourceCount; ++s, NextIndex(sourceShape, absl::MakeSpan(out))) {
+    poller.Tick();
     int64_t selected = -1;
     for (int64_t k = 0; k < windowCount; ++k, NextIndex(windowShape, absl::MakeSpan(w))) {
       int64_t linear = 0;

@@ -20,6 +20,7 @@
 #include "runtime/kernels/index_utils.h"
 #include "runtime/kernels/kernels.h"
 #include "runtime/kernels/scalar_region.h"
+#include "runtime/run_limits.h"
 #include "support/status_macros.h"
 
 namespace tessel::runtime {
@@ -36,8 +37,10 @@ template <typename Less>
 void MergeSort(std::vector<int64_t>& order, std::vector<int64_t>& buffer, Less&& less) {
   int64_t n = static_cast<int64_t>(order.size());
   buffer.resize(order.size());
+  StopPoller poller(64);
   for (int64_t width = 1; width < n; width *= 2) {
     for (int64_t lo = 0; lo < n; lo += 2 * width) {
+      if (lo % 4096 < 2 * width) poller.Tick();
       int64_t mid = std::min(lo + width, n), hi = std::min(lo + 2 * width, n);
       int64_t i = lo, j = mid, k = lo;
       // Taking from the right only when it is strictly less keeps equal elements in order.
@@ -281,6 +284,7 @@ KernelResult RunSort(hlo::SortOp op, KernelArgs args) {
   std::vector<int64_t> order(length), buffer(length);
   for (int64_t s = 0; s < NumElements(outerShape);
        ++s, NextIndex(outerShape, absl::MakeSpan(outer))) {
+    PollOpStop();
     base = Linearize(outer, strides);
     if (byKey) {
       const Tensor& keys = *inputs[byKey->operand];
