@@ -10,7 +10,11 @@ CaseOptions OptionsForSeed(uint64_t seed) {
   options.shard_weight_update = seed % 3 == 1;
   options.combine_collectives = seed % 2 == 0;
   options.hierarchical_all_reduce = seed % 5 == 0;
-  if (seed % 4 == 3) options.random_choice_seed = seed;
+  // Every second seed, half of them with collective combining: the strategies the cost
+  // model rarely picks (the fourth and fifth candidate of a dot, the fourth of a
+  // convolution) apply in few cases, and need that many to be exercised 100 times per
+  // million.
+  if (seed % 4 == 1 || seed % 4 == 2) options.random_choice_seed = seed;
   return options;
 }
 

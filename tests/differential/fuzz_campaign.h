@@ -23,7 +23,7 @@ namespace tessel::testing {
 
 // The passes and choices each seed turns on: weight-update sharding a third of the time,
 // collective combining every other seed, all_reduces split by axis every fifth, and random
-// strategy choices (every cost-based choice made at random) every fourth.
+// strategy choices (every cost-based choice made at random) every second.
 CaseOptions OptionsForSeed(uint64_t seed);
 
 struct FuzzCase {
