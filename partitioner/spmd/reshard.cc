@@ -89,6 +89,27 @@ mlir::Value SpmdBuilder::zeroScalar(mlir::Type elementType, mlir::Location loc) 
       loc, type, mlir::DenseElementsAttr::get(type, builder_.getZeroAttr(elementType)));
 }
 
+mlir::Value SpmdBuilder::additiveIdentityScalar(mlir::Type elementType, mlir::Location loc) {
+  auto type = mlir::RankedTensorType::get({}, elementType);
+  auto negativeZero = [](mlir::Type floatType) {
+    return llvm::APFloat::getZero(llvm::cast<mlir::FloatType>(floatType).getFloatSemantics(),
+                                  /*Negative=*/true);
+  };
+  if (auto complexType = llvm::dyn_cast<mlir::ComplexType>(elementType)) {
+    llvm::APFloat zero = negativeZero(complexType.getElementType());
+    std::complex<llvm::APFloat> value(zero, zero);
+    return builder_.create<hlo::ConstantOp>(
+        loc, type, mlir::DenseElementsAttr::get(type, llvm::ArrayRef(value)));
+  }
+  if (llvm::isa<mlir::FloatType>(elementType)) {
+    return builder_.create<hlo::ConstantOp>(
+        loc, type,
+        mlir::DenseElementsAttr::get(type, builder_.getFloatAttr(elementType,
+                                                                 negativeZero(elementType))));
+  }
+  return zeroScalar(elementType, loc);
+}
+
 mlir::Value SpmdBuilder::zeroPadHigh(mlir::Value value, llvm::ArrayRef<int64_t> high,
                                      mlir::Location loc) {
   if (llvm::all_of(high, [](int64_t h) { return h == 0; })) return value;
@@ -166,8 +187,11 @@ mlir::Value SpmdBuilder::keepOnFirst(mlir::Value value, const Layout& layout,
   mlir::Value mask = builder_.create<hlo::BroadcastInDimOp>(
       loc, mlir::RankedTensorType::get(type.getShape(), builder_.getI1Type()), isFirst,
       builder_.getDenseI64ArrayAttr({}));
+  // The others hold the sum's identity, so that the sum over `axes` gives back `value`
+  // bit for bit, -0 included.
   mlir::Value zeros = builder_.create<hlo::BroadcastInDimOp>(
-      loc, type, zeroScalar(type.getElementType(), loc), builder_.getDenseI64ArrayAttr({}));
+      loc, type, additiveIdentityScalar(type.getElementType(), loc),
+      builder_.getDenseI64ArrayAttr({}));
   return builder_.create<hlo::SelectOp>(loc, type, mask, value, zeros);
 }
 

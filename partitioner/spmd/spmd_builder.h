@@ -101,6 +101,9 @@ class SpmdBuilder {
 
   // A rank-0 constant of `elementType` holding zero (false for i1).
   mlir::Value zeroScalar(mlir::Type elementType, mlir::Location loc);
+  // A rank-0 constant that a sum leaves every value as it was: -0 for floats and complex
+  // numbers (x + -0 is x, where x + +0 turns -0 into +0), zero otherwise.
+  mlir::Value additiveIdentityScalar(mlir::Type elementType, mlir::Location loc);
 
   // `value` with high[d] zeros after the end of each dimension d (itself when all are 0):
   // how an uneven split is brought to n*ceil(D/n) before a collective or a slice.
