@@ -153,7 +153,7 @@ int RunReplay(const std::string& path) {
     std::cerr << read.status().message() << "\n";
     return 2;
   }
-  absl::StatusOr<std::vector<runtime::Tensor>> inputs = SmallIntegerInputs(read->module);
+  absl::StatusOr<std::vector<runtime::Tensor>> inputs = SmallIntegerInputs(read->module, read->options.input_seed);
   if (!inputs.ok()) {
     std::cerr << path << ": " << inputs.status().message() << "\n";
     return 2;

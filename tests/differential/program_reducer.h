@@ -37,6 +37,8 @@ struct CaseOptions {
   bool combine_collectives = false;
   bool hierarchical_all_reduce = false;
   std::optional<uint64_t> random_choice_seed;
+  // The seed of the case's SmallIntegerInputs (`inputs=K` on the line; 1 unless written).
+  uint64_t input_seed = 1;
 };
 HarnessOptions ToHarnessOptions(const CaseOptions& options);
 std::string FormatCaseOptions(const CaseOptions& options);
@@ -53,7 +55,8 @@ struct ReducedCase {
 };
 
 // Reduces `module_text`, which must fail the check under `options` with SmallIntegerInputs
-// (an error otherwise). `mutate`, when set, is applied as in HarnessOptions::mutate (to
+// from options.input_seed or, failing that, from one of the next 15 seeds (whose failure
+// may need particular values); an error when none fails. The reduced case keeps the seed. `mutate`, when set, is applied as in HarnessOptions::mutate (to
 // reduce a program that catches a mutation).
 absl::StatusOr<ReducedCase> ReduceFailure(
     const std::string& module_text, const CaseOptions& options,

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "tests/differential/fuzz_campaign.h"
 #include "tests/differential/random_program.h"
@@ -82,6 +83,44 @@ func.func @main(%a: tensor<8x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [
   EXPECT_EQ(reduced->module.find("tensor<8x6xf32>"), std::string::npos) << reduced->module;
 }
 
+// A failure that shows only for some inputs: without the all_reduce each device compares
+// its own element with 0 instead of the sum of both, which gives the same answer for many
+// inputs. The reducer tries further input seeds and keeps the one that fails.
+TEST(ProgramReducerTest, FindsAnInputSeedThatFails) {
+  const std::string program = R"(
+tessel.mesh @mesh = <["x"=2]>
+func.func @main(%a: tensor<2xi32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}]>})
+    -> tensor<i1> {
+  %zero = hlo.constant dense<0> : tensor<i32>
+  %s = hlo.reduce(%a) init(%zero) dimensions = [0] : (tensor<2xi32>, tensor<i32>) -> tensor<i32> reducer {
+  ^bb0(%p: tensor<i32>, %q: tensor<i32>):
+    %r = hlo.add %p, %q : tensor<i32>
+    hlo.return %r : tensor<i32>
+  }
+  %c = hlo.compare GE, %s, %zero : tensor<i32>
+  return %c : tensor<i1>
+})";
+  auto mutate = [](mlir::ModuleOp m) {
+    return MutatePartitioned(m, Mutation::kDropCollective, 1);
+  };
+  auto fails = [&](uint64_t seed) {
+    absl::StatusOr<std::vector<runtime::Tensor>> inputs = SmallIntegerInputs(program, seed);
+    if (!inputs.ok()) return false;
+    HarnessOptions options;
+    options.mutate = mutate;
+    return !CheckPartitionedRun(program, *inputs, options).status.ok();
+  };
+  ASSERT_FALSE(fails(1)) << "the premise: inputs from seed 1 do not show the failure";
+  uint64_t failing = 2;
+  while (failing <= 16 && !fails(failing)) ++failing;
+  ASSERT_LE(failing, 16u) << "no input seed up to 16 shows the failure";
+  absl::StatusOr<ReducedCase> reduced = ReduceFailure(program, CaseOptions(), mutate);
+  ASSERT_TRUE(reduced.ok()) << reduced.status();
+  EXPECT_EQ(reduced->options.input_seed, failing);
+  EXPECT_NE(FormatCaseOptions(reduced->options).find(absl::StrCat("inputs=", failing)),
+            std::string::npos);
+}
+
 TEST(ProgramReducerTest, RegressionCaseFileRoundTrips) {
   ReducedCase reduced;
   reduced.module = "tessel.mesh @mesh = <[\"x\"=2]>\n";
@@ -99,10 +138,12 @@ TEST(ProgramReducerTest, RegressionCaseFileRoundTrips) {
             "// options: combine-collectives random-choices=7\n"
             "tessel.mesh @mesh = <[\"x\"=2]>\n");
   absl::StatusOr<CaseOptions> options =
-      ParseCaseOptions("combine-collectives random-choices=7");
+      ParseCaseOptions("combine-collectives random-choices=7 inputs=3");
   ASSERT_TRUE(options.ok());
   EXPECT_TRUE(options->combine_collectives);
   EXPECT_EQ(options->random_choice_seed, 7u);
+  EXPECT_EQ(options->input_seed, 3u);
+  EXPECT_EQ(FormatCaseOptions(*options), "combine-collectives random-choices=7 inputs=3");
   EXPECT_FALSE(ParseCaseOptions("no-such-option").ok());
 }
 

@@ -35,7 +35,7 @@ TEST_P(RegressionProgramsTest, PartitionedRunMatches) {
   absl::StatusOr<RegressionCase> read =
       ReadRegressionCase(std::string(kDirectory) + "/" + GetParam());
   ASSERT_TRUE(read.ok()) << read.status();
-  absl::StatusOr<std::vector<runtime::Tensor>> inputs = SmallIntegerInputs(read->module);
+  absl::StatusOr<std::vector<runtime::Tensor>> inputs = SmallIntegerInputs(read->module, read->options.input_seed);
   ASSERT_TRUE(inputs.ok()) << inputs.status();
   ExpectPartitionedRunMatches(read->module, *inputs, ToHarnessOptions(read->options));
 }
