@@ -164,8 +164,10 @@ mlir::FailureOr<bool> partitionGather(mlir::Operation* op, PartitionState& state
     auto maskType = mlir::RankedTensorType::get(localType.getShape(), builder.getI1Type());
     mlir::Value mask = builder.create<hlo::BroadcastInDimOp>(
         loc, maskType, inShard, builder.getDenseI64ArrayAttr(resultBatchDims));
+    // The partial results are summed: the rows a shard does not hold are the sum's
+    // identity (-0 for floats, so that a -0 the owner gathered stays -0).
     mlir::Value zeros = builder.create<hlo::BroadcastInDimOp>(
-        loc, localType, state.spmd().zeroScalar(resultType.getElementType(), loc),
+        loc, localType, state.spmd().additiveIdentityScalar(resultType.getElementType(), loc),
         builder.getDenseI64ArrayAttr({}));
     local = builder.create<hlo::SelectOp>(loc, localType, mask, local, zeros);
   }

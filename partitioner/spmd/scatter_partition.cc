@@ -185,10 +185,11 @@ mlir::FailureOr<bool> partitionScatter(mlir::Operation* op, PartitionState& stat
   for (mlir::Value value : scatter.getUpdates()) {
     if (mlir::failed(localAs(value, updateLayout))) return mlir::failure();
     if (!batchUpdateDims.empty()) {
-      // Padded updates of an uneven split add zero wherever their (padded) index points.
+      // Padded updates of an uneven split add the sum's identity wherever their (padded)
+      // index points (-0 for floats: adding +0 would turn a -0 there into +0).
       operands.back() = state.spmd().maskPadding(
           operands.back(), updateLayout, shapeOf(value.getType()), batchUpdateDims,
-          state.spmd().zeroScalar(elementType, loc), loc);
+          state.spmd().additiveIdentityScalar(elementType, loc), loc);
     }
   }
 
