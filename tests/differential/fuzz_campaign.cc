@@ -28,8 +28,9 @@ FuzzCase RunFuzzCase(uint64_t seed, FuzzCoverage* coverage, std::optional<Mutati
   if (coverage) {
     harness.on_input = [coverage](mlir::ModuleOp m) { coverage->AddInput(m); };
     harness.on_partitioned = [coverage](mlir::ModuleOp m) { coverage->AddPartitioned(m); };
-    harness.on_strategy_chosen = [coverage](mlir::Operation* op, size_t chosen, size_t) {
-      coverage->AddStrategy(op, chosen);
+    harness.on_strategy_chosen = [coverage](mlir::Operation* op, size_t chosen,
+                                            size_t applicable) {
+      coverage->AddStrategy(op, chosen, applicable);
     };
     harness.on_diagnostic = [coverage](mlir::Diagnostic& d) { coverage->AddDiagnostic(d); };
     if (result.options.shard_weight_update) coverage->Add("option", "weight-update sharding");

@@ -75,8 +75,12 @@ void FuzzCoverage::AddPartitioned(mlir::ModuleOp module) {
   });
 }
 
-void FuzzCoverage::AddStrategy(mlir::Operation* op, size_t chosen) {
-  Add("strategy", absl::StrCat(op->getName().getStringRef().str(), " candidate ", chosen));
+void FuzzCoverage::AddStrategy(mlir::Operation* op, size_t chosen, size_t applicable) {
+  const std::string name = op->getName().getStringRef().str();
+  Add("strategy", absl::StrCat(name, " candidate ", chosen));
+  for (size_t k = 0; k < applicable; ++k) {
+    Add("strategy offered", absl::StrCat(name, " candidate ", k));
+  }
 }
 
 void FuzzCoverage::AddDiagnostic(const mlir::Diagnostic& diagnostic) {
@@ -110,6 +114,18 @@ std::vector<std::string> FuzzCoverage::Below(const std::string& category,
   for (const std::string& name : names) {
     const int64_t count = Count(category, name);
     if (count < minimum) below.push_back(absl::StrCat(name, " (", count, ")"));
+  }
+  return below;
+}
+
+std::vector<std::string> FuzzCoverage::StrategiesBelow(int64_t minimum) const {
+  std::vector<std::string> below;
+  for (const auto& [entry, offered] : totals_) {
+    if (entry.first != "strategy offered") continue;
+    const int64_t chosen = Count("strategy", entry.second);
+    if (chosen < minimum) {
+      below.push_back(absl::StrCat(entry.second, " (", chosen, " chosen, ", offered, " offered)"));
+    }
   }
   return below;
 }

@@ -35,7 +35,10 @@ class FuzzCoverage {
   void AddInput(mlir::ModuleOp module);
   // The partitioned program: its collectives by kind.
   void AddPartitioned(mlir::ModuleOp module);
-  void AddStrategy(mlir::Operation* op, size_t chosen);
+  // A choice among `applicable` strategies of `op`: the one chosen ("strategy") and every
+  // position that was on offer ("strategy offered"), so a run can tell a candidate it
+  // never chose from one it never had.
+  void AddStrategy(mlir::Operation* op, size_t chosen, size_t applicable);
   // Replication fallbacks, from the partitioner's remark or warning.
   void AddDiagnostic(const mlir::Diagnostic& diagnostic);
   // Ends a case: its entries join the totals.
@@ -48,6 +51,9 @@ class FuzzCoverage {
   // The entries of `category` among `names` seen in fewer than `minimum` cases.
   std::vector<std::string> Below(const std::string& category,
                                  const std::vector<std::string>& names, int64_t minimum) const;
+  // The strategy candidates offered in this run but chosen in fewer than `minimum` cases,
+  // each as "<op> candidate <k> (<chosen> chosen, <offered> offered)".
+  std::vector<std::string> StrategiesBelow(int64_t minimum) const;
   // One line per entry, grouped by category.
   void Print(std::ostream& os) const;
 

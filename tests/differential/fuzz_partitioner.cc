@@ -2,7 +2,8 @@
 // (random_program.h), partitioned with the options each seed picks and checked against the
 // single-device run. Prints failures as they come (with the seed that reproduces each), and
 // at the end the time per case and what the run exercised (fuzz_coverage.h); exits 1 on any
-// failure or when an op of the generator was exercised fewer than --min_coverage times.
+// failure, when an op of the generator was exercised in fewer than --min_coverage cases, or
+// when a strategy candidate that was on offer was chosen in fewer.
 //
 //   fuzz_partitioner --cases=1000000 --threads=2               # a campaign
 //   fuzz_partitioner --first_seed=4242 --cases=1 --reduce_to=tests/differential/regressions
@@ -41,7 +42,8 @@ ABSL_FLAG(uint64_t, first_seed, 1, "The first seed.");
 ABSL_FLAG(uint64_t, cases, 1000, "How many seeds to run (per mutation with --mutations).");
 ABSL_FLAG(int, threads, 1, "Cases run in parallel on this many threads.");
 ABSL_FLAG(int64_t, min_coverage, 0,
-          "Fail unless every op the generator makes was exercised in this many cases.");
+          "Fail unless every op the generator makes was exercised, and every strategy "
+          "candidate offered was chosen, in this many cases.");
 ABSL_FLAG(std::string, reduce_to, "",
           "Reduce each failing case and write it to this directory as a regression case.");
 ABSL_FLAG(std::string, mutations, "",
@@ -140,6 +142,12 @@ int RunCampaign() {
     std::vector<std::string> below = coverage.Below("op", GeneratedOps(), minimum);
     if (!below.empty()) {
       std::cout << "ops exercised in fewer than " << minimum
+                << " cases: " << absl::StrJoin(below, ", ") << "\n";
+      status = 1;
+    }
+    below = coverage.StrategiesBelow(minimum);
+    if (!below.empty()) {
+      std::cout << "strategy candidates chosen in fewer than " << minimum
                 << " cases: " << absl::StrJoin(below, ", ") << "\n";
       status = 1;
     }

@@ -210,6 +210,26 @@ class Generator {
     return absl::StrCat(text, ">");
   }
 
+  // The mesh axes' indices in a random order.
+  std::vector<size_t> ShuffledAxes() {
+    std::vector<size_t> axes(axes_.size());
+    for (size_t i = 0; i < axes.size(); ++i) axes[i] = i;
+    std::shuffle(axes.begin(), axes.end(), rng_);
+    return axes;
+  }
+
+  // `value` through a sharding constraint that splits each listed dim over one mesh axis
+  // (by index) and leaves the others whole; the constrained value's name.
+  std::string Constrained(const std::string& value, const Shape& shape,
+                          const std::vector<std::pair<int64_t, size_t>>& dim_axes) {
+    std::vector<std::string> dims(shape.size(), "{}");
+    for (const auto& [dim, axis] : dim_axes) dims[dim] = absl::StrCat("{\"", axes_[axis], "\"}");
+    std::string name = Fresh();
+    Emit(absl::StrCat(name, " = tessel.sharding_constraint ", value, " <@mesh, [",
+                      absl::StrJoin(dims, ", "), "]> : ", Type(shape)));
+    return name;
+  }
+
   Shape RandomShape() {
     Shape shape(Uniform(1, 3));
     do {
@@ -747,12 +767,29 @@ class Generator {
     double magnitude = x.magnitude * kArgumentMagnitude * x.shape[contract];
     if (IsFloat() && magnitude > kMaxMagnitude) return false;
     Value y = NewArgument(rhs);
+    // Sometimes the operands are split in conflicting ways (the lhs's contracting dim over
+    // the axis that splits the rhs's N, and the other way round), which puts up to five
+    // different strategies on offer; random shardings alone rarely do.
+    std::string lhs_name = x.name, rhs_name = y.name;
+    if (axes_.size() >= 2 && Chance(30)) {
+      std::vector<size_t> axes = ShuffledAxes();
+      std::vector<std::pair<int64_t, size_t>> lhs_split = {{contract, axes[0]}};
+      for (int64_t d = batch ? 1 : 0; d < rank; ++d) {
+        if (d != contract) {
+          lhs_split.push_back({d, axes[1]});
+          break;
+        }
+      }
+      const int64_t rhs_contract = batch ? 1 : 0;
+      lhs_name = Constrained(x.name, x.shape, lhs_split);
+      rhs_name = Constrained(y.name, rhs, {{rhs_contract, axes[1]}, {rhs_contract + 1, axes[0]}});
+    }
     std::string name = Fresh();
     std::string dims =
         batch ? absl::StrCat("lhs_batch = [0], rhs_batch = [0], lhs_contract = [", contract,
                              "], rhs_contract = [1]")
               : absl::StrCat("lhs_contract = [", contract, "], rhs_contract = [0]");
-    Define(absl::StrCat(name, " = hlo.dot_general ", x.name, ", ", y.name, ", ", dims, " : (",
+    Define(absl::StrCat(name, " = hlo.dot_general ", lhs_name, ", ", rhs_name, ", ", dims, " : (",
                         Type(x.shape), ", ", Type(rhs), ") -> ", Type(shape)),
            {name, shape, magnitude});
     return true;
@@ -900,8 +937,21 @@ class Generator {
     double magnitude = x.magnitude * kArgumentMagnitude * NumElements(kernel_shape);
     if (IsFloat() && magnitude > kMaxMagnitude) return false;
     Value k = NewArgument(kernel_shape);
+    // Sometimes the input features are split, on the lhs and on the kernel over different
+    // axes, so that the partitioner weighs computing without either split (partial sums)
+    // against the other layouts: without this, all four of its candidates were on offer in
+    // one case in ten thousand.
+    std::string lhs_name = x.name, kernel_name = k.name;
+    if (groups == 1 && axes_.size() >= 2 && Chance(40)) {
+      std::vector<size_t> axes = ShuffledAxes();
+      auto dim_of = [&](const std::vector<int64_t>& roles, int64_t role) {
+        return static_cast<int64_t>(std::find(roles.begin(), roles.end(), role) - roles.begin());
+      };
+      lhs_name = Constrained(x.name, x.shape, {{dim_of(lhs_roles, 1), axes[0]}});
+      kernel_name = Constrained(k.name, kernel_shape, {{dim_of(kernel_roles, 0), axes[1]}});
+    }
     std::string name = Fresh();
-    Define(absl::StrCat(name, " = hlo.convolution ", x.name, ", ", k.name, ", dims = [",
+    Define(absl::StrCat(name, " = hlo.convolution ", lhs_name, ", ", kernel_name, ", dims = [",
                         absl::StrJoin(lhs_labels, ", "), "]x[", absl::StrJoin(kernel_labels, ", "),
                         "]->[", absl::StrJoin(out_labels, ", "), "], window_strides = ",
                         List(strides), ", padding = ", Padding(low, high), ", lhs_dilation = ",

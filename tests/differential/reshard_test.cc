@@ -165,6 +165,28 @@ func.func @main(%a: tensor<8xf32>) -> tensor<8xi1> {
   }
 }
 
+// The same for complex values: both parts of the identity are -0, so a part that was -0
+// keeps its sign after the group's sum (with a +0 part it came back +0).
+TEST(UnreducedReshardRunTest, NegativeZeroSurvivesTheRoundTripInComplexParts) {
+  runtime::Tensor re = runtime::Tensor::FromVector<float>(
+      {8}, {-0.0f, 0.0f, -1.0f, -0.0f, 0.0f, 2.0f, -0.0f, 3.0f});
+  runtime::Tensor im = runtime::Tensor::FromVector<float>(
+      {8}, {-0.0f, -0.0f, 0.0f, 4.0f, -0.0f, -0.0f, 5.0f, 0.0f});
+  testing::ExpectPartitionedRunMatches(R"(tessel.mesh @mesh = <["x"=4, "y"=2]>
+func.func @main(%a: tensor<8xf32>, %b: tensor<8xf32>) -> (tensor<8xi1>, tensor<8xi1>) {
+  %c = hlo.complex %a, %b : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xcomplex<f32>>
+  %u = tessel.sharding_constraint %c <@mesh, [{}], unreduced={"x", "y"}> : tensor<8xcomplex<f32>>
+  %r = tessel.sharding_constraint %u <@mesh, [{}]> : tensor<8xcomplex<f32>>
+  %re = hlo.real %r : (tensor<8xcomplex<f32>>) -> tensor<8xf32>
+  %im = hlo.imag %r : (tensor<8xcomplex<f32>>) -> tensor<8xf32>
+  %z = hlo.constant dense<0.0> : tensor<8xf32>
+  %re_neg = hlo.compare LT, %re, %z, TOTALORDER : tensor<8xf32>
+  %im_neg = hlo.compare LT, %im, %z, TOTALORDER : tensor<8xf32>
+  return %re_neg, %im_neg : tensor<8xi1>, tensor<8xi1>
+})",
+                                       {re, im});
+}
+
 INSTANTIATE_TEST_SUITE_P(Generated, ReshardTest, ::testing::ValuesIn(Cases()),
                          [](const ::testing::TestParamInfo<ReshardCase>& info) {
                            return info.param.name;

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The fuzz driver's own modes, end to end: --replay prints each strategy it chose and the
+# partitioned program and passes a fixed case; a missing case file is a usage error;
+# --reduce_to makes the directory it is given (nested) and refuses one it cannot make; a
+# short campaign prints its coverage, the strategies on offer included.
+set -uo pipefail
+bin=tests/differential/fuzz_partitioner
+case_file=tests/differential/regressions/seed_1222683.mlir
+tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+out=$("$bin" --replay="$case_file" 2>&1); status=$?
+[[ $status -eq 0 ]] || fail "--replay exited $status: $out"
+grep -q '^strategy [0-9]* of [0-9]* for hlo\.' <<<"$out" || fail "--replay printed no strategy"
+grep -q '^-- partitioned:' <<<"$out" || fail "--replay printed no partitioned program"
+grep -q 'tessel.partition_id\|hlo.partition_id' <<<"$out" || fail "the program printed is not partitioned"
+grep -q '^passed (random-choices=1222683)' <<<"$out" || fail "--replay did not pass: $out"
+
+out=$("$bin" --replay="$tmp/no_such_case.mlir" 2>&1); status=$?
+[[ $status -eq 2 ]] || fail "--replay of a missing file exited $status"
+grep -q 'no_such_case.mlir' <<<"$out" || fail "the missing file is not named: $out"
+
+out=$("$bin" --first_seed=1 --cases=8 --reduce_to="$tmp/made/on/demand" 2>&1); status=$?
+[[ $status -eq 0 ]] || fail "an 8-case campaign exited $status: $out"
+[[ -d "$tmp/made/on/demand" ]] || fail "--reduce_to did not make its directory"
+grep -q '^8 cases, 0 failed' <<<"$out" || fail "no summary line: $out"
+grep -q '^  strategy offered:' <<<"$out" || fail "no strategies on offer in the coverage"
+
+touch "$tmp/a_file"
+out=$("$bin" --first_seed=1 --cases=1 --reduce_to="$tmp/a_file/sub" 2>&1); status=$?
+[[ $status -eq 2 ]] || fail "--reduce_to under a file exited $status"
+grep -q "cannot make $tmp/a_file/sub" <<<"$out" || fail "no message for --reduce_to: $out"
+
+[[ $failures -eq 0 ]] && echo "PASS" || exit 1
