@@ -2,6 +2,7 @@
 #include "cost_model/hardware_spec.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -40,14 +41,16 @@ class FirstErrorCollector : public google::protobuf::io::ErrorCollector {
 };
 
 absl::Status CheckLink(const Link& link, const std::string& where, const std::string& source) {
-  if (!(link.bandwidth_bytes_per_second() > 0)) {
+  // Infinities are refused with the rest: an infinite latency times zero hops is NaN, and
+  // NaN makes every comparison of two plans false.
+  if (!(link.bandwidth_bytes_per_second() > 0) || !std::isfinite(link.bandwidth_bytes_per_second())) {
     return absl::InvalidArgumentError(
-        absl::StrCat(source, ": ", where, ": bandwidth_bytes_per_second must be positive, got ",
+        absl::StrCat(source, ": ", where, ": bandwidth_bytes_per_second must be positive and finite, got ",
                      link.bandwidth_bytes_per_second()));
   }
-  if (!(link.latency_seconds() >= 0)) {
+  if (!(link.latency_seconds() >= 0) || !std::isfinite(link.latency_seconds())) {
     return absl::InvalidArgumentError(
-        absl::StrCat(source, ": ", where, ": latency_seconds must not be negative, got ",
+        absl::StrCat(source, ": ", where, ": latency_seconds must be finite and not negative, got ",
                      link.latency_seconds()));
   }
   return absl::OkStatus();
@@ -55,9 +58,9 @@ absl::Status CheckLink(const Link& link, const std::string& where, const std::st
 
 absl::Status CheckSpec(const HardwareSpec& spec, const std::string& source) {
   auto positive = [&](double value, const char* field) -> absl::Status {
-    if (value > 0) return absl::OkStatus();
+    if (value > 0 && std::isfinite(value)) return absl::OkStatus();
     return absl::InvalidArgumentError(
-        absl::StrCat(source, ": ", field, " must be positive, got ", value));
+        absl::StrCat(source, ": ", field, " must be positive and finite, got ", value));
   };
   absl::Status status = positive(spec.flops_per_second(), "flops_per_second");
   if (status.ok()) {

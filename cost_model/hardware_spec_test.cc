@@ -70,7 +70,7 @@ TEST(HardwareSpecTest, SyntaxErrorIsLocated) {
 TEST(HardwareSpecTest, RejectsMissingOrNonPositiveNumbers) {
   EXPECT_THAT(ParseHardwareSpec("", "empty"),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       "empty: flops_per_second must be positive, got 0"));
+                       "empty: flops_per_second must be positive and finite, got 0"));
   std::string no_link = R"pb(flops_per_second: 1 memory_bandwidth_bytes_per_second: 1
                              memory_capacity_bytes: 1)pb";
   EXPECT_THAT(ParseHardwareSpec(no_link, "s"),
@@ -82,12 +82,35 @@ TEST(HardwareSpecTest, RejectsMissingOrNonPositiveNumbers) {
                                   bandwidth_bytes_per_second: 1 latency_seconds: -1 })pb",
                                 "s"),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       "s: default_link: latency_seconds must not be negative, got -1"));
+                       "s: default_link: latency_seconds must be finite and not negative, got -1"));
   EXPECT_THAT(ParseHardwareSpec(R"pb(flops_per_second: 1 memory_bandwidth_bytes_per_second: 1
                                    memory_capacity_bytes: -5)pb",
                                 "s"),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       "s: memory_capacity_bytes must be positive, got -5"));
+                       "s: memory_capacity_bytes must be positive and finite, got -5"));
+}
+
+// Protobuf text reads "inf" and "nan" as doubles; an infinite latency times zero hops is
+// NaN, which no comparison of plans survives.
+TEST(HardwareSpecTest, RejectsInfiniteAndNanNumbers) {
+  std::string base = R"pb(memory_bandwidth_bytes_per_second: 1 memory_capacity_bytes: 1)pb";
+  EXPECT_THAT(ParseHardwareSpec(base + " flops_per_second: inf", "s"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "s: flops_per_second must be positive and finite, got inf"));
+  EXPECT_THAT(ParseHardwareSpec(base + " flops_per_second: nan", "s"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "s: flops_per_second must be positive and finite, got nan"));
+  std::string with_flops = base + " flops_per_second: 1";
+  EXPECT_THAT(ParseHardwareSpec(with_flops + R"pb( default_link {
+                                  bandwidth_bytes_per_second: 1 latency_seconds: inf })pb",
+                                "s"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "s: default_link: latency_seconds must be finite and not negative, got inf"));
+  EXPECT_THAT(ParseHardwareSpec(with_flops + R"pb( default_link {
+                                  bandwidth_bytes_per_second: inf })pb",
+                                "s"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "s: default_link: bandwidth_bytes_per_second must be positive and finite"));
 }
 
 TEST(HardwareSpecTest, RejectsBadAxisLinks) {

@@ -9,6 +9,7 @@
 //   fuzz_partitioner --first_seed=4242 --cases=1 --reduce_to=tests/differential/regressions
 //   fuzz_partitioner --mutations=all --cases=1000              # kill rates
 //   fuzz_partitioner --replay=tests/differential/regressions/seed_1030154.mlir
+//   fuzz_partitioner --first_seed=1 --cases=20 --write_programs=tests/fuzz/seeds/pipeline
 //
 // With --reduce_to=DIR each failing seed is reduced (program_reducer.h) and written there as
 // a regression case named after its seed. With --mutations, each listed mutation
@@ -17,11 +18,14 @@
 // cases it was first caught; a mutation is "killed" when every run catches it within --cases.
 // --replay runs one regression case (as regression_programs_test does) and prints each
 // strategy the partitioner chose and the partitioned program, to debug a failure.
+// --write_programs writes each seed's program with its options line as a regression case
+// would have it, without running it: seed corpora for the pipeline fuzz target (tests/fuzz).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <mutex>
 #include <optional>
@@ -37,6 +41,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "tests/differential/fuzz_campaign.h"
 #include "tests/differential/program_reducer.h"
+#include "tests/differential/random_program.h"
 
 ABSL_FLAG(uint64_t, first_seed, 1, "The first seed.");
 ABSL_FLAG(uint64_t, cases, 1000, "How many seeds to run (per mutation with --mutations).");
@@ -52,6 +57,9 @@ ABSL_FLAG(int64_t, progress_every, 0, "Print a progress line every N cases (0: n
 ABSL_FLAG(std::string, replay, "",
           "Run this regression case file instead, printing the strategies chosen and the "
           "partitioned program.");
+ABSL_FLAG(std::string, write_programs, "",
+          "Write the programs of the seeds to this directory (seed_N.mlir) instead of running "
+          "them.");
 
 namespace tessel::testing {
 namespace {
@@ -184,6 +192,30 @@ int RunReplay(const std::string& path) {
   return 1;
 }
 
+int WritePrograms(const std::string& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) {
+    std::cerr << "cannot make " << dir << ": " << error.message() << "\n";
+    return 2;
+  }
+  const uint64_t first = absl::GetFlag(FLAGS_first_seed), cases = absl::GetFlag(FLAGS_cases);
+  for (uint64_t seed = first; seed < first + cases; ++seed) {
+    const std::string path = absl::StrCat(dir, "/seed_", seed, ".mlir");
+    std::ofstream file(path);
+    file << "// Differential fuzz seed " << seed << ".\n// options: "
+         << FormatCaseOptions(OptionsForSeed(seed)) << "\n"
+         << GenerateRandomProgram(seed).module;
+    file.close();
+    if (!file) {
+      std::cerr << "cannot write " << path << "\n";
+      return 1;
+    }
+  }
+  std::cout << "wrote " << cases << " programs to " << dir << "\n";
+  return 0;
+}
+
 int RunMutations() {
   std::vector<Mutation> mutations;
   const std::string list = absl::GetFlag(FLAGS_mutations);
@@ -238,6 +270,9 @@ int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
   if (const std::string replay = absl::GetFlag(FLAGS_replay); !replay.empty()) {
     return tessel::testing::RunReplay(replay);
+  }
+  if (const std::string dir = absl::GetFlag(FLAGS_write_programs); !dir.empty()) {
+    return tessel::testing::WritePrograms(dir);
   }
   if (!absl::GetFlag(FLAGS_mutations).empty()) return tessel::testing::RunMutations();
   return tessel::testing::RunCampaign();

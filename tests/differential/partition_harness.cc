@@ -26,7 +26,9 @@
 #include "partitioner/spmd/partition.h"
 #include "runtime/element_type.h"
 #include "runtime/interpreter.h"
+#include "runtime/kernel_registry.h"
 #include "runtime/random_inputs.h"
+#include "runtime/run_limits.h"
 #include "runtime/sharded_tensors.h"
 #include "runtime/spmd_runner.h"
 
@@ -163,7 +165,10 @@ PartitionedRun CheckPartitionedRun(const std::string& module_text,
   if (!main) return fail(absl::StrCat("no function @", options.function));
   if (options.on_input) options.on_input(**module);
   run.stage = "reference";
-  runtime::Interpreter interpreter;
+  runtime::RunLimits limits;
+  limits.max_while_iterations = options.max_while_iterations;
+  runtime::Interpreter interpreter(runtime::DefaultKernelRegistry(), runtime::PartitionContext{},
+                                   limits);
   // The reference ignores shardings: run it before partitioning rewrites the function.
   auto expected = interpreter.RunFunction(main, inputs);
   if (!expected.ok()) return fail(absl::StrCat("reference run: ", expected.status().ToString()));
@@ -234,7 +239,9 @@ PartitionedRun CheckPartitionedRun(const std::string& module_text,
       per_partition[p].push_back(*local);
     }
   }
-  auto outputs = runtime::RunSpmd(main, per_partition, devices);
+  runtime::SpmdOptions spmd_options;
+  spmd_options.limits = limits;
+  auto outputs = runtime::RunSpmd(main, per_partition, devices, spmd_options);
   if (!outputs.ok()) return fail(absl::StrCat("partitioned run: ", outputs.status().ToString()));
   run.stage = "compare";
   for (size_t r = 0; r < expected->size(); ++r) {

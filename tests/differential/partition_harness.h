@@ -56,6 +56,9 @@ struct HarnessOptions {
   // Make the partitioner's cost-based choices at random from this seed
   // (spmd::PartitionOptions::randomChoiceSeed), so that every strategy gets exercised.
   std::optional<uint64_t> random_choice_seed;
+  // Both runs fail once a while loop would start iteration max_while_iterations + 1 (0: no
+  // limit), so that a program that loops for ever ends as a reference failure.
+  int64_t max_while_iterations = 0;
   // Hooks for the fuzzer: the parsed input module (before propagation), every diagnostic,
   // each strategy choice, and the partitioned module (after every pass). `mutate` may
   // rewrite the partitioned module into a wrong one, to measure how often a check catches

@@ -432,6 +432,12 @@ absl::StatusOr<std::vector<Tensor>> SmallIntegerInputs(const std::string& module
   if (!parsed.ok()) return parsed.status();
   mlir::func::FuncOp main = MainOf(*parsed->module);
   if (!main) return absl::InvalidArgumentError("no function @main");
+  for (mlir::Type type : main.getArgumentTypes()) {
+    auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape()) {
+      return absl::InvalidArgumentError("an argument of @main is not a tensor of static shape");
+    }
+  }
   return SmallIntegerInputs(main, seed);
 }
 

@@ -27,7 +27,8 @@ namespace tessel::testing {
 // Inputs for every argument of `main`: small integers (in [-8, 8], as floats for float
 // types) drawn from seed + i for argument i, so that float sums stay exact.
 std::vector<runtime::Tensor> SmallIntegerInputs(mlir::func::FuncOp main, uint64_t seed = 1);
-// The same for the @main of a module's text.
+// The same for the @main of a module's text; an error when an argument is not a tensor of
+// static shape.
 absl::StatusOr<std::vector<runtime::Tensor>> SmallIntegerInputs(const std::string& module_text,
                                                                  uint64_t seed = 1);
 
