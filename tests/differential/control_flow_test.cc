@@ -255,5 +255,30 @@ INSTANTIATE_TEST_SUITE_P(Generated, ControlFlowTest, ::testing::ValuesIn(Cases()
                            return info.param.name;
                          });
 
+// A loop that never ends stops the reference run once max_while_iterations is reached, so a
+// fuzz case that loops for ever is reported as a reference failure instead of hanging.
+TEST(ControlFlowLimitsTest, AnEndlessLoopFailsTheReferenceRun) {
+  const std::string endless = R"(
+tessel.mesh @mesh = <["x"=2]>
+func.func @main(%x: tensor<4xi32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}]>}) -> tensor<4xi32> {
+  %r = hlo.while(%a = %x) : tensor<4xi32>
+  cond {
+    %t = hlo.constant dense<true> : tensor<i1>
+    hlo.return %t : tensor<i1>
+  } do {
+    hlo.return %a : tensor<4xi32>
+  }
+  return %r : tensor<4xi32>
+})";
+  testing::HarnessOptions options;
+  options.max_while_iterations = 50;
+  testing::PartitionedRun run = testing::CheckPartitionedRun(
+      endless, {runtime::RandomTensor(ElementType::kS32, {4}, 1)}, options);
+  EXPECT_FALSE(run.status.ok());
+  EXPECT_EQ(run.failed_stage, "reference");
+  EXPECT_NE(run.status.message().find("max_while_iterations = 50"), std::string::npos)
+      << run.status;
+}
+
 }  // namespace
 }  // namespace tessel

@@ -2,7 +2,8 @@
 # The fuzz driver's own modes, end to end: --replay prints each strategy it chose and the
 # partitioned program and passes a fixed case; a missing case file is a usage error;
 # --reduce_to makes the directory it is given (nested) and refuses one it cannot make; a
-# short campaign prints its coverage, the strategies on offer included.
+# short campaign prints its coverage, the strategies on offer included; --write_programs
+# writes one runnable case per seed.
 set -uo pipefail
 bin=tests/differential/fuzz_partitioner
 case_file=tests/differential/regressions/seed_1222683.mlir
@@ -31,5 +32,19 @@ touch "$tmp/a_file"
 out=$("$bin" --first_seed=1 --cases=1 --reduce_to="$tmp/a_file/sub" 2>&1); status=$?
 [[ $status -eq 2 ]] || fail "--reduce_to under a file exited $status"
 grep -q "cannot make $tmp/a_file/sub" <<<"$out" || fail "no message for --reduce_to: $out"
+
+out=$("$bin" --first_seed=5 --cases=3 --write_programs="$tmp/programs" 2>&1); status=$?
+[[ $status -eq 0 ]] || fail "--write_programs exited $status: $out"
+grep -q "^wrote 3 programs to $tmp/programs" <<<"$out" || fail "no line for --write_programs: $out"
+for seed in 5 6 7; do
+  written="$tmp/programs/seed_$seed.mlir"
+  [[ -f "$written" ]] || { fail "--write_programs did not write seed_$seed.mlir"; continue; }
+  grep -q '^// options:' "$written" || fail "seed_$seed.mlir has no options line"
+  # Each written program is a regression case the driver can run as it stands.
+  replayed=$("$bin" --replay="$written" 2>&1) || fail "seed_$seed.mlir does not replay: $replayed"
+done
+[[ ! -e "$tmp/programs/seed_8.mlir" ]] || fail "--write_programs wrote more than --cases"
+out=$("$bin" --cases=1 --write_programs="$tmp/a_file/programs" 2>&1); status=$?
+[[ $status -eq 2 ]] || fail "--write_programs under a file exited $status"
 
 [[ $failures -eq 0 ]] && echo "PASS" || exit 1

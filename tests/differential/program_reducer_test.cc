@@ -147,5 +147,39 @@ TEST(ProgramReducerTest, RegressionCaseFileRoundTrips) {
   EXPECT_FALSE(ParseCaseOptions("no-such-option").ok());
 }
 
+// Inputs can be drawn only for arguments of static tensor shape; anything else is an error
+// naming the cause rather than a crash.
+TEST(ProgramReducerTest, SmallIntegerInputsRejectsArgumentsThatAreNotStaticTensors) {
+  absl::StatusOr<std::vector<runtime::Tensor>> dynamic = SmallIntegerInputs(R"(
+func.func @main(%a: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  return %a : tensor<?x4xf32>
+})");
+  ASSERT_FALSE(dynamic.ok());
+  EXPECT_NE(dynamic.status().message().find("not a tensor of static shape"), std::string::npos)
+      << dynamic.status();
+  absl::StatusOr<std::vector<runtime::Tensor>> scalar = SmallIntegerInputs(R"(
+func.func @main(%a: i32) -> i32 {
+  return %a : i32
+})");
+  ASSERT_FALSE(scalar.ok());
+  EXPECT_NE(scalar.status().message().find("not a tensor of static shape"), std::string::npos)
+      << scalar.status();
+  absl::StatusOr<std::vector<runtime::Tensor>> no_main = SmallIntegerInputs(R"(
+func.func @other(%a: tensor<2xi32>) -> tensor<2xi32> {
+  return %a : tensor<2xi32>
+})");
+  ASSERT_FALSE(no_main.ok());
+  EXPECT_NE(no_main.status().message().find("no function @main"), std::string::npos)
+      << no_main.status();
+  absl::StatusOr<std::vector<runtime::Tensor>> fine = SmallIntegerInputs(R"(
+func.func @main(%a: tensor<2x3xf32>, %b: tensor<i32>) -> tensor<2x3xf32> {
+  return %a : tensor<2x3xf32>
+})");
+  ASSERT_TRUE(fine.ok()) << fine.status();
+  ASSERT_EQ(fine->size(), 2u);
+  EXPECT_EQ((*fine)[0].num_elements(), 6);
+  EXPECT_EQ((*fine)[1].num_elements(), 1);
+}
+
 }  // namespace
 }  // namespace tessel::testing

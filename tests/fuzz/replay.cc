@@ -29,12 +29,16 @@ std::vector<fs::path> InputsUnder(const std::vector<std::string>& dirs) {
   return inputs;
 }
 
-int ReplayFile(const fs::path& path, int (*entry)(const uint8_t*, size_t)) {
+std::string ReadInput(const fs::path& path) {
   std::ifstream file(path, std::ios::binary);
   EXPECT_TRUE(file) << "cannot read " << path;
   std::stringstream bytes;
   bytes << file.rdbuf();
-  const std::string data = bytes.str();
+  return bytes.str();
+}
+
+int ReplayFile(const fs::path& path, int (*entry)(const uint8_t*, size_t)) {
+  const std::string data = ReadInput(path);
   return entry(reinterpret_cast<const uint8_t*>(data.data()), data.size());
 }
 

@@ -15,6 +15,9 @@ namespace tessel::fuzz {
 // README.md and BUILD files left out, sorted. A directory that does not exist adds nothing.
 std::vector<std::filesystem::path> InputsUnder(const std::vector<std::string>& dirs);
 
+// The bytes of `path` (a gtest failure, and "", if it cannot be read).
+std::string ReadInput(const std::filesystem::path& path);
+
 // Calls `entry` on the bytes of `path` (a gtest failure if it cannot be read); returns what
 // `entry` returned.
 int ReplayFile(const std::filesystem::path& path, int (*entry)(const uint8_t*, size_t));
