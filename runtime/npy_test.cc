@@ -214,6 +214,15 @@ TEST(NpyTest, DataOfTheWrongSizeIsDataLoss) {
                                   ""),
                        "t.npy"),
               StatusIs(absl::StatusCode::kDataLoss, "needs more than 2^64 bytes"));
+  // A zero dimension after dimensions whose product overflows: no data, an empty tensor.
+  absl::StatusOr<Tensor> empty = ParseNpy(
+      WithHeader("{'descr': '<f4', 'fortran_order': False, "
+                 "'shape': (4294967296, 4294967296, 0), }",
+                 ""),
+      "t.npy");
+  ASSERT_TRUE(empty.ok()) << empty.status();
+  EXPECT_EQ(empty->num_elements(), 0);
+  EXPECT_EQ(empty->shape(), (Shape{int64_t{1} << 32, int64_t{1} << 32, 0}));
 }
 
 // ReadNpy reads a regular file's header and then its data straight into the tensor; it

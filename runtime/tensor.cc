@@ -14,12 +14,15 @@
 #include <utility>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
 namespace tessel::runtime {
 
 int64_t NumElements(absl::Span<const int64_t> shape) {
+  // A zero dimension empties the tensor whatever the others multiply to.
+  if (absl::c_linear_search(shape, 0)) return 0;
   int64_t count = 1;
   for (int64_t dim : shape) count *= dim;
   return count;
@@ -195,6 +198,10 @@ size_t BufferSize(int64_t count, ElementType type) {
 
 // NumElements with overflow detection: -1 when the product passes int64.
 int64_t CheckedNumElements(absl::Span<const int64_t> shape) {
+  // Zero elements even when the other dimensions' product overflows (a .npy file may say
+  // (4294967296, 4294967296, 0)).
+  if (absl::c_any_of(shape, [](int64_t dim) { return dim < 0; })) return -1;
+  if (absl::c_linear_search(shape, 0)) return 0;
   int64_t count = 1;
   for (int64_t dim : shape) {
     if (dim < 0 || __builtin_mul_overflow(count, dim, &count)) return -1;

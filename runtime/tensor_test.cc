@@ -149,6 +149,17 @@ TEST_F(MemoryLimitTest, ASizeThatOverflowsIsRefusedWithoutALimit) {
   }
 }
 
+// A zero dimension empties a tensor even when the other dimensions' product would overflow
+// (found by the .npy fuzz target: such a file used to throw instead of reading as empty).
+TEST_F(MemoryLimitTest, AZeroDimensionEmptiesATensorWhoseOtherDimensionsOverflow) {
+  SetMemoryLimit(0);
+  const Shape shape = {int64_t{1} << 32, int64_t{1} << 32, 0};
+  EXPECT_EQ(NumElements(shape), 0);
+  Tensor empty = Tensor::Zeros(ElementType::kF32, shape);
+  EXPECT_EQ(empty.num_elements(), 0);
+  EXPECT_TRUE(empty.bytes().empty());
+}
+
 TEST(ElementTypeTest, NamesRoundTrip) {
   for (ElementType type : {ElementType::kPred, ElementType::kS8, ElementType::kU16,
                            ElementType::kBF16, ElementType::kF64}) {

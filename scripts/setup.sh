@@ -12,6 +12,7 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin
   libeigen3-dev
   python3
+  clang-14 lld libclang-rt-14-dev  # the sanitized stage and the libFuzzer targets (--config=fuzz)
   iproute2                  # ip netns for the multi-host MPI test
 )
 

@@ -10,7 +10,9 @@ written as result="skipped" in test.xml) and a target that Bazel skipped because
 incompatible with the build's configuration (the CUDA-only targets outside --config=cuda,
 reported as SKIPPED) count as skipped, never as passed.
 
-Usage: summarize_tests.py BAZEL_LOG BAZEL_EXIT_CODE TESTLOGS_DIR
+Usage: summarize_tests.py BAZEL_LOG BAZEL_EXIT_CODE TESTLOGS_DIR [STAGE LOG EXIT TESTLOGS]...
+A further stage (the sanitized build, whose test logs live in their own directory) adds its
+counts to the same line; its failures are named with the stage.
 """
 import glob
 import os
@@ -48,49 +50,67 @@ def case_xmls(testlogs, package, name):
     return shards
 
 
-def main():
-    log_path, exit_code, testlogs = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    passed = failed = skipped = 0
-    failures = []
-    seen = 0
+class Counts:
+    def __init__(self):
+        self.passed = self.failed = self.skipped = self.seen = 0
+        self.failures = []
+
+
+def add_stage(counts, log_path, exit_code, testlogs, stage):
+    """Adds the test cases of one `bazel test` run to `counts`."""
+    suffix = " in the %s stage" % stage if stage else ""
+    failures_before = len(counts.failures)
     with open(log_path, errors="replace") as log:
         for line in log:
             match = STATUS_RE.match(line.strip())
             if not match:
                 continue
-            seen += 1
+            counts.seen += 1
             target, status = match.groups()
             package, name = target[2:].split(":")
             xmls = case_xmls(testlogs, package, name)
             if status in ("PASSED", "FAILED", "FLAKY", "TIMEOUT") and xmls:
                 p = f = s = 0
                 for xml_path in xmls:
-                    counts = count_cases(xml_path)
-                    p, f, s = p + counts[0], f + counts[1], s + counts[2]
+                    p, f, s = [a + b for a, b in zip((p, f, s), count_cases(xml_path))]
                 if status != "PASSED" and f == 0:
                     # The binary failed outside any case (crash, timeout, leak report).
                     f = 1
                 if status == "PASSED" and f:
                     p, f = p + f, 0
-                passed, failed, skipped = passed + p, failed + f, skipped + s
+                counts.passed += p
+                counts.failed += f
+                counts.skipped += s
                 if f:
-                    failures.append("%s (%s)" % (target, status))
+                    counts.failures.append("%s (%s)%s" % (target, status, suffix))
             elif status == "SKIPPED":
-                skipped += 1
+                counts.skipped += 1
             else:
-                failed += 1
-                failures.append("%s (%s)" % (target, status))
-    if exit_code != 0 and not failures:
+                counts.failed += 1
+                counts.failures.append("%s (%s)%s" % (target, status, suffix))
+    if exit_code != 0 and len(counts.failures) == failures_before:
         # Bazel stopped before running tests (a build or analysis error).
-        failed += 1
-        failures.append("bazel exited with %d before reporting test results" % exit_code)
-    for failure in failures:
+        counts.failed += 1
+        counts.failures.append(
+            "bazel exited with %d before reporting test results%s" % (exit_code, suffix))
+
+
+def main():
+    args = sys.argv[1:]
+    if len(args) < 3 or (len(args) - 3) % 4:
+        print(__doc__, file=sys.stderr)
+        return 2
+    counts = Counts()
+    add_stage(counts, args[0], int(args[1]), args[2], "")
+    for i in range(3, len(args), 4):
+        add_stage(counts, args[i + 1], int(args[i + 2]), args[i + 3], args[i])
+    for failure in counts.failures:
         print("FAILED: " + failure)
-    summary = "%d passed, %d failed" % (passed, failed)
-    if skipped:
-        summary += ", %d skipped" % skipped
+    summary = "%d passed, %d failed" % (counts.passed, counts.failed)
+    if counts.skipped:
+        summary += ", %d skipped" % counts.skipped
     print(summary)
-    return 0 if failed == 0 and seen > 0 else 1
+    return 0 if counts.failed == 0 and counts.seen > 0 else 1
 
 
 if __name__ == "__main__":

@@ -17,4 +17,13 @@ if [[ -e /usr/local/cuda/include/nccl.h ]]; then
   cuda_status=${PIPESTATUS[0]}
   [[ $cuda_status -eq 0 ]] || { echo "FAILED: bazel build --config=cuda (NCCL backend and benchmark)"; status=$cuda_status; }
 fi
-python3 scripts/summarize_tests.py "$log" "$status" "$(bazel info bazel-testlogs 2>/dev/null)"
+testlogs="$(bazel info bazel-testlogs 2>/dev/null)"
+# The sanitized stage: the bad-input catalogue, the readers' tests, the fuzz regression
+# tests and a short run of each libFuzzer target, built with clang 14, ASan and UBSan
+# (--config=fuzz keeps its outputs apart). See docs/reliability.md.
+sanitized_log=$(mktemp)
+trap 'rm -f "$log" "$sanitized_log"' EXIT
+bazel test --config=fuzz //tests/fuzz:sanitized --keep_going 2>&1 | tee "$sanitized_log"
+sanitized_status=${PIPESTATUS[0]}
+python3 scripts/summarize_tests.py "$log" "$status" "$testlogs" \
+  sanitized "$sanitized_log" "$sanitized_status" "$(bazel info --config=fuzz bazel-testlogs 2>/dev/null)"

@@ -83,7 +83,8 @@ absl::StatusOr<DeviceAssignment> AssignByAxes(absl::Span<const MeshAxis> axes,
       mpi_axes.push_back(absl::StrCat("\"", axis.name, "\"=", axis.size));
     }
   }
-  for (const auto& [name, backend] : spec) {
+  for (const auto& entry : spec) {
+    const std::string& name = entry.first;  // a lambda below reads it: no structured binding
     if (std::none_of(axes.begin(), axes.end(),
                      [&](const MeshAxis& axis) { return axis.name == name; })) {
       std::vector<std::string> names;

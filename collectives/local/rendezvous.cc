@@ -33,8 +33,7 @@ absl::Status Detach(const absl::Status& status) {
 }  // namespace
 
 RendezvousTable::RendezvousTable(int64_t num_partitions, absl::Duration timeout)
-    : num_partitions_(num_partitions),
-      timeout_(timeout),
+    : timeout_(timeout),
       next_sequence_(num_partitions),
       waiting_in_(num_partitions, nullptr) {}
 

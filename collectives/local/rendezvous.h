@@ -114,7 +114,6 @@ class RendezvousTable {
   void Depart(const Key& key, Rendezvous& rendezvous);
   void SyncLocked(std::unique_lock<std::mutex>& lock, Rendezvous& rendezvous);
 
-  const int64_t num_partitions_;
   const absl::Duration timeout_;
 
   // The standard library's mutex rather than Abseil's: the installed Abseil is not built

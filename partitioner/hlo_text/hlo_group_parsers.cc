@@ -100,7 +100,10 @@ mlir::FailureOr<std::vector<IntList>> parseIotaGroups(Lexer& lex, const AttrText
     return mlir::emitError(lex.toLoc(attr.pos))
            << "iota replica groups '" << attr.value << "' span too many devices";
   }
-  if (shape->size() != 2 || (*shape)[0] * (*shape)[1] != total || !iotaPermutationOk(*form)) {
+  // The group shape's product is checked for overflow: its dims are any int64 the text gave.
+  int64_t groupsTimesSize = 0;
+  if (shape->size() != 2 || __builtin_mul_overflow((*shape)[0], (*shape)[1], &groupsTimesSize) ||
+      groupsTimesSize != total || !iotaPermutationOk(*form)) {
     return mlir::emitError(lex.toLoc(attr.pos))
            << "iota replica groups '" << attr.value << "' are inconsistent";
   }

@@ -260,8 +260,10 @@ int64_t shardBlock(mlir::Block& body, const WeightUpdateShardingOptions& options
   }
   llvm::DenseSet<mlir::Value> done;
   int64_t sharded = 0;
-  for (auto& [producerResult, axes] : gradients) {
-    mlir::Value gradient = producerResult;
+  for (auto& entry : gradients) {
+    // Not a structured binding: C++17 lambdas cannot capture those, and clang says so.
+    mlir::Value gradient = entry.first;
+    auto& axes = entry.second;
     if (done.contains(gradient)) continue;
     if (axes.empty() || llvm::cast<mlir::RankedTensorType>(gradient.getType()).getRank() == 0) {
       continue;

@@ -128,7 +128,8 @@ mlir::Value indicesInShard(SpmdBuilder& spmd, mlir::Value shifted, const IndexVe
   mlir::OpBuilder& builder = spmd.builder();
   mlir::Type elementType = llvm::cast<mlir::RankedTensorType>(shifted.getType()).getElementType();
   mlir::Value inside;
-  for (auto [k, dim] : llvm::enumerate(vectors.operandDims)) {
+  for (size_t k = 0; k < vectors.operandDims.size(); ++k) {
+    const int64_t dim = vectors.operandDims[k];  // captured below: not a structured binding
     if (operandLayout.numShards(dim) == 1) continue;
     mlir::Value entry = entryOf(builder, shifted, vectors.indexVectorDim, k, loc);
     auto entryType = llvm::cast<mlir::RankedTensorType>(entry.getType());

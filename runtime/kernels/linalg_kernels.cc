@@ -77,7 +77,9 @@ KernelResult RunDotGeneral(hlo::DotGeneralOp op, KernelArgs args) {
   rhsPerm.insert(rhsPerm.end(), rhsFree.begin(), rhsFree.end());
 
   TESSEL_ASSIGN_OR_RETURN(auto resultType, ResultTypeOf(op.getType()));
-  const auto& [resultElementType, resultShape] = resultType;
+  // Named members, not a structured binding: C++17 lambdas cannot capture bindings.
+  const ElementType resultElementType = resultType.first;
+  const Shape& resultShape = resultType.second;
   if (NumElements(resultShape) != batch * m * n) {
     return absl::InvalidArgumentError("result shape does not match the operands");
   }
@@ -267,7 +269,9 @@ KernelResult RunConvolution(hlo::ConvolutionOp op, KernelArgs args) {
   const Tensor& rhs = *args.operands[1];
   hlo::ConvDimensionNumbersAttr dn = op.getDimensionNumbers();
   TESSEL_ASSIGN_OR_RETURN(auto resultType, ResultTypeOf(op.getType()));
-  const auto& [resultElementType, resultShape] = resultType;
+  // Named members, not a structured binding: C++17 lambdas cannot capture bindings.
+  const ElementType resultElementType = resultType.first;
+  const Shape& resultShape = resultType.second;
   // Real accumulation would drop imaginary parts; the verifier refuses complex convolutions.
   if (IsComplex(lhs.type()) || IsComplex(rhs.type()) || IsComplex(resultElementType)) {
     return UnsupportedElementType(IsComplex(lhs.type()) ? lhs.type() : resultElementType);

@@ -46,6 +46,13 @@ def main():
         os.symlink(os.path.abspath(tool), os.path.join(bin_dir, os.path.basename(tool)))
     env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""))
     failures = []
+    # AddressSanitizer reserves terabytes of address space for its shadow memory, so under
+    # it (the sanitized stage sets TESSEL_SANITIZED) the cases that limit the address space
+    # to make thread creation fail cannot start; the ordinary stage runs them.
+    skipped = []
+    if os.environ.get("TESSEL_SANITIZED"):
+        skipped = [case for case in cases if "ulimit -v" in case[4]]
+        cases = [case for case in cases if "ulimit -v" not in case[4]]
     for number, file, want_exit, fragment, command in cases:
         # Each case gets its own empty scratch directory for %t.
         scratch = tempfile.mkdtemp()
@@ -79,6 +86,9 @@ def main():
             shown = "\n".join("    " + l for l in output.splitlines()[-8:])
             failures.append(f"cases.txt:{number}: {line}\n  {'; '.join(problems)}\n{shown}")
     print(f"{len(cases) - len(failures)} of {len(cases)} bad-input cases behaved")
+    if skipped:
+        print(f"skipped under the sanitizers: cases.txt lines "
+              f"{', '.join(str(case[0]) for case in skipped)} (ulimit -v)")
     for failure in failures:
         print("FAILED " + failure)
     return 1 if failures else 0

@@ -161,12 +161,25 @@ mlir::FailureOr<llvm::SmallVector<int64_t>> inferWindowOutputShape(
     EmitErrorFn emitError, llvm::ArrayRef<int64_t> base, const WindowSpec& window) {
   llvm::SmallVector<int64_t> shape;
   for (auto [dim, size] : llvm::enumerate(base)) {
-    int64_t dilatedBase = size == 0 ? 0 : (size - 1) * window.baseDilations[dim] + 1;
-    int64_t padded = window.padding[dim].first + dilatedBase + window.padding[dim].second;
+    // Sizes, dilations and padding are any int64 the input gave: every step is checked.
+    int64_t dilatedBase = 0, padded = 0, dilatedWindow = 0;
+    bool overflow = false;
+    if (size != 0) {
+      overflow |= __builtin_mul_overflow(size - 1, window.baseDilations[dim], &dilatedBase);
+      overflow |= __builtin_add_overflow(dilatedBase, 1, &dilatedBase);
+    }
+    overflow |= __builtin_add_overflow(window.padding[dim].first, dilatedBase, &padded);
+    overflow |= __builtin_add_overflow(padded, window.padding[dim].second, &padded);
+    overflow |= __builtin_mul_overflow(window.dimensions[dim] - 1, window.windowDilations[dim],
+                                       &dilatedWindow);
+    overflow |= __builtin_add_overflow(dilatedWindow, 1, &dilatedWindow);
+    if (overflow) {
+      return emitError() << "dimension " << dim
+                         << ": its padded, dilated size or window passes 2^63 - 1";
+    }
     if (padded < 0) {
       return emitError() << "dimension " << dim << " has negative padded size " << padded;
     }
-    int64_t dilatedWindow = (window.dimensions[dim] - 1) * window.windowDilations[dim] + 1;
     shape.push_back(padded < dilatedWindow ? 0
                                            : (padded - dilatedWindow) / window.strides[dim] + 1);
   }

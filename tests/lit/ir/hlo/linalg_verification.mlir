@@ -153,6 +153,15 @@ func.func @conv_negative_padded_size(%x: tensor<1x2x3xf32>, %k: tensor<1x3x4xf32
 
 // -----
 
+// Padding near 2^63: the padded size is checked for overflow, not wrapped.
+func.func @conv_padded_size_overflows(%x: tensor<1x2x3xf32>, %k: tensor<1x3x4xf32>) {
+  // expected-error @+1 {{dimension 0: its padded, dilated size or window passes 2^63 - 1}}
+  %r = hlo.convolution %x, %k, dims = [b, 0, f]x[0, i, o]->[b, 0, f], padding = [[9223372036854775807, 8]] : (tensor<1x2x3xf32>, tensor<1x3x4xf32>) -> tensor<1x2x4xf32>
+  return
+}
+
+// -----
+
 func.func @conv_group_count_zero(%x: tensor<1x8x3xf32>, %k: tensor<3x3x4xf32>) {
   // expected-error @+1 {{feature_group_count and batch_group_count must be at least 1, got 0 and 1}}
   %r = hlo.convolution %x, %k, dims = [b, 0, f]x[0, i, o]->[b, 0, f], feature_group_count = 0 : (tensor<1x8x3xf32>, tensor<3x3x4xf32>) -> tensor<1x6x4xf32>
