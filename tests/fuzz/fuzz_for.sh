@@ -13,6 +13,9 @@ shift 2
 flags=()
 while (($#)) && [[ "$1" != "--" ]]; do flags+=("$1"); shift; done
 [[ "${1:-}" == "--" ]] && shift
+# LLVM's allocators in the system libMLIR poison memory for ASan without being built with it,
+# so ASan would see their own reuse as use-after-poison (the tests set the same).
+export ASAN_OPTIONS="${ASAN_OPTIONS:-allow_user_poisoning=0}"
 workdir="${FUZZ_WORKDIR:-${TEST_TMPDIR:-$(mktemp -d)}}"
 artifacts="${TEST_UNDECLARED_OUTPUTS_DIR:-$workdir/artifacts}"
 mkdir -p "$workdir/corpus" "$artifacts"
