@@ -18,6 +18,7 @@ absl::StatusOr<Mesh> Mesh::Create(std::vector<MeshAxis> axes, std::vector<int64_
 
 absl::Status Mesh::Validate() const {
   std::set<std::string> names;
+  int64_t devices = 1;  // of the axes so far: at most kMaxMeshDevices, so no product overflows
   for (const MeshAxis& axis : axes) {
     if (axis.name.empty()) return absl::InvalidArgumentError("mesh axis name must not be empty");
     if (axis.size < 1) {
@@ -28,6 +29,12 @@ absl::Status Mesh::Validate() const {
       return absl::InvalidArgumentError(
           absl::StrCat("mesh axis \"", axis.name, "\" appears twice"));
     }
+    if (axis.size > kMaxMeshDevices / devices) {
+      return absl::InvalidArgumentError(absl::StrCat("mesh has more than ", kMaxMeshDevices,
+                                                     " devices (at axis \"", axis.name,
+                                                     "\" of size ", axis.size, ")"));
+    }
+    devices *= axis.size;
   }
   if (device_ids.empty()) return absl::OkStatus();
   if (axes.empty()) {

@@ -19,6 +19,11 @@
 
 namespace tessel::sharding {
 
+// The most devices a mesh may have, as #tessel.mesh's verifier says: tables and partitions
+// are built per device, so a mesh beyond any machine (a mistyped size, a product that
+// overflows) is refused where it is declared.
+inline constexpr int64_t kMaxMeshDevices = int64_t{1} << 20;
+
 // One named axis of a mesh and the number of devices along it.
 struct MeshAxis {
   std::string name;
@@ -40,8 +45,8 @@ struct Mesh {
   // even one no iota form describes, has a mesh form.
   std::vector<int64_t> device_ids;
 
-  // Validates and returns the mesh. Errors: empty or repeated axis names, sizes below 1, a
-  // device id list whose length is not the mesh size or that is not a permutation of
+  // Validates and returns the mesh. Errors: empty or repeated axis names, sizes below 1,
+  // more than kMaxMeshDevices devices in all, a device id list whose length is not the mesh size or that is not a permutation of
   // [0, size); a mesh without axes takes at most one (non-negative) id.
   static absl::StatusOr<Mesh> Create(std::vector<MeshAxis> axes,
                                      std::vector<int64_t> device_ids = {});

@@ -54,6 +54,13 @@ TEST(MeshTest, RejectsInvalidMeshes) {
   EXPECT_THAT(Mesh::Create({{"x", 2}}, {1, 1}), StatusIs(kInvalid, "device id 1 appears twice"));
   EXPECT_THAT(Mesh::Create({}, {1, 2}), StatusIs(kInvalid, "exactly one device id"));
   EXPECT_THAT(Mesh::Create({}, {-1}), StatusIs(kInvalid, "must not be negative"));
+  // Device counts past the limit, including products that overflow int64 (found by the
+  // sharding text fuzz target in an sdy.mesh).
+  EXPECT_THAT(Mesh::Create({{"x", 2711423064081920848}, {"y", 4}}),
+              StatusIs(kInvalid, "mesh has more than 1048576 devices (at axis \"x\""));
+  EXPECT_THAT(Mesh::Create({{"x", 1024}, {"y", 2048}}),
+              StatusIs(kInvalid, "(at axis \"y\" of size 2048)"));
+  EXPECT_TRUE(Mesh::Create({{"x", 1024}, {"y", 1024}}).ok());
 }
 
 TEST_F(TensorShardingTest, AcceptsShardingWithSubAxesReplicatedAndUnreduced) {

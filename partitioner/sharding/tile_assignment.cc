@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "partitioner/sharding/factorization.h"
+#include "partitioner/sharding/mesh.h"
 
 namespace tessel::sharding {
 namespace {
@@ -19,10 +20,10 @@ int64_t Product(const std::vector<int64_t>& sizes) {
   return product;
 }
 
-// The most devices a tile assignment may hold: the limit a tessel.mesh has (MeshAttr's
-// verifier), so that HLO text cannot bring in a mesh that MLIR text would be refused, and so
-// that the products of dims below cannot overflow.
-constexpr int64_t kMaxDevices = int64_t{1} << 20;
+// The most devices a tile assignment may hold: a mesh's limit, so that HLO text cannot bring
+// in a mesh that MLIR text would be refused, and so that the products of dims below cannot
+// overflow.
+constexpr int64_t kMaxDevices = kMaxMeshDevices;
 
 absl::Status ValidateDims(const std::vector<int64_t>& dims, absl::string_view what) {
   if (dims.empty()) return absl::InvalidArgumentError(absl::StrCat(what, " must not be empty"));
