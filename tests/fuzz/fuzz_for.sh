@@ -26,6 +26,9 @@ for seed in "$@"; do
   cp "$seed" "$workdir/corpus/seed_$(basename "$(dirname "$seed")")_$name"
   seeds=$((seeds + 1))
 done
+# The test command's short runs start from a fixed random seed, so that a run on one
+# machine mutates as one on another did; long runs (FUZZ_SECONDS) draw theirs.
+if [[ -n "${TEST_TARGET:-}" && -z "${FUZZ_SECONDS:-}" ]]; then flags+=(-seed=1); fi
 echo "fuzz_for: $(basename "$fuzzer") for $seconds s from $seeds seeds"
 exec "$fuzzer" -timeout=10 -rss_limit_mb=4096 -max_total_time="$seconds" \
   -print_final_stats=1 -artifact_prefix="$artifacts/" "${flags[@]}" "$workdir/corpus"
