@@ -39,6 +39,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "llvm/Support/raw_ostream.h"
+#include "runtime/tensor.h"
 #include "tests/differential/fuzz_campaign.h"
 #include "tests/differential/program_reducer.h"
 #include "tests/differential/random_program.h"
@@ -53,6 +54,10 @@ ABSL_FLAG(std::string, reduce_to, "",
           "Reduce each failing case and write it to this directory as a regression case.");
 ABSL_FLAG(std::string, mutations, "",
           "Comma-separated mutations (or 'all') to measure the check's kill rate on.");
+ABSL_FLAG(int64_t, max_memory_mb, 4096,
+          "The tensors of all cases in flight may hold this many MiB together (0: no limit); "
+          "a case past it fails its run with the op and the bytes instead of exhausting the "
+          "machine.");
 ABSL_FLAG(int64_t, progress_every, 0, "Print a progress line every N cases (0: never).");
 ABSL_FLAG(std::string, replay, "",
           "Run this regression case file instead, printing the strategies chosen and the "
@@ -268,6 +273,7 @@ int RunMutations() {
 
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
+  tessel::runtime::SetMemoryLimit(absl::GetFlag(FLAGS_max_memory_mb) << 20);
   if (const std::string replay = absl::GetFlag(FLAGS_replay); !replay.empty()) {
     return tessel::testing::RunReplay(replay);
   }

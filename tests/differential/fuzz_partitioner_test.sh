@@ -47,4 +47,9 @@ done
 out=$("$bin" --cases=1 --write_programs="$tmp/a_file/programs" 2>&1); status=$?
 [[ $status -eq 2 ]] || fail "--write_programs under a file exited $status"
 
+# --max_memory_mb: 0 is no limit; 1 MiB still holds every tensor of these small cases.
+out=$("$bin" --first_seed=1 --cases=20 --max_memory_mb=0 2>&1) || fail "no memory limit: $out"
+out=$("$bin" --first_seed=1 --cases=20 --max_memory_mb=1 2>&1)
+grep -q '^20 cases, 0 failed' <<<"$out" || fail "--max_memory_mb=1 failed cases: $out"
+
 [[ $failures -eq 0 ]] && echo "PASS" || exit 1
