@@ -20,11 +20,6 @@ int64_t Product(const std::vector<int64_t>& sizes) {
   return product;
 }
 
-// The most devices a tile assignment may hold: a mesh's limit, so that HLO text cannot bring
-// in a mesh that MLIR text would be refused, and so that the products of dims below cannot
-// overflow.
-constexpr int64_t kMaxDevices = kMaxMeshDevices;
-
 absl::Status ValidateDims(const std::vector<int64_t>& dims, absl::string_view what) {
   if (dims.empty()) return absl::InvalidArgumentError(absl::StrCat(what, " must not be empty"));
   int64_t total = 1;
@@ -33,9 +28,11 @@ absl::Status ValidateDims(const std::vector<int64_t>& dims, absl::string_view wh
       return absl::InvalidArgumentError(
           absl::StrCat(what, " [", absl::StrJoin(dims, ","), "] has a size below 1"));
     }
-    if (dim > kMaxDevices / total) {
+    // A tile assignment holds at most a mesh's devices, so that HLO text cannot bring in a
+    // mesh MLIR text would refuse, and so that the products of dims below cannot overflow.
+    if (dim > kMaxMeshDevices / total) {
       return absl::InvalidArgumentError(absl::StrCat(what, " [", absl::StrJoin(dims, ","),
-                                                     "] hold more than ", kMaxDevices,
+                                                     "] hold more than ", kMaxMeshDevices,
                                                      " devices"));
     }
     total *= dim;
