@@ -207,6 +207,16 @@ bool isReplicatedOver(mlir::Value value, llvm::ArrayRef<ir::AxisRefAttr> axes) {
   return !anyOverlap(used, axes);
 }
 
+// Whether some dimension of `value` is split over one of `axes`: then it cannot also be a
+// partial sum over them.
+bool splitsOver(mlir::Value value, llvm::ArrayRef<ir::AxisRefAttr> axes) {
+  ir::ShardingAttr sharding = shardingOf(value);
+  if (!sharding) return false;
+  return llvm::any_of(sharding.getDimShardings(), [&](ir::DimShardingAttr dim) {
+    return anyOverlap(dim.getAxes(), axes);
+  });
+}
+
 // Why a dot or convolution gradient summed over `axes` is better computed whole: its
 // operands split over those axes hold fewer bytes than the gradient's all_reduce sends
 // (ring: twice the gradient), so the partitioner's strategy choice gathers them and
@@ -289,6 +299,18 @@ int64_t shardBlock(mlir::Block& body, const WeightUpdateShardingOptions& options
       gradient = user->getResult(0);
     }
     if (!isWeightShaped(gradient)) continue;
+    // Propagation may already have split the gradient, or a value on its way to the weight's
+    // shape, over the axes it is summed over (an output pinned so): those values are reduced
+    // before they are split, so they cannot stay partial sums.
+    if (splitsOver(gradient, axes) || llvm::any_of(chain, [&](mlir::Operation* op) {
+          return splitsOver(op->getResult(0), axes);
+        })) {
+      gradient.getDefiningOp()->emitRemark()
+          << "weight-update sharding leaves the update of this gradient alone: it is already "
+             "split over "
+          << printAxes(axes) << ", the axes it is summed over";
+      continue;
+    }
     if (std::optional<std::string> reason = cheaperToGather(gradient, axes)) {
       gradient.getDefiningOp()->emitRemark()
           << "weight-update sharding leaves the update of this gradient alone: " << *reason;

@@ -127,7 +127,15 @@ mlir::Value SpmdBuilder::moveSplits(mlir::Value value, Layout& current, const La
     return std::nullopt;
   };
   mlir::MLIRContext* context = builder_.getContext();
-  while (std::optional<AllToAllMove> move = findMove()) {
+  // Each move puts its axes where `to` keeps them, so no axis moves twice when `to` uses each
+  // axis once. The bound keeps a layout that breaks that rule from moving an axis back and
+  // forth forever; the gather plan gets what is left.
+  size_t movesLeft = 0;
+  for (const AxisList& axes : current.dims) movesLeft += axes.size();
+  while (movesLeft > 0) {
+    std::optional<AllToAllMove> move = findMove();
+    if (!move) break;
+    movesLeft -= std::min(movesLeft, move->count);
     const int64_t a = move->from, b = move->to;
     AxisList moved(current.dims[a].end() - move->count, current.dims[a].end());
     const int64_t g = ir::getGroupSize(current.mesh, moved);

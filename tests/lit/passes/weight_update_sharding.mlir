@@ -666,3 +666,31 @@ func.func @factored_second_moment(
   %nw = hlo.sub %w, %step : tensor<4x6xf32>
   return %y, %nw, %nr : tensor<8x6xf32>, tensor<4x6xf32>, tensor<4xf32>
 }
+
+// -----
+
+// Left alone: the new momentum is pinned split over "data" on its size-1 dimension, which
+// propagation carries back to the reshape of the gradient but not to the dot. The reshaped
+// gradient is then split over the axis it is summed over: it is reduced before it is split
+// and cannot stay a partial sum.
+tessel.mesh @mesh = <["data"=2]>
+// CHECK-LABEL: func.func @gradient_split_over_its_sum_axis
+// CHECK-NOT: tessel.reshard
+// CHECK: return
+// SPMD-LABEL: func.func @gradient_split_over_its_sum_axis
+// SPMD-NOT: tessel.reduce_scatter
+// SPMD: return
+func.func @gradient_split_over_its_sum_axis(
+    %x: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %dy: tensor<8x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+    %w: tensor<4x6x1xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}, {}]>},
+    %m: tensor<4x6x1xf32>)
+    -> (tensor<4x6x1xf32>, tensor<4x6x1xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {}, {"data"}]>}) {
+  %g = hlo.dot_general %x, %dy, lhs_contract = [0], rhs_contract = [0] : (tensor<8x4xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+  // expected-remark @+1 {{weight-update sharding leaves the update of this gradient alone: it is already split over {"data"}, the axes it is summed over}}
+  %r = hlo.reshape %g : (tensor<4x6xf32>) -> tensor<4x6x1xf32>
+  %nm = hlo.add %m, %r : tensor<4x6x1xf32>
+  // expected-warning @+1 {{operand 0 is pinned to {} and operand 1 to {"data"} on a dimension they share; the partitioner will reshard}}
+  %nw = hlo.sub %w, %nm : tensor<4x6x1xf32>
+  return %nw, %nm : tensor<4x6x1xf32>, tensor<4x6x1xf32>
+}
