@@ -43,30 +43,37 @@ int64_t SubCoordinate(const AxisRef& ref, int64_t coordinate, int64_t axis_size)
 
 }  // namespace
 
+void TileOfDevice(const Mesh& mesh, const TensorSharding& sharding, int64_t linear,
+                  std::vector<int64_t>& tile, std::vector<int64_t>* unreduced_key) {
+  const std::vector<int64_t> coordinates = mesh.Coordinates(linear);
+  auto coordinate_of = [&](const AxisRef& ref) {
+    const int axis = *mesh.FindAxis(ref.name);
+    return SubCoordinate(ref, coordinates[axis], mesh.axes[axis].size);
+  };
+  tile.clear();
+  for (const DimSharding& dim : sharding.dims) {
+    int64_t index = 0;
+    for (const AxisRef& ref : dim.axes) index = index * ref.Size(mesh) + coordinate_of(ref);
+    tile.push_back(index);
+  }
+  if (unreduced_key == nullptr) return;
+  unreduced_key->clear();
+  for (const AxisRef& ref : sharding.unreduced_axes) unreduced_key->push_back(coordinate_of(ref));
+}
+
 absl::StatusOr<DeviceTileMap> DeviceTileMapOf(const Mesh& mesh, const TensorSharding& sharding,
                                               const std::vector<std::string>& manual_axes) {
   absl::Status status = ValidateMeshSharding(mesh, sharding, manual_axes);
   if (!status.ok()) return status;
-  auto coordinate_of = [&](const AxisRef& ref, const std::vector<int64_t>& coordinates) {
-    const int axis = *mesh.FindAxis(ref.name);
-    return SubCoordinate(ref, coordinates[axis], mesh.axes[axis].size);
-  };
   std::map<int64_t, RawPlacement> raw;
   for (int64_t linear = 0; linear < mesh.NumDevices(); ++linear) {
-    const std::vector<int64_t> coordinates = mesh.Coordinates(linear);
     RawPlacement placement;
-    for (const DimSharding& dim : sharding.dims) {
-      int64_t index = 0;
-      for (const AxisRef& ref : dim.axes) {
-        index = index * ref.Size(mesh) + coordinate_of(ref, coordinates);
+    TileOfDevice(mesh, sharding, linear, placement.tile, &placement.unreduced_key);
+    if (!manual_axes.empty()) {
+      const std::vector<int64_t> coordinates = mesh.Coordinates(linear);
+      for (const std::string& name : manual_axes) {
+        placement.manual_key.push_back(coordinates[*mesh.FindAxis(name)]);
       }
-      placement.tile.push_back(index);
-    }
-    for (const std::string& name : manual_axes) {
-      placement.manual_key.push_back(coordinates[*mesh.FindAxis(name)]);
-    }
-    for (const AxisRef& ref : sharding.unreduced_axes) {
-      placement.unreduced_key.push_back(coordinate_of(ref, coordinates));
     }
     raw[mesh.DeviceId(linear)] = std::move(placement);
   }

@@ -49,6 +49,13 @@ using DeviceTileMap = std::map<int64_t, DevicePlacement>;
 absl::StatusOr<DeviceTileMap> DeviceTileMapOf(const Mesh& mesh, const TensorSharding& sharding,
                                               const std::vector<std::string>& manual_axes = {});
 
+// The tile index along each tensor dim of the device at row-major mesh position `linear`,
+// into `tile`, and its coordinates along the sharding's unreduced axes (the raw partial-sum
+// class) into `unreduced_key` when not null: one device's entry of DeviceTileMapOf without
+// building the map. REQUIRES: ValidateMeshSharding(mesh, sharding, {}) succeeds.
+void TileOfDevice(const Mesh& mesh, const TensorSharding& sharding, int64_t linear,
+                  std::vector<int64_t>& tile, std::vector<int64_t>* unreduced_key = nullptr);
+
 // The map of a non-tuple GSPMD sharding of an array of rank `rank` on `num_devices` devices.
 // Errors: a tuple; a tiled sharding of another rank or device count.
 absl::StatusOr<DeviceTileMap> DeviceTileMapOf(const HloSharding& sharding, int64_t rank,

@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "partitioner/sharding/conversion.h"
 #include "partitioner/sharding/device_tile_map.h"
 #include "support/json_quote.h"
 
@@ -21,6 +23,85 @@ constexpr int64_t kMaxRows = 8;
 constexpr int64_t kColumnWidth = 20;
 // The width of an elided column: " ... ".
 constexpr int64_t kElisionWidth = 5;
+// A device list shows at most this many leading runs of consecutive ids before "..." and
+// its last run.
+constexpr size_t kLeadingRuns = 3;
+
+// A run of consecutive device ids, first and last.
+using DeviceRun = std::pair<int64_t, int64_t>;
+
+// "4", "4,5" (two neighbours read better so than as "4-5") or "4-7", after a comma unless
+// `out` is empty.
+void AppendRun(std::string& out, const DeviceRun& run) {
+  absl::StrAppend(&out, out.empty() ? "" : ",", run.first);
+  if (run.second == run.first + 1) absl::StrAppend(&out, ",", run.second);
+  if (run.second > run.first + 1) absl::StrAppend(&out, "-", run.second);
+}
+
+// The devices of a cell or note, added by increasing id. Only the leading runs and the last
+// are kept, so a label stays short and small however many devices it stands for.
+class DeviceRuns {
+ public:
+  void Add(int64_t device) {
+    ++count_;
+    if (last_ && device == last_->second + 1) {
+      last_->second = device;
+      return;
+    }
+    if (last_) {
+      if (leading_.size() < kLeadingRuns) {
+        leading_.push_back(*last_);
+      } else {
+        elided_ = true;
+      }
+    }
+    last_ = DeviceRun{device, device};
+  }
+
+  int64_t count() const { return count_; }
+
+  std::string ToString() const {
+    std::string out;
+    for (const DeviceRun& run : leading_) AppendRun(out, run);
+    if (elided_) absl::StrAppend(&out, ",...");
+    if (last_) AppendRun(out, *last_);
+    if (elided_) absl::StrAppend(&out, " (", count_, " devices)");
+    return out;
+  }
+
+ private:
+  std::vector<DeviceRun> leading_;
+  std::optional<DeviceRun> last_;
+  bool elided_ = false;
+  int64_t count_ = 0;
+};
+
+// Calls visit(id, linear) for every device of `mesh` by increasing id (the linear index is
+// its row-major position).
+template <typename Visit>
+void ForEachDeviceById(const Mesh& mesh, Visit visit) {
+  const int64_t num_devices = mesh.NumDevices();
+  if (mesh.device_ids.empty()) {
+    for (int64_t linear = 0; linear < num_devices; ++linear) visit(linear, linear);
+    return;
+  }
+  std::vector<DeviceRun> order;  // (id, linear)
+  order.reserve(num_devices);
+  for (int64_t linear = 0; linear < num_devices; ++linear) {
+    order.push_back({mesh.DeviceId(linear), linear});
+  }
+  std::sort(order.begin(), order.end());
+  for (const auto& [id, linear] : order) visit(id, linear);
+}
+
+// Whether a device holding tile `tile` holds no element.
+bool IsEmptyTile(const ShardingView& view, const std::vector<int64_t>& tile) {
+  for (size_t d = 0; d < view.dims.size(); ++d) {
+    auto [begin, end] = TileExtent(view.dims[d].size, view.dims[d].num_pieces, tile[d]);
+    if (begin == end) return true;
+  }
+  return false;
+}
 
 std::string AxisList(const std::vector<AxisRef>& axes) {
   return absl::StrJoin(axes, ", ", [](std::string* out, const AxisRef& axis) {
@@ -135,45 +216,65 @@ std::vector<int64_t> ColumnWidths(const std::vector<int64_t>& minimum,
   return widths;
 }
 
-std::string DrawGrid(const ShardingView& view, int width, std::vector<std::string>& notes) {
+// Draws the grid and, in the same pass over the devices, collects those that hold an empty
+// tile into `empty`. Only cells that can be drawn keep device lists.
+std::string DrawGrid(const ShardingView& view, int width, std::vector<std::string>& notes,
+                     DeviceRuns& empty) {
   const int64_t rank = static_cast<int64_t>(view.dims.size());
   const GridDims grid = ChooseGridDims(view);
   const int64_t num_rows = grid.row < 0 ? 1 : view.dims[grid.row].num_pieces;
   const DimView& across = view.dims[grid.column];
+  const int64_t num_columns = across.num_pieces;
+  const std::vector<int64_t> all_rows =
+      VisibleTiles(num_rows, num_rows > kMaxRows ? kMaxRows - 2 : num_rows);
 
-  // The devices in each cell, found in one pass over the devices: looking through all of
-  // them for every cell drawn took minutes on a mesh of a million devices.
-  std::map<std::pair<int64_t, int64_t>, std::vector<const DeviceView*>> cells;
-  for (const DeviceView& device : view.devices) {
-    const int64_t row = grid.row < 0 ? 0 : device.tile[grid.row];
-    cells[{row, device.tile[grid.column]}].push_back(&device);
+  // Every column takes at least 4 characters (a border, two spaces, a label), so no more than
+  // width/4 + 1 leading columns can fit besides the last: only those may be drawn.
+  const int64_t max_leading = width / 4 + 1;
+  const bool few_columns = num_columns <= max_leading + 1;
+  std::vector<int64_t> candidates;
+  for (int64_t column = 0; column < (few_columns ? num_columns : max_leading); ++column) {
+    candidates.push_back(column);
   }
+  if (!few_columns) candidates.push_back(num_columns - 1);
+
+  // The devices of each cell that may be drawn, found in one pass over the devices.
+  std::map<std::pair<int64_t, int64_t>, DeviceRuns> cells;
+  for (int64_t row : all_rows) {
+    if (row < 0) continue;
+    for (int64_t column : candidates) cells[{row, column}];
+  }
+  std::vector<int64_t> tile;
+  ForEachDeviceById(view.mesh, [&](int64_t id, int64_t linear) {
+    TileOfDevice(view.mesh, view.sharding, linear, tile);
+    const int64_t row = grid.row < 0 ? 0 : tile[grid.row];
+    auto cell = cells.find({row, tile[grid.column]});
+    if (cell != cells.end()) cell->second.Add(id);
+    if (IsEmptyTile(view, tile)) empty.Add(id);
+  });
   // Two label lines per cell: the devices holding the tile, then its index ranges.
   auto labels = [&](int64_t row, int64_t column) -> std::pair<std::string, std::string> {
     auto cell = cells.find({row, column});
-    if (cell == cells.end()) return {"", ""};
-    std::vector<int64_t> devices;
-    for (const DeviceView* device : cell->second) devices.push_back(device->device);
-    const DeviceView* any = cell->second.back();
+    if (cell == cells.end() || cell->second.count() == 0) return {"", ""};
     std::vector<std::string> ranges;
-    bool empty = false;
+    bool empty_tile = false;
     for (int64_t d = 0; d < rank; ++d) {
       if (d != grid.row && d != grid.column) {
         ranges.push_back(":");
         continue;
       }
-      ranges.push_back(absl::StrCat(any->ranges[d].begin, ":", any->ranges[d].end));
-      empty |= any->ranges[d].Size() == 0;
+      auto [begin, end] = TileExtent(view.dims[d].size, view.dims[d].num_pieces,
+                                     d == grid.row ? row : column);
+      ranges.push_back(absl::StrCat(begin, ":", end));
+      empty_tile |= begin == end;
     }
-    return {FormatDeviceList(devices),
-            absl::StrCat("[", absl::StrJoin(ranges, ", "), "]", empty ? " empty" : "")};
+    return {cell->second.ToString(),
+            absl::StrCat("[", absl::StrJoin(ranges, ", "), "]", empty_tile ? " empty" : "")};
   };
 
   // Columns: keep as many leading ones as fit, then "...", then the last.
-  std::vector<int64_t> minimum(across.num_pieces, 0);
-  const std::vector<int64_t> all_rows =
-      VisibleTiles(num_rows, num_rows > kMaxRows ? kMaxRows - 2 : num_rows);
-  for (int64_t column = 0; column < across.num_pieces; ++column) {
+  std::map<int64_t, int64_t> minimum;
+  for (int64_t column : candidates) {
     for (int64_t row : all_rows) {
       if (row < 0) continue;
       auto [devices, ranges] = labels(row, column);
@@ -181,15 +282,15 @@ std::string DrawGrid(const ShardingView& view, int width, std::vector<std::strin
           minimum[column], std::max(devices.size(), ranges.size()) + 2);
     }
   }
-  int64_t first = across.num_pieces;
+  int64_t first = few_columns ? num_columns : max_leading;
   auto total = [&](int64_t leading) {
-    std::vector<int64_t> shown = VisibleTiles(across.num_pieces, leading);
+    std::vector<int64_t> shown = VisibleTiles(num_columns, leading);
     int64_t sum = static_cast<int64_t>(shown.size()) + 1;
     for (int64_t column : shown) sum += column < 0 ? kElisionWidth : minimum[column];
     return sum;
   };
   while (first > 1 && total(first) > width) --first;
-  const std::vector<int64_t> columns = VisibleTiles(across.num_pieces, first);
+  const std::vector<int64_t> columns = VisibleTiles(num_columns, first);
 
   std::vector<int64_t> column_minimum;
   std::vector<int64_t> extent;
@@ -220,8 +321,8 @@ std::string DrawGrid(const ShardingView& view, int width, std::vector<std::strin
     if (row >= 0) absl::StrAppend(&out, ranges_line, "\n");
     absl::StrAppend(&out, border, "\n");
   }
-  if (columns.size() < static_cast<size_t>(across.num_pieces)) {
-    notes.push_back(absl::StrCat("pieces ", first, "-", across.num_pieces - 2, " of dim ",
+  if (columns.size() < static_cast<size_t>(num_columns)) {
+    notes.push_back(absl::StrCat("pieces ", first, "-", num_columns - 2, " of dim ",
                                  grid.column, " are not drawn"));
   }
   if (all_rows.size() < static_cast<size_t>(num_rows)) {
@@ -241,6 +342,7 @@ bool DeviceView::Empty() const {
 absl::StatusOr<ShardingView> ViewSharding(const Mesh& mesh, const TensorSharding& sharding,
                                           const std::vector<int64_t>& shape) {
   absl::Status valid = sharding.Validate(mesh, static_cast<int64_t>(shape.size()));
+  if (valid.ok()) valid = ValidateMeshSharding(mesh, sharding, {});
   if (!valid.ok()) return valid;
   for (size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] < 0) {
@@ -248,11 +350,10 @@ absl::StatusOr<ShardingView> ViewSharding(const Mesh& mesh, const TensorSharding
           absl::StrCat("dimension ", d, " has no static size; tiles need one"));
     }
   }
-  absl::StatusOr<DeviceTileMap> map = DeviceTileMapOf(mesh, sharding);
-  if (!map.ok()) return map.status();
-
   ShardingView view;
   view.unreduced_axes = sharding.unreduced_axes;
+  view.mesh = mesh;
+  view.sharding = sharding;
   for (size_t d = 0; d < shape.size(); ++d) {
     DimView dim;
     dim.size = shape[d];
@@ -261,28 +362,37 @@ absl::StatusOr<ShardingView> ViewSharding(const Mesh& mesh, const TensorSharding
     dim.piece_size = (dim.size + dim.num_pieces - 1) / dim.num_pieces;
     view.dims.push_back(std::move(dim));
   }
-  // The device tile map numbers partial-sum classes over all tiles; per tile reads better.
-  std::map<std::vector<int64_t>, std::map<int64_t, int64_t>> groups_per_tile;
-  for (const auto& [id, placement] : *map) {
+  return view;
+}
+
+std::vector<DeviceView> DeviceViews(const ShardingView& view) {
+  std::vector<DeviceView> devices;
+  devices.reserve(view.NumDevices());
+  // Partial-sum classes are numbered per tile, by first appearance over increasing ids.
+  std::map<std::pair<std::vector<int64_t>, std::vector<int64_t>>, int64_t> group_of;
+  std::map<std::vector<int64_t>, int64_t> groups_in_tile;
+  std::vector<int64_t> key;
+  ForEachDeviceById(view.mesh, [&](int64_t id, int64_t linear) {
     DeviceView device;
     device.device = id;
-    device.tile = placement.tile;
-    for (size_t d = 0; d < shape.size(); ++d) {
-      auto [begin, end] = TileExtent(shape[d], view.dims[d].num_pieces, placement.tile[d]);
+    TileOfDevice(view.mesh, view.sharding, linear, device.tile, &key);
+    for (size_t d = 0; d < view.dims.size(); ++d) {
+      auto [begin, end] = TileExtent(view.dims[d].size, view.dims[d].num_pieces, device.tile[d]);
       device.ranges.push_back({begin, end});
     }
-    std::map<int64_t, int64_t>& groups = groups_per_tile[placement.tile];
-    device.partial_sum_group =
-        groups.emplace(placement.unreduced_group, static_cast<int64_t>(groups.size()))
-            .first->second;
-    view.devices.push_back(std::move(device));
-  }
-  return view;
+    if (!key.empty()) {
+      auto [group, added] = group_of.emplace(std::make_pair(device.tile, key), 0);
+      if (added) group->second = groups_in_tile[device.tile]++;
+      device.partial_sum_group = group->second;
+    }
+    devices.push_back(std::move(device));
+  });
+  return devices;
 }
 
 std::string RenderShardingView(const ShardingView& view, int width) {
   const int64_t rank = static_cast<int64_t>(view.dims.size());
-  const int64_t num_devices = static_cast<int64_t>(view.devices.size());
+  const int64_t num_devices = view.NumDevices();
   std::string out;
   int64_t num_tiles = 1;
   for (int64_t d = 0; d < rank; ++d) {
@@ -292,24 +402,21 @@ std::string RenderShardingView(const ShardingView& view, int width) {
   std::vector<std::string> notes;
   if (num_tiles == 1) {
     if (num_devices == 1) {
-      absl::StrAppend(&out, "whole on device ", view.devices[0].device, "\n");
+      absl::StrAppend(&out, "whole on device ", view.mesh.DeviceId(0), "\n");
     } else {
       absl::StrAppend(&out, view.unreduced_axes.empty() ? "replicated" : "whole", " on all ",
                       num_devices, " devices\n");
     }
   } else {
-    absl::StrAppend(&out, DrawGrid(view, width, notes));
+    DeviceRuns empty;
+    absl::StrAppend(&out, DrawGrid(view, width, notes, empty));
     const int64_t copies = num_devices / num_tiles;
     if (copies > 1) {
       notes.push_back(absl::StrCat("each tile is held by ", copies, " devices"));
     }
-    std::vector<int64_t> empty;
-    for (const DeviceView& device : view.devices) {
-      if (device.Empty()) empty.push_back(device.device);
-    }
-    if (!empty.empty()) {
-      notes.push_back(absl::StrCat(empty.size() == 1 ? "device " : "devices ",
-                                   FormatDeviceList(empty), empty.size() == 1 ? " holds" : " hold",
+    if (empty.count() > 0) {
+      notes.push_back(absl::StrCat(empty.count() == 1 ? "device " : "devices ", empty.ToString(),
+                                   empty.count() == 1 ? " holds" : " hold",
                                    " an empty tile (padding only)"));
     }
   }
@@ -339,8 +446,9 @@ std::string ShardingViewToJson(const ShardingView& view, absl::string_view inden
   }
   absl::StrAppend(&out, "], \"unreduced\": ", axes_json(view.unreduced_axes),
                   ", \"devices\": [");
-  for (size_t i = 0; i < view.devices.size(); ++i) {
-    const DeviceView& device = view.devices[i];
+  const std::vector<DeviceView> devices = DeviceViews(view);
+  for (size_t i = 0; i < devices.size(); ++i) {
+    const DeviceView& device = devices[i];
     std::string ranges = absl::StrJoin(device.ranges, ", ", [](std::string* s, IndexRange r) {
       absl::StrAppend(s, "[", r.begin, ", ", r.end, "]");
     });
@@ -358,10 +466,7 @@ std::string FormatDeviceList(const std::vector<int64_t>& devices) {
   for (size_t i = 0; i < devices.size();) {
     size_t j = i;
     while (j + 1 < devices.size() && devices[j + 1] == devices[j] + 1) ++j;
-    absl::StrAppend(&out, out.empty() ? "" : ",", devices[i]);
-    // Two neighbours read better as "4,5" than as "4-5".
-    if (j == i + 1) absl::StrAppend(&out, ",", devices[j]);
-    if (j > i + 1) absl::StrAppend(&out, "-", devices[j]);
+    AppendRun(out, {devices[i], devices[j]});
     i = j + 1;
   }
   return out;

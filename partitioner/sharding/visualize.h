@@ -67,15 +67,23 @@ struct DeviceView {
   bool Empty() const;
 };
 
-// The facts a picture shows: the cut of each dimension and every device's tile.
+// The facts a picture shows: the cut of each dimension, and the mesh and sharding that give
+// every device's tile. The devices are worked out when needed (DeviceViews), so the view of a
+// tensor on a million devices stays small.
 struct ShardingView {
   std::vector<DimView> dims;
-  // By increasing device id, one per device of the mesh.
-  std::vector<DeviceView> devices;
   std::vector<AxisRef> unreduced_axes;
+  Mesh mesh;
+  TensorSharding sharding;
+
+  int64_t NumDevices() const { return mesh.NumDevices(); }
 };
 
-// The view of a tensor of shape `shape` laid out by `sharding` on `mesh`. Errors
+// What every device of the view's mesh holds, by increasing device id (memory per device).
+std::vector<DeviceView> DeviceViews(const ShardingView& view);
+
+// The view of a tensor of shape `shape` laid out by `sharding` on `mesh`; its time and size
+// do not grow with the number of devices. Errors
 // (InvalidArgument): the sharding does not validate on the mesh, its rank is not the shape's,
 // or a dimension is negative (dynamic).
 absl::StatusOr<ShardingView> ViewSharding(const Mesh& mesh, const TensorSharding& sharding,
@@ -93,6 +101,8 @@ absl::StatusOr<ShardingView> ViewSharding(const Mesh& mesh, const TensorSharding
 //    a dimension outside the grid); cells of empty tiles say "empty". Grids wider than
 //    `width` or taller than 8 rows elide middle tiles ("...") and say which;
 //  - a note when tiles are held by several devices or some device holds an empty tile;
+//  - device lists of more than four runs of consecutive ids show the first three, "...",
+//    the last and the count ("0,8,16,...,120 (16 devices)");
 //  - a note on partial sums when some axis is unreduced.
 std::string RenderShardingView(const ShardingView& view, int width = 80);
 
@@ -103,7 +113,7 @@ std::string RenderShardingView(const ShardingView& view, int width = 80);
 std::string ShardingViewToJson(const ShardingView& view, absl::string_view indent);
 
 // A sorted list of device ids in short form: runs of consecutive ids as "first-last",
-// e.g. {0, 1, 2, 3, 6} -> "0-3,6".
+// e.g. {0, 1, 2, 3, 6} -> "0-3,6". Every run is written (no elision).
 std::string FormatDeviceList(const std::vector<int64_t>& devices);
 
 }  // namespace tessel::sharding

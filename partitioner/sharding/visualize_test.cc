@@ -35,7 +35,7 @@ std::string Render(const Mesh& mesh, const TensorSharding& sharding,
 // The index ranges of each device's tile, "device: [b:e, b:e]".
 std::vector<std::string> Ranges(const ShardingView& view) {
   std::vector<std::string> out;
-  for (const DeviceView& device : view.devices) {
+  for (const DeviceView& device : DeviceViews(view)) {
     std::string text = std::to_string(device.device) + ":";
     for (const IndexRange& range : device.ranges) {
       text += " " + std::to_string(range.begin) + ":" + std::to_string(range.end);
@@ -163,7 +163,7 @@ TEST(VisualizeTest, UnreducedAxesGetANoteAndGroups) {
   absl::StatusOr<ShardingView> view = ViewSharding(mesh, sharding, {8});
   ASSERT_THAT(view, IsOk());
   std::vector<int64_t> groups;
-  for (const DeviceView& device : view->devices) groups.push_back(device.partial_sum_group);
+  for (const DeviceView& device : DeviceViews(*view)) groups.push_back(device.partial_sum_group);
   EXPECT_THAT(groups, ::testing::ElementsAre(0, 1, 0, 1));
 }
 
@@ -206,6 +206,47 @@ TEST(VisualizeTest, MoreDevicesThanRowsLeavesEmptyTiles) {
             "| [5:5, 0:3] empty |\n"
             "+------------------+\n"
             "devices 5-7 hold an empty tile (padding only)\n");
+}
+
+TEST(VisualizeTest, LongDeviceListsShowTheirEndsAndCount) {
+  // Tile j of a split over "y" is held by devices j, j+2, ..., j+8: five runs of one id.
+  Mesh mesh = MakeMesh({{"x", 5}, {"y", 2}});
+  EXPECT_EQ(Render(mesh, {"m", {Split({AxisRef("y")})}}, {8}),
+            "dim 0: 8 over \"y\" (2 pieces of 4)\n"
+            "+-------------------------+-------------------------+\n"
+            "| 0,2,4,...,8 (5 devices) | 1,3,5,...,9 (5 devices) |\n"
+            "|          [0:4]          |          [4:8]          |\n"
+            "+-------------------------+-------------------------+\n"
+            "each tile is held by 5 devices\n");
+  // The holders of empty tiles in the note are shortened alike ("2,3" is one run); four
+  // runs are shown whole.
+  Mesh wide = MakeMesh({{"x", 6}, {"y", 4}});
+  std::string text = Render(wide, {"m", {Split({AxisRef("y")})}}, {2});
+  EXPECT_THAT(text, HasSubstr("devices 2,3,6,7,10,11,...,22,23 (12 devices) hold an empty tile"));
+  EXPECT_THAT(text, HasSubstr("| 0,4,8,...,20 (6 devices) | ... | 3,7,11,...,23 (6 devices) |"));
+  Mesh four = MakeMesh({{"x", 4}, {"y", 2}});
+  EXPECT_THAT(Render(four, {"m", {Split({AxisRef("y")})}}, {2}), HasSubstr("|     0,2,4,6      |"));
+}
+
+TEST(VisualizeTest, MillionDeviceMeshStaysNarrow) {
+  // 2^20 devices, 1024 tiles of 1024 strided holders each, most of them empty: every list
+  // is shortened, so no line grows with the number of devices (the grid is wider than 80
+  // columns only because two labels need it).
+  Mesh mesh = MakeMesh({{"x", 1024}, {"y", 1024}});
+  absl::StatusOr<ShardingView> view = ViewSharding(mesh, {"m", {Split({AxisRef("y")})}}, {16});
+  ASSERT_THAT(view, IsOk());
+  const std::string text = RenderShardingView(*view);
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t end = text.find('\n', start);
+    ASSERT_NE(end, std::string::npos);
+    EXPECT_LE(end - start, 120u) << text.substr(start, end - start);
+    start = end + 1;
+  }
+  EXPECT_THAT(text, HasSubstr("| 0,1024,2048,...,1047552 (1024 devices) |"));
+  EXPECT_THAT(text, HasSubstr("devices 16-1023,1040-2047,2064-3071,...,1047568-1048575 "
+                              "(1032192 devices) hold an empty tile"));
+  EXPECT_THAT(text, HasSubstr("each tile is held by 1024 devices"));
 }
 
 TEST(VisualizeTest, ReplicatedAndScalar) {

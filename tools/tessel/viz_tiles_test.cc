@@ -41,7 +41,8 @@ class VizTilesTest : public ::testing::Test {
     absl::StatusOr<sharding::ShardingView> view =
         sharding::ViewSharding(mesh, tensor_sharding, shape);
     ASSERT_THAT(view, IsOk());
-    ASSERT_EQ(static_cast<int64_t>(view->devices.size()), mesh.NumDevices());
+    const std::vector<sharding::DeviceView> devices = sharding::DeviceViews(*view);
+    ASSERT_EQ(static_cast<int64_t>(devices.size()), mesh.NumDevices());
 
     int64_t count = 1;
     for (int64_t size : shape) count *= size;
@@ -53,7 +54,7 @@ class VizTilesTest : public ::testing::Test {
       global_strides[d] = global_strides[d + 1] * shape[d + 1];
     }
 
-    for (const sharding::DeviceView& device : view->devices) {
+    for (const sharding::DeviceView& device : devices) {
       SCOPED_TRACE("device " + std::to_string(device.device));
       absl::StatusOr<runtime::Tensor> local =
           runtime::ShardTensor(global, *sharding_attr, *mesh_attr, device.device);
