@@ -8,3 +8,10 @@ TESSEL_COPTS = [
     "-Wno-unused-parameter",
     "-Werror",
 ]
+
+# For targets that build only under --config=fuzz (clang with libFuzzer, which supplies
+# main()): in any other build they are skipped rather than failed.
+FUZZ_BUILD_ONLY = select({
+    "//partitioner/hlo_text/fuzz:fuzz_build": [],
+    "//conditions:default": ["//third_party:incompatible"],
+})

@@ -16,13 +16,9 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "support/mesh_limits.h"
 
 namespace tessel::sharding {
-
-// The most devices a mesh may have, as #tessel.mesh's verifier says: tables and partitions
-// are built per device, so a mesh beyond any machine (a mistyped size, a product that
-// overflows) is refused where it is declared.
-inline constexpr int64_t kMaxMeshDevices = int64_t{1} << 20;
 
 // One named axis of a mesh and the number of devices along it.
 struct MeshAxis {

@@ -5,17 +5,13 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
+#include "support/mesh_limits.h"
 
 namespace tessel::ir {
 
 //===------------------------------------------------------------------------------------===//
 // MeshAttr
 //===------------------------------------------------------------------------------------===//
-
-// The most devices a mesh may have. Offset tables and the executor's partitions are built per
-// device, so a mesh beyond any machine (a mistyped size, a product that overflows) must be
-// refused here rather than loop or wrap later.
-constexpr int64_t kMaxMeshDevices = int64_t{1} << 20;
 
 mlir::LogicalResult MeshAttr::verify(llvm::function_ref<mlir::InFlightDiagnostic()> emitError,
                                      llvm::ArrayRef<MeshAxisAttr> axes,
