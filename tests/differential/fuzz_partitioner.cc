@@ -175,6 +175,10 @@ int RunReplay(const std::string& path) {
     return 2;
   }
   absl::StatusOr<std::vector<runtime::Tensor>> inputs = SmallIntegerInputs(read->module, read->options.input_seed);
+  if (absl::IsResourceExhausted(inputs.status())) {
+    std::cout << "FAILED at inputs:\n" << inputs.status().message() << "\n";
+    return 1;
+  }
   if (!inputs.ok()) {
     std::cerr << path << ": " << inputs.status().message() << "\n";
     return 2;

@@ -52,4 +52,25 @@ out=$("$bin" --first_seed=1 --cases=20 --max_memory_mb=0 2>&1) || fail "no memor
 out=$("$bin" --first_seed=1 --cases=20 --max_memory_mb=1 2>&1)
 grep -q '^20 cases, 0 failed' <<<"$out" || fail "--max_memory_mb=1 failed cases: $out"
 
+# A case past the cap fails with the op, the bytes and the stage, whether the inputs pass it
+# (2 MiB) or only the harness's own copies do (a 384 KiB argument, its sum and
+# their shards); with room it passes.
+for rows in 512 96; do
+  cat > "$tmp/big_$rows.mlir" <<EOF
+// options: inputs=1
+tessel.mesh @mesh = <["x"=2]>
+func.func @main(%a: tensor<${rows}x1024xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>}) -> tensor<${rows}x1024xf32> {
+  %0 = hlo.add %a, %a : tensor<${rows}x1024xf32>
+  return %0 : tensor<${rows}x1024xf32>
+}
+EOF
+  out=$("$bin" --replay="$tmp/big_$rows.mlir" --max_memory_mb=1 2>&1); status=$?
+  [[ $status -eq 1 ]] || fail "$rows rows past --max_memory_mb=1 exited $status: $out"
+  grep -q "^FAILED at [a-z]*:" <<<"$out" || fail "$rows rows: no failed stage: $out"
+  grep -q "out of memory: .*[fs]32\\[[0-9]*,1024\\] needs [0-9]* bytes .*beyond max_memory = 1048576 bytes" <<<"$out" ||
+    fail "$rows rows: the memory failure is not described: $out"
+  out=$("$bin" --replay="$tmp/big_$rows.mlir" --max_memory_mb=64 2>&1) ||
+    fail "$rows rows within --max_memory_mb=64 failed: $out"
+done
+
 [[ $failures -eq 0 ]] && echo "PASS" || exit 1

@@ -128,12 +128,9 @@ int Count(const std::string& text, const std::string& part) {
   return count;
 }
 
-}  // namespace
-
-PartitionedRun CheckPartitionedRun(const std::string& module_text,
-                                   const std::vector<Tensor>& inputs,
-                                   const HarnessOptions& options) {
-  PartitionedRun run;
+// CheckPartitionedRun's stages, filling in `run` as they go.
+PartitionedRun RunStages(const std::string& module_text, const std::vector<Tensor>& inputs,
+                         const HarnessOptions& options, PartitionedRun& run) {
   // Every failure says what differed and ends with the programs, so it reproduces alone.
   std::vector<std::string> failures;
   auto fail = [&](std::string what) {
@@ -263,6 +260,25 @@ PartitionedRun CheckPartitionedRun(const std::string& module_text,
   }
   run.compared = true;
   return run;
+}
+
+}  // namespace
+
+PartitionedRun CheckPartitionedRun(const std::string& module_text,
+                                   const std::vector<Tensor>& inputs,
+                                   const HarnessOptions& options) {
+  PartitionedRun run;
+  try {
+    return RunStages(module_text, inputs, options, run);
+  } catch (const std::bad_alloc& error) {
+    // The interpreter turns its own allocations into statuses; this catches the harness's
+    // (inputs cut per partition, results put together and compared) past the memory limit,
+    // so that the case fails at its stage instead of ending the process.
+    run.failed_stage = run.stage;
+    run.status = absl::ResourceExhaustedError(
+        absl::StrCat(run.stage, ": ", error.what(), "\n-- input:\n", module_text));
+    return run;
+  }
 }
 
 void ExpectPartitionedRunMatches(const std::string& module_text, const std::vector<Tensor>& inputs,

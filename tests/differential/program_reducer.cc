@@ -438,7 +438,11 @@ absl::StatusOr<std::vector<Tensor>> SmallIntegerInputs(const std::string& module
       return absl::InvalidArgumentError("an argument of @main is not a tensor of static shape");
     }
   }
-  return SmallIntegerInputs(main, seed);
+  try {
+    return SmallIntegerInputs(main, seed);
+  } catch (const runtime::TensorAllocationError& error) {
+    return absl::ResourceExhaustedError(error.what());
+  }
 }
 
 HarnessOptions ToHarnessOptions(const CaseOptions& options) {

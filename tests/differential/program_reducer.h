@@ -28,7 +28,7 @@ namespace tessel::testing {
 // types) drawn from seed + i for argument i, so that float sums stay exact.
 std::vector<runtime::Tensor> SmallIntegerInputs(mlir::func::FuncOp main, uint64_t seed = 1);
 // The same for the @main of a module's text; an error when an argument is not a tensor of
-// static shape.
+// static shape, ResourceExhausted when the inputs pass the runtime's memory limit.
 absl::StatusOr<std::vector<runtime::Tensor>> SmallIntegerInputs(const std::string& module_text,
                                                                  uint64_t seed = 1);
 
