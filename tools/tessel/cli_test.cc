@@ -17,6 +17,7 @@
 #include "runtime/tensor.h"
 #include "support/status_matchers.h"
 #include "tools/tessel/common_flags.h"
+#include "tools/tessel/did_you_mean.h"
 #include "tools/tessel/program.h"
 #include "tools/tessel/run_inputs.h"
 #include "tools/tessel/subcommand.h"
@@ -24,6 +25,9 @@
 
 // A boolean flag, so that the parser's --name / --noname forms have something to set.
 ABSL_FLAG(bool, cli_test_verbose, false, "Test-only boolean flag.");
+// The outputs of partition and run, which -o names.
+ABSL_DECLARE_FLAG(std::string, output);
+ABSL_DECLARE_FLAG(std::string, output_dir);
 
 namespace tessel::cli {
 namespace {
@@ -75,6 +79,57 @@ TEST_F(CliTest, ParsesEveryFlagSpelling) {
   EXPECT_FALSE(absl::GetFlag(FLAGS_cli_test_verbose));
 }
 
+TEST_F(CliTest, AcceptsDashesForUnderscoresAndOForTheOutput) {
+  ASSERT_THAT(ParseArgs(TestCommand(), {"--cli-test-verbose"}), IsOk());
+  EXPECT_TRUE(absl::GetFlag(FLAGS_cli_test_verbose));
+  ASSERT_THAT(ParseArgs(TestCommand(), {"--cli-test-verbose", "--no-cli-test-verbose"}), IsOk());
+  EXPECT_FALSE(absl::GetFlag(FLAGS_cli_test_verbose));
+  ASSERT_THAT(ParseArgs(TestCommand(), {"--cli_test_verbose", "--no_cli_test_verbose"}), IsOk());
+  EXPECT_FALSE(absl::GetFlag(FLAGS_cli_test_verbose));
+
+  Subcommand with_output = TestCommand();
+  with_output.flags.push_back("output");
+  absl::StatusOr<ParsedArgs> parsed = ParseArgs(with_output, {"-o", "out.mlir", "in.mlir"});
+  ASSERT_THAT(parsed, IsOk());
+  EXPECT_EQ(absl::GetFlag(FLAGS_output), "out.mlir");
+  EXPECT_THAT(parsed->positional, ElementsAre("in.mlir"));
+  EXPECT_THAT(parsed->explicitly_set, ::testing::Contains("output"));
+  Subcommand with_output_dir = TestCommand();
+  with_output_dir.flags.push_back("output_dir");
+  ASSERT_THAT(ParseArgs(with_output_dir, {"-o=results"}), IsOk());
+  EXPECT_EQ(absl::GetFlag(FLAGS_output_dir), "results");
+  // A command without an output has no -o.
+  EXPECT_THAT(ParseArgs(TestCommand(), {"-o", "x"}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "unknown flag -o for 'tessel test'"));
+}
+
+TEST_F(CliTest, UnknownFlagsSuggestTheNearestKnownOne) {
+  EXPECT_THAT(ParseArgs(TestCommand(), {"--sed=3"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "unknown flag --sed for 'tessel test'; did you mean --seed?"));
+  EXPECT_THAT(ParseArgs(TestCommand(), {"--fucntion=f"}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "did you mean --function?"));
+  EXPECT_THAT(ParseArgs(TestCommand(), {"--cli-test-verbos"}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "did you mean --cli_test_verbose?"));
+  // Nothing near: no suggestion.
+  absl::StatusOr<ParsedArgs> far = ParseArgs(TestCommand(), {"--partitions=2"});
+  EXPECT_THAT(far, StatusIs(absl::StatusCode::kInvalidArgument, "unknown flag --partitions"));
+  EXPECT_THAT(far.status().message(), ::testing::Not(HasSubstr("did you mean")));
+}
+
+TEST(DidYouMeanTest, OffersOnlyNearNames) {
+  const std::vector<std::string> commands = {"run", "partition", "explain", "verify", "report",
+                                             "viz"};
+  EXPECT_EQ(ClosestSpelling("partiton", commands), "partition");
+  EXPECT_EQ(ClosestSpelling("explian", commands), "explain");
+  EXPECT_EQ(ClosestSpelling("rn", commands), "run");
+  EXPECT_EQ(ClosestSpelling("compile", commands), std::nullopt);
+  EXPECT_EQ(ClosestSpelling("run", commands), std::nullopt);  // not a typo
+  EXPECT_EQ(ClosestSpelling("x", {}), std::nullopt);
+  EXPECT_EQ(DidYouMean("verfy", commands), "; did you mean 'verify'?");
+  EXPECT_EQ(DidYouMean("zzzzzz", commands), "");
+}
+
 TEST_F(CliTest, DoubleDashEndsFlagsAndLoneDashIsPositional) {
   absl::StatusOr<ParsedArgs> parsed = ParseArgs(TestCommand(), {"-", "--", "--function=g", "-x"});
   ASSERT_THAT(parsed, IsOk());
@@ -116,7 +171,7 @@ TEST_F(CliTest, RunSubcommandMapsOutcomesToExitCodes) {
   out.str("");
   EXPECT_EQ(RunSubcommand(TestCommand(), {"--help"}, out, err), kExitOk);
   EXPECT_THAT(out.str(), HasSubstr("usage: tessel test FILE"));
-  EXPECT_THAT(out.str(), HasSubstr("--cli_test_verbose (default: \"false\")"));
+  EXPECT_THAT(out.str(), HasSubstr("--cli_test_verbose (default: false)"));
   EXPECT_THAT(out.str(), ::testing::Not(HasSubstr("--partitions")));
 
   EXPECT_EQ(RunSubcommand(TestCommand(), {"--what"}, out, err), kExitUsage);

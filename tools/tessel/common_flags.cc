@@ -21,6 +21,7 @@
 #include "mlir/IR/Verifier.h"
 #include "partitioner/ir/location.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
+#include "tools/tessel/did_you_mean.h"
 
 ABSL_FLAG(std::string, function, "main", "The function of the program to work on.");
 ABSL_FLAG(std::string, format, "table",
@@ -124,7 +125,10 @@ absl::StatusOr<llvm::SmallVector<ir::MeshAxisAttr>> Resized(ir::MeshOp mesh,
                                          QuotedAxes(old.getAxes()), ")");
   for (const MeshAxisSize& axis : axes) {
     if (!old.findAxisSize(axis.name)) {
-      return absl::InvalidArgumentError(absl::StrCat(where, " has no axis '", axis.name, "'"));
+      std::vector<std::string> names;
+      for (ir::MeshAxisAttr known : old.getAxes()) names.push_back(known.getName().str());
+      return absl::InvalidArgumentError(absl::StrCat(where, " has no axis '", axis.name, "'",
+                                                     DidYouMean(axis.name, names)));
     }
   }
   llvm::SmallVector<ir::MeshAxisAttr> resized;

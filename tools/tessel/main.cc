@@ -14,6 +14,7 @@
 #include "runtime/tensor.h"
 #include "support/guarded_main.h"
 #include "support/output_file.h"
+#include "tools/tessel/did_you_mean.h"
 #include "tools/tessel/subcommand.h"
 #include "tools/tessel/subcommands.h"
 
@@ -30,6 +31,12 @@ std::vector<Subcommand> AllSubcommands() {
       ReportCommand(),
       VizCommand(),
   };
+}
+
+std::vector<std::string> CommandNames(const std::vector<Subcommand>& subcommands) {
+  std::vector<std::string> names;
+  for (const Subcommand& subcommand : subcommands) names.push_back(subcommand.name);
+  return names;
 }
 
 void PrintUsage(const std::vector<Subcommand>& subcommands, std::ostream& out) {
@@ -65,7 +72,8 @@ int Main(const std::vector<std::string>& args, std::ostream& out) {
           return kExitOk;
         }
       }
-      std::cerr << "tessel: unknown command '" << args[1] << "'\n";
+      std::cerr << "tessel: unknown command '" << args[1] << "'"
+                << DidYouMean(args[1], CommandNames(subcommands)) << "\n";
       PrintUsage(subcommands, std::cerr);
       return kExitUsage;
     }
@@ -99,7 +107,8 @@ int Main(const std::vector<std::string>& args, std::ostream& out) {
       return status;
     }
   }
-  std::cerr << "tessel: unknown command '" << name << "'\n";
+  std::cerr << "tessel: unknown command '" << name << "'"
+            << DidYouMean(name, CommandNames(subcommands)) << "\n";
   PrintUsage(subcommands, std::cerr);
   return kExitUsage;
 }

@@ -9,8 +9,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "tools/tessel/did_you_mean.h"
 
 namespace tessel::cli {
 namespace {
@@ -81,7 +83,16 @@ absl::StatusOr<ParsedArgs> ParseArgs(const Subcommand& subcommand,
     absl::string_view body = arg;
     body.remove_prefix(absl::StartsWith(body, "--") ? 2 : 1);
     size_t equals = body.find('=');
-    absl::string_view name = body.substr(0, equals);
+    const absl::string_view typed = body.substr(0, equals);
+    // One flag style: --print-limit is --print_limit, and -o names the command's output.
+    std::string name = absl::StrReplaceAll(typed, {{"-", "_"}});
+    if (name == "o") {
+      if (Accepts(subcommand, "output")) {
+        name = "output";
+      } else if (Accepts(subcommand, "output_dir")) {
+        name = "output_dir";
+      }
+    }
     bool has_value = equals != absl::string_view::npos;
     absl::string_view value = has_value ? body.substr(equals + 1) : absl::string_view();
 
@@ -93,20 +104,25 @@ absl::StatusOr<ParsedArgs> ParseArgs(const Subcommand& subcommand,
     absl::CommandLineFlag* flag = FindAcceptedFlag(subcommand, name);
     bool negated = false;
     if (flag == nullptr && absl::StartsWith(name, "no")) {
-      absl::CommandLineFlag* positive = FindAcceptedFlag(subcommand, name.substr(2));
+      // --nocheck, --no_check and --no-check.
+      const size_t prefix = absl::StartsWith(name, "no_") ? 3 : 2;
+      absl::CommandLineFlag* positive = FindAcceptedFlag(subcommand, name.substr(prefix));
       if (positive != nullptr && positive->IsOfType<bool>()) {
         flag = positive;
         negated = true;
       }
     }
     if (flag == nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat("unknown flag -", arg[1] == '-' ? "-" : "",
-                                                     name, " for 'tessel ", subcommand.name, "'"));
+      std::vector<std::string> known = subcommand.flags;
+      known.push_back("help");
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown flag -", arg[1] == '-' ? "-" : "", typed, " for 'tessel ",
+                       subcommand.name, "'", DidYouMean(name, known, "--", "")));
     }
     std::string flag_value;
     if (negated) {
       if (has_value) {
-        return absl::InvalidArgumentError(absl::StrCat("--", name, " takes no value"));
+        return absl::InvalidArgumentError(absl::StrCat("--", typed, " takes no value"));
       }
       flag_value = "false";
     } else if (has_value) {
@@ -116,7 +132,7 @@ absl::StatusOr<ParsedArgs> ParseArgs(const Subcommand& subcommand,
     } else if (i + 1 < args.size()) {
       flag_value = args[++i];
     } else {
-      return absl::InvalidArgumentError(absl::StrCat("flag --", name, " needs a value"));
+      return absl::InvalidArgumentError(absl::StrCat("flag --", typed, " needs a value"));
     }
     const std::string flag_name(flag->Name());
     if (subcommand.repeatable_flags.count(flag_name) != 0) {
@@ -142,7 +158,10 @@ void PrintSubcommandHelp(const Subcommand& subcommand, std::ostream& out) {
   for (const std::string& name : subcommand.flags) {
     const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
     if (flag == nullptr) continue;
-    out << "  --" << name << " (default: \"" << DefaultOf(subcommand, *flag) << "\")\n";
+    // An empty default (no file, no mesh) goes unsaid.
+    const std::string value = DefaultOf(subcommand, *flag);
+    out << "  --" << name << (value.empty() ? "" : absl::StrCat(" (default: ", value, ")"))
+        << "\n";
     PrintWrapped(flag->Help(), "      ", 80, out);
   }
   out << "  --help\n      Print this help and exit.\n";

@@ -63,14 +63,16 @@ struct Subcommand {
 
 // Parses `args` (the words after the subcommand's name) into `subcommand`'s Abseil flags,
 // which are first reset to their defaults.
-// Accepts --name=value, --name value (non-boolean flags), --name and --noname (boolean
-// flags), single-dash spellings of each, --help/-h, and `--` to end the flags. Fails with
-// InvalidArgument, a usage error, for an unknown flag, a missing or malformed value.
+// Accepts --name=value, --name value (non-boolean flags), --name, --noname and --no_name
+// (boolean flags), single-dash spellings of each, dashes for underscores in names
+// (--print-limit), -o for --output (or --output_dir where that is the command's output),
+// --help/-h, and `--` to end the flags. Fails with InvalidArgument, a usage error, for an
+// unknown flag (suggesting the nearest known one), a missing or malformed value.
 absl::StatusOr<ParsedArgs> ParseArgs(const Subcommand& subcommand,
                                      absl::Span<const std::string> args);
 
 // Writes `tessel <name> --help`: synopsis, details, and each flag with its help text and
-// default value.
+// default value (unquoted; none shown when it is empty).
 void PrintSubcommandHelp(const Subcommand& subcommand, std::ostream& out);
 
 // Parses `args` and runs `subcommand`, turning usage errors into a message and kExitUsage.

@@ -22,6 +22,7 @@
 #include "partitioner/sharding/mlir_conversion.h"
 #include "partitioner/sharding/visualize.h"
 #include "tools/tessel/common_flags.h"
+#include "tools/tessel/did_you_mean.h"
 #include "tools/tessel/pipeline.h"
 #include "tools/tessel/program.h"
 #include "tools/tessel/source_names.h"
@@ -173,9 +174,14 @@ absl::StatusOr<std::vector<VizValue>> Select(std::vector<VizValue> values,
     bool found = false;
     for (const VizValue& value : values) found |= Selects(name, value);
     if (!found) {
+      std::vector<std::string> known;
+      for (const VizValue& value : values) {
+        known.insert(known.end(), value.names.begin(), value.names.end());
+      }
       return absl::NotFoundError(absl::StrCat(
-          options.file, ": @", options.function, " has no value '", name,
-          "' (names: argN, %name as written in MLIR text, or LINE:COL[#K] of an op as "
+          options.file, ": @", options.function, " has no value '", name, "'",
+          DidYouMean(name, known),
+          " (names: argN, %name as written in MLIR text, or LINE:COL[#K] of an op as "
           "'tessel explain' prints it)"));
     }
   }

@@ -23,13 +23,13 @@
 
 // RUNHELP:      usage: tessel run FILE [--function=main] [--inputs=a.npy,b.npy | --seed=N] [--partitions=N] [--output_dir=DIR] [--print_limit=K] [--check]
 // RUNHELP:      flags:
-// RUNHELP-NEXT:   --function (default: "main")
+// RUNHELP-NEXT:   --function (default: main)
 // RUNHELP-NEXT:       The function of the program to work on.
-// RUNHELP-NEXT:   --inputs (default: "")
-// RUNHELP:        --seed (default: "0")
-// RUNHELP:        --partitions (default: "1")
-// RUNHELP:        --output_dir (default: "")
-// RUNHELP:        --print_limit (default: "16")
+// RUNHELP-NEXT:   --inputs
+// RUNHELP:        --seed (default: 0)
+// RUNHELP:        --partitions (default: 1)
+// RUNHELP:        --output_dir
+// RUNHELP:        --print_limit (default: 16)
 // RUNHELP:        --help
 
 // VERIFY:      usage: tessel verify FILE
@@ -56,6 +56,15 @@
 // UNKNOWN-FLAG: tessel run: unknown flag --bogus for 'tessel run'
 // UNKNOWN-FLAG-NEXT: see 'tessel run --help' for usage
 // UNKNOWN-FLAG-NEXT: exit=2
+
+// A misspelt command or flag gets the nearest known name; dashes may stand for underscores.
+// RUN: sh -c 'tessel partiton x.mlir; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=TYPO-COMMAND
+// TYPO-COMMAND: tessel: unknown command 'partiton'; did you mean 'partition'?
+// TYPO-COMMAND: exit=2
+// RUN: sh -c 'tessel run %s --chek; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=TYPO-FLAG
+// TYPO-FLAG: tessel run: unknown flag --chek for 'tessel run'; did you mean --check?
+// TYPO-FLAG: exit=2
+// RUN: sh -c 'tessel run %s --no-check --print-limit=-2; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=PRINT-LIMIT
 
 // A flag of another command is unknown here.
 // RUN: sh -c 'tessel verify %s --seed=1; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=OTHER-FLAG

@@ -98,11 +98,11 @@
 
 // HELP:      usage: tessel report FILE [--function=main] [--mesh=NAME=SIZE,...] [--hardware=SPEC.textproto] [--format=table|json] [--partitioned]
 // HELP:      flags:
-// HELP-NEXT:   --function (default: "main")
-// HELP:        --mesh (default: "")
-// HELP:        --hardware (default: "")
-// HELP:        --format (default: "table")
-// HELP:        --partitioned (default: "false")
+// HELP-NEXT:   --function (default: main)
+// HELP:        --mesh
+// HELP:        --hardware
+// HELP:        --format (default: table)
+// HELP:        --partitioned (default: false)
 
 // Bad input: exit 1 with the file named, and line:col where there is one.
 // RUN: sh -c 'tessel report %t/syntax.mlir; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=SYNTAX

@@ -180,10 +180,10 @@
 
 // HELP:      usage: tessel viz FILE [--function=main] [--value=NAME,...] [--mesh=NAME=SIZE,...] [--format=text|json]
 // HELP:      flags:
-// HELP-NEXT:   --function (default: "main")
-// HELP:        --value (default: "")
-// HELP:        --mesh (default: "")
-// HELP:        --format (default: "text")
+// HELP-NEXT:   --function (default: main)
+// HELP:        --value
+// HELP:        --mesh
+// HELP:        --format (default: text)
 
 // TOP:      report    Estimate per-device memory, communication and step time.
 // TOP-NEXT: viz       Draw which device holds which tile of each value.
@@ -192,6 +192,9 @@
 // RUN: sh -c 'cd %t && tessel viz grid.mlir --value=%%a,%%nope; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=UNKNOWN-VALUE
 // UNKNOWN-VALUE: tessel viz: grid.mlir: @main has no value '%nope' (names: argN, %name as written in MLIR text, or LINE:COL[#K] of an op as 'tessel explain' prints it)
 // UNKNOWN-VALUE-NEXT: exit=1
+// RUN: sh -c 'cd %t && tessel viz grid.mlir --value=%%pp; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=TYPO-VALUE
+// TYPO-VALUE: tessel viz: grid.mlir: @main has no value '%pp'; did you mean '%p'? (names:
+// TYPO-VALUE-NEXT: exit=1
 // RUN: sh -c 'cd %t && tessel viz grid.mlir --value=99:1; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=UNKNOWN-PLACE
 // UNKNOWN-PLACE: tessel viz: grid.mlir: @main has no value '99:1'
 // UNKNOWN-PLACE: exit=1

@@ -1,0 +1,36 @@
+// Nearest-name suggestions for the command line (see did_you_mean.h).
+#include "tools/tessel/did_you_mean.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace tessel::cli {
+
+std::optional<std::string> ClosestSpelling(absl::string_view word,
+                                           const std::vector<std::string>& candidates) {
+  const unsigned limit = std::max<unsigned>(1, static_cast<unsigned>(word.size()) / 3);
+  const llvm::StringRef typed(word.data(), word.size());
+  std::optional<std::string> best;
+  unsigned best_distance = limit + 1;
+  for (const std::string& candidate : candidates) {
+    if (candidate == word) return std::nullopt;
+    const unsigned distance = typed.edit_distance(candidate, /*AllowReplacements=*/true,
+                                                  /*MaxEditDistance=*/limit + 1);
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+std::string DidYouMean(absl::string_view word, const std::vector<std::string>& candidates,
+                       absl::string_view before, absl::string_view after) {
+  std::optional<std::string> closest = ClosestSpelling(word, candidates);
+  if (!closest) return "";
+  return absl::StrCat("; did you mean ", before, *closest, after, "?");
+}
+
+}  // namespace tessel::cli
