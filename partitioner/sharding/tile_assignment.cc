@@ -9,7 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "partitioner/sharding/factorization.h"
-#include "partitioner/sharding/mesh.h"
+#include "support/mesh_limits.h"
 
 namespace tessel::sharding {
 namespace {

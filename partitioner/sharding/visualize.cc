@@ -351,7 +351,6 @@ absl::StatusOr<ShardingView> ViewSharding(const Mesh& mesh, const TensorSharding
     }
   }
   ShardingView view;
-  view.unreduced_axes = sharding.unreduced_axes;
   view.mesh = mesh;
   view.sharding = sharding;
   for (size_t d = 0; d < shape.size(); ++d) {
@@ -404,8 +403,8 @@ std::string RenderShardingView(const ShardingView& view, int width) {
     if (num_devices == 1) {
       absl::StrAppend(&out, "whole on device ", view.mesh.DeviceId(0), "\n");
     } else {
-      absl::StrAppend(&out, view.unreduced_axes.empty() ? "replicated" : "whole", " on all ",
-                      num_devices, " devices\n");
+      absl::StrAppend(&out, view.sharding.unreduced_axes.empty() ? "replicated" : "whole",
+                      " on all ", num_devices, " devices\n");
     }
   } else {
     DeviceRuns empty;
@@ -420,8 +419,8 @@ std::string RenderShardingView(const ShardingView& view, int width) {
                                    " an empty tile (padding only)"));
     }
   }
-  if (!view.unreduced_axes.empty()) {
-    notes.push_back(absl::StrCat("partial sums over ", AxisList(view.unreduced_axes),
+  if (!view.sharding.unreduced_axes.empty()) {
+    notes.push_back(absl::StrCat("partial sums over ", AxisList(view.sharding.unreduced_axes),
                                  ": the holders of a tile add up to its value"));
   }
   for (const std::string& note : notes) absl::StrAppend(&out, note, "\n");
@@ -444,7 +443,7 @@ std::string ShardingViewToJson(const ShardingView& view, absl::string_view inden
                     ", \"axes\": ", axes_json(dim.axes), ", \"pieces\": ", dim.num_pieces,
                     ", \"piece_size\": ", dim.piece_size, "}");
   }
-  absl::StrAppend(&out, "], \"unreduced\": ", axes_json(view.unreduced_axes),
+  absl::StrAppend(&out, "], \"unreduced\": ", axes_json(view.sharding.unreduced_axes),
                   ", \"devices\": [");
   const std::vector<DeviceView> devices = DeviceViews(view);
   for (size_t i = 0; i < devices.size(); ++i) {

@@ -72,8 +72,8 @@ struct DeviceView {
 // tensor on a million devices stays small.
 struct ShardingView {
   std::vector<DimView> dims;
-  std::vector<AxisRef> unreduced_axes;
   Mesh mesh;
+  // Its unreduced axes are the partial sums the picture notes.
   TensorSharding sharding;
 
   int64_t NumDevices() const { return mesh.NumDevices(); }
