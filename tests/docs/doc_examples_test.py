@@ -3,13 +3,13 @@
 
 In every fenced block of docs/*.md and README.md, a line `$ tessel ...` is a command and the
 lines after it, up to the next `$ ` line or the end of the block, are what it prints
-(standard output and standard error together). A command runs when every file it names
-(an argument ending in .mlir, .hlo, .npy or .textproto, or a flag value of that kind) is
-in the repository; the others name files the text describes but does not ship, and are
-listed as not run. The documented lines are an excerpt: each must match an actual line, in
-order (lines between them may be left out); `...` inside a line matches any text.
-A `$ echo $?` line checks the exit status of the command before it. Commands run from a
-scratch directory that links examples/, tests/ and docs/, so files they write stay there.
+(standard output and standard error together). Every file a command names (an argument
+ending in .mlir, .hlo, .npy or .textproto, or a flag value of that kind) must be shipped
+or written by an earlier command; a missing one fails the test. The documented lines are an
+excerpt: each must match an actual line, in order (lines between them may be left out);
+`...` inside a line matches any text. A `$ echo $?` line checks the exit status of the
+command before it. Commands run from a scratch directory that links examples/, tests/ and
+docs/, so files they write stay there.
 
 Where the text names a file by a short name (`tessel run add.mlir`), an HTML comment before
 the block says which repository file it is, invisible in the rendered page:
@@ -143,7 +143,8 @@ def main():
             missing = [f for f in named_files(words[1:])
                        if not os.path.exists(os.path.join(scratch, f))]
             if missing:
-                skipped.append("%s: %s (no %s)" % (where, command, ", ".join(missing)))
+                failures.append("%s: $ %s\nnames %s, which the repository does not ship" % (
+                    where, command, ", ".join(missing)))
                 continue
             run = subprocess.run([tessel] + words[1:], cwd=scratch, capture_output=True,
                                  text=True, timeout=600)
@@ -163,7 +164,7 @@ def main():
                 failures.append("%s: $ %s\n%s" % (where, command, "\n".join(problems)))
     print("ran %d documented commands" % ran)
     for line in skipped:
-        print("not run (the file is described, not shipped): " + line)
+        print("not run: " + line)
     for failure in failures:
         print("FAILED " + failure + "\n")
     if ran == 0:
