@@ -11,6 +11,12 @@ excerpt: each must match an actual line, in order (lines between them may be lef
 command before it. Commands run from a scratch directory that links examples/, tests/ and
 docs/, so files they write stay there.
 
+A line `$ mpirun ... tessel ...` runs too, as the docs tell users to run it: with the
+directory of the tessel binary first on PATH (mpirun starts programs by name, so an alias
+would not do). OpenMPI is allowed to run as root and kept to the loopback interface, which
+changes nothing the examples print. Where mpirun is not installed these lines are listed
+as not run.
+
 Where the text names a file by a short name (`tessel run add.mlir`), an HTML comment before
 the block says which repository file it is, invisible in the rendered page:
 `<!-- doc-files: add.mlir=tests/lit/tools/tessel_run.mlir grid.mlir=tests/lit/tools/tessel_viz.mlir#grid.mlir -->`;
@@ -22,6 +28,7 @@ into the scratch directory under their short names before the block runs.
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -124,6 +131,20 @@ def output_matches(expected, actual):
     return True
 
 
+def mpirun_environment(tessel):
+    """The environment of a documented `mpirun ... tessel ...` line."""
+    env = dict(os.environ)
+    env["PATH"] = os.path.dirname(tessel) + os.pathsep + env.get("PATH", "")
+    env.update({
+        "OMPI_ALLOW_RUN_AS_ROOT": "1",
+        "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+        "OMPI_MCA_btl": "self,vader,tcp",
+        "OMPI_MCA_btl_tcp_if_include": "lo",
+        "OMPI_MCA_oob_tcp_if_include": "lo",
+    })
+    return env
+
+
 def main():
     tessel, root = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     docs = [os.path.join(root, "README.md")] + sorted(
@@ -138,7 +159,14 @@ def main():
             where = os.path.relpath(doc, root)
             materialize(files, root, scratch)
             words = shlex.split(command)
-            if not words or words[0] != "tessel":
+            if words and words[0] == "tessel":
+                argv, env = [tessel] + words[1:], None
+            elif words and words[0] == "mpirun" and "tessel" in words:
+                if shutil.which("mpirun") is None:
+                    skipped.append("%s: %s (mpirun is not installed)" % (where, command))
+                    continue
+                argv, env = words, mpirun_environment(tessel)
+            else:
                 continue
             missing = [f for f in named_files(words[1:])
                        if not os.path.exists(os.path.join(scratch, f))]
@@ -146,8 +174,8 @@ def main():
                 failures.append("%s: $ %s\nnames %s, which the repository does not ship" % (
                     where, command, ", ".join(missing)))
                 continue
-            run = subprocess.run([tessel] + words[1:], cwd=scratch, capture_output=True,
-                                 text=True, timeout=600)
+            run = subprocess.run(argv, cwd=scratch, capture_output=True, text=True,
+                                 timeout=600, env=env)
             ran += 1
             actual = (run.stdout + run.stderr).splitlines()
             while actual and not actual[-1].strip():
