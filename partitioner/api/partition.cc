@@ -80,16 +80,32 @@ struct Records {
   std::vector<FallbackWarning> fallback_warnings;
 };
 
-Explanation Explain(const propagation::PropagationReport& report, mlir::Value value) {
+// "hlo.add (program.mlir:3:8)", or "hlo.add" without a known location.
+std::string DescribeStep(mlir::Operation* op) {
+  std::string step = op->getName().getStringRef().str();
+  std::string location = KnownLocation(op->getLoc());
+  if (!location.empty()) absl::StrAppend(&step, " (", location, ")");
+  return step;
+}
+
+Explanation Explain(const propagation::PropagationReport& report, mlir::Value value,
+                    ir::ShardingAttr sharding) {
   Explanation explanation;
   std::optional<propagation::Provenance> provenance = report.provenanceOf(value);
   if (!provenance) return explanation;
   explanation.origin = provenance->origin;
-  for (mlir::Operation* op : provenance->path) {
-    std::string step = op->getName().getStringRef().str();
-    std::string location = KnownLocation(op->getLoc());
-    if (!location.empty()) absl::StrAppend(&step, " (", location, ")");
-    explanation.path.push_back(std::move(step));
+  for (mlir::Operation* op : provenance->path) explanation.path.push_back(DescribeStep(op));
+  for (const propagation::AxisProvenance& axis : report.axisProvenanceOf(value, sharding)) {
+    Explanation::Axis explained;
+    explained.dimension = axis.dim;
+    explained.axis = axis.axis.getName().str();
+    if (axis.axis.isSubAxis()) {
+      absl::StrAppend(&explained.axis, ":(", axis.axis.getPreSize(), ")",
+                      axis.axis.getSubSize());
+    }
+    explained.origin = axis.origin;
+    for (mlir::Operation* op : axis.path) explained.path.push_back(DescribeStep(op));
+    explanation.axes.push_back(std::move(explained));
   }
   return explanation;
 }
@@ -104,11 +120,9 @@ absl::Status RecordShardings(mlir::func::FuncOp entry, const std::vector<Mesh>& 
     value.kind = ShardedValue::Kind::kParameter;
     value.index = arg.getArgNumber();
     TESSEL_ASSIGN_OR_RETURN(value.type, api_internal::FromMlirType(arg.getType()));
-    TESSEL_ASSIGN_OR_RETURN(
-        value.sharding,
-        ToSharding(entry.getArgAttrOfType<ir::ShardingAttr>(arg.getArgNumber(), sharding_key),
-                   meshes));
-    value.explanation = Explain(report, arg);
+    auto attr = entry.getArgAttrOfType<ir::ShardingAttr>(arg.getArgNumber(), sharding_key);
+    TESSEL_ASSIGN_OR_RETURN(value.sharding, ToSharding(attr, meshes));
+    value.explanation = Explain(report, arg, attr);
     result.parameters.push_back(std::move(value));
   }
   // Program order, descending only into the bodies propagation shards (while and case);
@@ -138,7 +152,10 @@ absl::Status RecordShardings(mlir::func::FuncOp entry, const std::vector<Mesh>& 
         }
         value.sharding = *std::move(sharding);
       }
-      value.explanation = Explain(report, op_result);
+      value.explanation =
+          Explain(report, op_result,
+                  shardings && k < shardings.getShardings().size() ? shardings.getShardings()[k]
+                                                                   : ir::ShardingAttr());
       result.op_results.push_back(std::move(value));
     }
     bool descend = op->getNumRegions() == 0 || llvm::isa<hlo::WhileOp, hlo::CaseOp>(op);
@@ -151,10 +168,9 @@ absl::Status RecordShardings(mlir::func::FuncOp entry, const std::vector<Mesh>& 
     value.kind = ShardedValue::Kind::kResult;
     value.index = i;
     TESSEL_ASSIGN_OR_RETURN(value.type, api_internal::FromMlirType(entry.getResultTypes()[i]));
-    TESSEL_ASSIGN_OR_RETURN(
-        value.sharding,
-        ToSharding(entry.getResultAttrOfType<ir::ShardingAttr>(i, sharding_key), meshes));
-    value.explanation = Explain(report, terminator->getOperand(i));
+    auto attr = entry.getResultAttrOfType<ir::ShardingAttr>(i, sharding_key);
+    TESSEL_ASSIGN_OR_RETURN(value.sharding, ToSharding(attr, meshes));
+    value.explanation = Explain(report, terminator->getOperand(i), attr);
     result.results.push_back(std::move(value));
   }
   return absl::OkStatus();
@@ -259,6 +275,7 @@ absl::StatusOr<PartitionResult> Partition(const Program& program,
     api_internal::DiagnosticCollector diagnostics(context.get());
     propagation::PropagationOptions propagation_options;
     propagation_options.conservative = options.conservative_propagation;
+    propagation_options.recordAxisOrigins = true;  // PartitionResult explains every axis
     propagation::PropagationReport report;
     if (mlir::failed(propagation::propagateShardings(*module, propagation_options, &report))) {
       return absl::InvalidArgumentError(

@@ -77,6 +77,20 @@ struct Explanation {
   // has a source location, "hlo.add (program.mlir:3:8)".
   std::vector<std::string> path;
 
+  // Where each axis of the sharding came from, in dimension order. The axes of one value can
+  // come from different annotations: a dot's rows split like one operand, its columns like
+  // the other.
+  struct Axis {
+    int64_t dimension = 0;
+    // "data", or "x:(1)2" for a part of axis "x".
+    std::string axis;
+    // As `origin` and `path` above, for this axis; the origin is empty when propagation did
+    // not put the axis there (weight-update sharding did).
+    std::string origin;
+    std::vector<std::string> path;
+  };
+  std::vector<Axis> axes;
+
   // "argument 0 of @main via hlo.add, hlo.dot_general", or
   // "replicated: no sharding reached it".
   std::string ToString() const;

@@ -113,6 +113,35 @@ func.func @main(%a: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [
   EXPECT_TRUE(report->ok()) << *report;
 }
 
+// The rows of a product split like one operand and its columns like the other: each axis
+// of the explanation names its own annotation.
+TEST(PartitionTest, ExplanationsSayWhereEachAxisCameFrom) {
+  absl::StatusOr<Program> program = Program::FromMlirText(R"mlir(
+tessel.mesh @mesh = <["data"=2, "model"=2]>
+func.func @main(%x: tensor<8x16xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}]>},
+                %w: tensor<16x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {"model"}]>})
+    -> tensor<8x4xf32> {
+  %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>
+  return %y : tensor<8x4xf32>
+})mlir");
+  ASSERT_THAT(program, IsOk());
+  absl::StatusOr<PartitionResult> result = Partition(*program);
+  ASSERT_THAT(result, IsOk());
+  ASSERT_EQ(result->op_results.size(), 1u);
+  const Explanation& dot = result->op_results[0].explanation;
+  ASSERT_EQ(dot.axes.size(), 2u);
+  EXPECT_EQ(dot.axes[0].dimension, 0);
+  EXPECT_EQ(dot.axes[0].axis, "data");
+  EXPECT_EQ(dot.axes[0].origin, "argument 0 of @main");
+  EXPECT_THAT(dot.axes[0].path, ElementsAre("hlo.dot_general (program.mlir:6:8)"));
+  EXPECT_EQ(dot.axes[1].dimension, 1);
+  EXPECT_EQ(dot.axes[1].axis, "model");
+  EXPECT_EQ(dot.axes[1].origin, "argument 1 of @main");
+  ASSERT_EQ(result->parameters[0].explanation.axes.size(), 1u);
+  EXPECT_TRUE(result->parameters[0].explanation.axes[0].path.empty());
+}
+
 // A reshape of 16 elements split 4 ways into [2, 8] split 4 ways along the 2: no split of
 // the operand maps onto the result's, so the partitioner gathers the operand.
 Program ReshapeAcrossFactors() {

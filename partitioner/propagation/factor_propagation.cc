@@ -105,6 +105,33 @@ void findClosedConflicts(const rules::OpShardingRule& rule,
 
 }  // namespace
 
+std::vector<FactorDisagreement> findDisagreements(const rules::OpShardingRule& rule,
+                                                        llvm::ArrayRef<StepTensor> tensors,
+                                                        MeshAttr mesh, int64_t level) {
+  llvm::SmallVector<ProjectedTensor> projected(tensors.size());
+  for (auto [t, tensor] : llvm::enumerate(tensors)) {
+    if (tensor.state) projected[t] = project(rule, tensor, mesh, level);
+  }
+  std::vector<FactorDisagreement> disagreements;
+  for (int64_t factor = 0; factor < rule.getNumFactors(); ++factor) {
+    FactorDisagreement disagreement{factor, {}, {}};
+    llvm::SmallVector<AxisList> lists;
+    bool differ = false;
+    for (auto [t, tensor] : llvm::enumerate(tensors)) {
+      if (!tensor.state || projected[t].places[factor].dim < 0) continue;
+      const AxisList& axes = projected[t].factorAxes[factor];
+      if (!lists.empty() && axes != lists.front()) differ = true;
+      lists.push_back(axes);
+      disagreement.members.push_back(
+          {static_cast<int64_t>(t), projected[t].places[factor].dim, axes});
+    }
+    if (!differ) continue;
+    disagreement.agreed = compatibleMajorAxes(lists, mesh);
+    disagreements.push_back(std::move(disagreement));
+  }
+  return disagreements;
+}
+
 llvm::SmallVector<StepChange> propagateThroughRule(
     const rules::OpShardingRule& rule, llvm::MutableArrayRef<StepTensor> tensors, MeshAttr mesh,
     int64_t level, llvm::SmallVectorImpl<FactorConflict>* conflicts) {
@@ -131,7 +158,7 @@ llvm::SmallVector<StepChange> propagateThroughRule(
   std::stable_sort(order.begin(), order.end(),
                    [&](int64_t a, int64_t b) { return weight[a] > weight[b]; });
 
-  llvm::SmallVector<int64_t> sourceOf(numTensors, -1);
+  llvm::SmallVector<llvm::SmallVector<AxisGain, 2>, 4> gainsOf(numTensors);
   for (int64_t factor : order) {
     const rules::Factor& info = rule.getFactor(factor);
     if (info.blocked || (info.kind == rules::FactorKind::kNeedReplication && !info.movable)) {
@@ -189,15 +216,22 @@ llvm::SmallVector<StepChange> propagateThroughRule(
         grown = std::move(candidate);
       }
       if (grown == current) continue;
+      for (size_t k = 0; k < grown.size(); ++k) {
+        if (k >= current.size() || grown[k] != current[k]) {
+          gainsOf[t].push_back({place.dim, grown[k], source});
+        }
+      }
       current = grown;
-      sourceOf[t] = source;
     }
   }
 
   // Write the grown factors back into the dimensions of the tensors that changed.
   llvm::SmallVector<StepChange> changes;
   for (int64_t t = 0; t < numTensors; ++t) {
-    if (sourceOf[t] < 0) continue;
+    // A tensor counts as changed when a factor grew from a tensor that had all the agreed
+    // axes; growth to axes no single tensor has (a common part of two) waits for that.
+    auto known = llvm::find_if(gainsOf[t], [](const AxisGain& gain) { return gain.source >= 0; });
+    if (known == gainsOf[t].end()) continue;
     TensorState& state = *tensors[t].state;
     for (auto [dim, dimFactors] : llvm::enumerate(*tensors[t].factors)) {
       if (state.dims[dim].closed || state.isMasked(dim, level) ||
@@ -211,7 +245,8 @@ llvm::SmallVector<StepChange> propagateThroughRule(
       }
       state.dims[dim].axes = mergeAdjacent(axes, mesh);
     }
-    changes.push_back({t, sourceOf[t]});
+    int64_t source = known->source;
+    changes.push_back({t, source, std::move(gainsOf[t])});
   }
   return changes;
 }

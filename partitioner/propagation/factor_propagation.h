@@ -6,6 +6,7 @@
 #define TESSEL_PARTITIONER_PROPAGATION_FACTOR_PROPAGATION_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -38,10 +39,39 @@ struct FactorConflict {
   AxisList secondAxes;
 };
 
+// One axis a step gave a tensor: the dimension it went to and the tensor it came from.
+struct AxisGain {
+  int64_t dim;
+  AxisRefAttr axis;
+  int64_t source;  // -1 when the agreed axes are a common part no one tensor has
+};
+
 struct StepChange {
   int64_t tensor;  // index into the StepTensor list
-  int64_t source;  // the tensor whose axes it took, for provenance
+  int64_t source;  // the tensor its first new axis came from, for provenance
+  llvm::SmallVector<AxisGain, 2> gains;  // in the order the factors were visited
 };
+
+// A factor on which the op's tensors still differ: each keeps its own axes there and the
+// partitioner reshards between them. `tessel explain` shows these as the conflicts
+// propagation left.
+struct FactorDisagreement {
+  int64_t factor;
+  struct Member {
+    int64_t tensor;  // index into the StepTensor list
+    int64_t dim;
+    AxisList axes;   // the tensor's axes on the factor
+  };
+  llvm::SmallVector<Member, 3> members;
+  AxisList agreed;  // what they have in common (compatibleMajorAxes)
+};
+
+// The factors of `rule` on which the tensors that have them do not all hold the same axes;
+// writes nothing. Run at the fixed point, this is where propagation could not reconcile
+// the tensors.
+std::vector<FactorDisagreement> findDisagreements(const rules::OpShardingRule& rule,
+                                                        llvm::ArrayRef<StepTensor> tensors,
+                                                        MeshAttr mesh, int64_t level);
 
 // Runs the step; updates the states of the tensors it grows and returns them.
 //

@@ -57,6 +57,18 @@ TEST_F(FactorPropagationTest, OperandShardingsReachTheResult) {
   EXPECT_EQ(changes[0].tensor, 2);
   EXPECT_EQ(c.dims[0].axes, (AxisList{Axis("x")}));
   EXPECT_EQ(c.dims[1].axes, (AxisList{Axis("y")}));
+  // Each new axis names the tensor it came from: the rows' from a, the columns' from b.
+  ASSERT_EQ(changes[0].gains.size(), 2u);
+  for (const AxisGain& gain : changes[0].gains) {
+    if (gain.dim == 0) {
+      EXPECT_EQ(gain.axis, Axis("x"));
+      EXPECT_EQ(gain.source, 0);
+    } else {
+      EXPECT_EQ(gain.dim, 1);
+      EXPECT_EQ(gain.axis, Axis("y"));
+      EXPECT_EQ(gain.source, 1);
+    }
+  }
 }
 
 TEST_F(FactorPropagationTest, ReductionFactorsTravelBetweenOperandsOnly) {

@@ -34,6 +34,34 @@ const TensorState* meshSource(const PropagationGraph& graph, const Node& node) {
   return nullptr;
 }
 
+// The latest link of `state` for an axis overlapping `axis`, or null.
+const AxisLink* findAxisLink(llvm::ArrayRef<AxisLink> links, AxisRefAttr axis) {
+  for (auto it = links.rbegin(); it != links.rend(); ++it) {
+    if (it->axis.overlaps(axis)) return &*it;
+  }
+  return nullptr;
+}
+
+// Records where each axis `change` gave its tensor came from: the link of the tensor it was
+// taken from (or, for a common part of several tensors' axes, of any that has it).
+void recordAxisLinks(const PropagationGraph& graph, const Node& node,
+                     llvm::ArrayRef<StepTensor> tensors, const StepChange& change) {
+  TensorState& state = *tensors[change.tensor].state;
+  for (const AxisGain& gain : change.gains) {
+    int64_t source = gain.source;
+    const AxisLink* link =
+        source >= 0 ? findAxisLink(tensors[source].state->axisLinks, gain.axis) : nullptr;
+    for (int64_t t = 0; !link && t < static_cast<int64_t>(tensors.size()); ++t) {
+      if (t == change.tensor || !tensors[t].state) continue;
+      link = findAxisLink(tensors[t].state->axisLinks, gain.axis);
+      source = t;
+    }
+    if (!link) continue;
+    AxisLink added{gain.dim, gain.axis, link->origin, graph.values[node.slots[source]], node.op};
+    state.axisLinks.push_back(std::move(added));
+  }
+}
+
 // Runs one node's step; returns the slots it changed. With `conflicts`, writes nothing
 // and only reports where closed dimensions disagree.
 llvm::SmallVector<int32_t> runNode(PropagationGraph& graph, const Node& node, int64_t level,
@@ -70,6 +98,7 @@ llvm::SmallVector<int32_t> runNode(PropagationGraph& graph, const Node& node, in
       state.provenance.from = graph.values[node.slots[change.source]];
       state.provenance.via = node.op;
     }
+    if (graph.recordAxisOrigins) recordAxisLinks(graph, node, tensors, change);
     changed.push_back(node.slots[change.tensor]);
   }
   return changed;
@@ -103,6 +132,52 @@ void reportConflicts(PropagationGraph& graph, int64_t level) {
                              << " on a dimension they share; the partitioner will reshard";
     }
   }
+}
+
+// The factors on which each op's tensors still disagree at the fixed point (see OpConflict).
+std::vector<OpConflict> collectDisagreements(PropagationGraph& graph, int64_t level) {
+  std::vector<OpConflict> conflicts;
+  for (const Node& node : graph.nodes) {
+    const TensorState* source = meshSource(graph, node);
+    if (!source) continue;
+    const size_t numOperands = node.rule.getOperands().size();
+    llvm::SmallVector<StepTensor> tensors;
+    for (auto [index, slot] : llvm::enumerate(node.slots)) {
+      StepTensor tensor;
+      TensorState& state = graph.states[slot];
+      if (state.meshName == source->meshName) tensor.state = &state;
+      tensor.factors = index < numOperands ? &node.rule.getOperands()[index]
+                                           : &node.rule.getResults()[index - numOperands];
+      tensor.mayGrow = false;
+      tensors.push_back(tensor);
+    }
+    // Edges (while, case, call) relate one value seen from several places; only ops
+    // have operands and results to name.
+    const bool isEdge = node.op->getNumOperands() + node.op->getNumResults() !=
+                        static_cast<unsigned>(node.slots.size());
+    for (FactorDisagreement& disagreement :
+         findDisagreements(node.rule, tensors, source->mesh, level)) {
+      OpConflict conflict;
+      conflict.op = node.op;
+      conflict.agreed = std::move(disagreement.agreed);
+      for (FactorDisagreement::Member& member : disagreement.members) {
+        OpConflict::Member named;
+        named.value = graph.values[node.slots[member.tensor]];
+        if (!isEdge) {
+          if (member.tensor < static_cast<int64_t>(numOperands)) {
+            named.operand = member.tensor;
+          } else {
+            named.result = member.tensor - numOperands;
+          }
+        }
+        named.dim = member.dim;
+        named.axes = std::move(member.axes);
+        conflict.members.push_back(std::move(named));
+      }
+      conflicts.push_back(std::move(conflict));
+    }
+  }
+  return conflicts;
 }
 
 // Runs the nodes enabled at `stage` to a fixed point. `dirty` marks the nodes whose values
@@ -244,6 +319,7 @@ void writeShardings(mlir::ModuleOp module, const PropagationGraph& graph, bool a
   if (report) {
     for (auto [slot, state] : llvm::enumerate(graph.states)) {
       if (state.provenance.origin) report->links[graph.values[slot]] = state.provenance;
+      if (!state.axisLinks.empty()) report->axisLinks[graph.values[slot]] = state.axisLinks;
     }
   }
 }
@@ -252,6 +328,60 @@ void writeShardings(mlir::ModuleOp module, const PropagationGraph& graph, bool a
 
 std::optional<Provenance> PropagationReport::provenanceOf(mlir::Value value) const {
   return expandProvenance(links, value);
+}
+
+std::vector<AxisProvenance> PropagationReport::axisProvenanceOf(
+    mlir::Value value, ir::ShardingAttr sharding) const {
+  std::vector<AxisProvenance> result;
+  if (!sharding) return result;
+  auto linksOf = [&](mlir::Value v) -> llvm::ArrayRef<AxisLink> {
+    auto it = axisLinks.find(v);
+    return it == axisLinks.end() ? llvm::ArrayRef<AxisLink>() : llvm::ArrayRef(it->second);
+  };
+  for (auto [d, dim] : llvm::enumerate(sharding.getDimShardings())) {
+    for (AxisRefAttr axis : dim.getAxes()) {
+      AxisProvenance provenance;
+      provenance.dim = d;
+      provenance.axis = axis;
+      mlir::Value at = value;
+      AxisRefAttr wanted = axis;
+      // Each link was made from one recorded earlier, so the walk ends; the bound guards it.
+      for (size_t step = 0; step <= axisLinks.size(); ++step) {
+        const AxisLink* link = findAxisLink(linksOf(at), wanted);
+        if (!link) break;
+        if (!link->from) {
+          provenance.origin = *link->origin;
+          provenance.annotated = at;
+          break;
+        }
+        provenance.path.push_back(link->via);
+        wanted = link->axis;
+        at = link->from;
+      }
+      if (provenance.origin.empty()) provenance.path.clear();
+      std::reverse(provenance.path.begin(), provenance.path.end());
+      result.push_back(std::move(provenance));
+    }
+  }
+  return result;
+}
+
+std::vector<const OpConflict*> PropagationReport::conflictsOf(mlir::Value value) const {
+  std::vector<const OpConflict*> result;
+  for (const OpConflict& conflict : conflicts) {
+    if (llvm::any_of(conflict.members,
+                     [&](const OpConflict::Member& member) { return member.value == value; })) {
+      result.push_back(&conflict);
+    }
+  }
+  return result;
+}
+
+std::string describeAxisProvenance(const AxisProvenance& provenance) {
+  std::string text = ir::axisRefToString(provenance.axis);
+  if (provenance.origin.empty()) return text + " (not from propagation)";
+  Provenance whole{provenance.origin, provenance.path};
+  return text + " from " + describeProvenance(whole);
 }
 
 std::string describeProvenance(const Provenance& provenance) {
@@ -356,7 +486,13 @@ bool widenManualShardings(mlir::ModuleOp module, const PropagationGraph& graph, 
 mlir::LogicalResult propagateShardings(mlir::ModuleOp module, const PropagationOptions& options,
                                        PropagationReport* report) {
   rules::ensureShardingRuleModels(module.getContext());
-  mlir::FailureOr<PropagationGraph> graph = buildPropagationGraph(module, options.conservative);
+  auto build = [&](bool enterManualBodies) {
+    mlir::FailureOr<PropagationGraph> built =
+        buildPropagationGraph(module, options.conservative, enterManualBodies);
+    if (mlir::succeeded(built)) built->recordAxisOrigins = options.recordAxisOrigins;
+    return built;
+  };
+  mlir::FailureOr<PropagationGraph> graph = build(/*enterManualBodies=*/false);
   if (mlir::failed(graph)) return mlir::failure();
   if (!graph->defaultMesh) return mlir::success();
   runAllLevels(*graph);
@@ -367,18 +503,21 @@ mlir::LogicalResult propagateShardings(mlir::ModuleOp module, const PropagationO
   // Each run starts again from the annotations, so a widened sharding is just one more.
   llvm::SmallPtrSet<mlir::Operation*, 4> entered;
   if (widenManualShardings(module, *graph, /*in=*/true, &entered)) {
-    graph = buildPropagationGraph(module, options.conservative, /*enterManualBodies=*/true);
+    graph = build(/*enterManualBodies=*/true);
     if (mlir::failed(graph)) return mlir::failure();
     runAllLevels(*graph);
     // Results start from the out_shardings: where those widened, once more, so that the
     // values after the manual computation see it.
     if (widenManualShardings(module, *graph, /*in=*/false)) {
-      graph = buildPropagationGraph(module, options.conservative, /*enterManualBodies=*/true);
+      graph = build(/*enterManualBodies=*/true);
       if (mlir::failed(graph)) return mlir::failure();
       runAllLevels(*graph);
     }
   }
   reportConflicts(*graph, graph->levels.back());
+  if (report && options.recordAxisOrigins) {
+    report->conflicts = collectDisagreements(*graph, graph->levels.back());
+  }
   writeShardings(module, *graph, options.annotateOrigins, report, entered);
   return mlir::success();
 }

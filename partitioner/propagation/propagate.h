@@ -18,6 +18,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "llvm/ADT/DenseMap.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -32,6 +33,25 @@ struct PropagationOptions {
   bool conservative = false;
   // Also write `tessel.sharding_origin` on each op: per result, where its sharding came from.
   bool annotateOrigins = false;
+  // Record, per axis of every value, the annotation it came from and the ops on the way,
+  // and the ops where tensors still disagree at the end (PropagationReport's axisLinks and
+  // conflicts). Costs a little memory per value; off for plain partitioning.
+  bool recordAxisOrigins = false;
+};
+
+// An op whose tensors still disagree on a factor once propagation is done: each keeps its
+// own axes there, and the partitioner reshards between them.
+struct OpConflict {
+  mlir::Operation* op = nullptr;
+  struct Member {
+    mlir::Value value;
+    int64_t operand = -1;  // its operand number, or -1 for a result
+    int64_t result = -1;   // its result number, or -1 for an operand
+    int64_t dim = 0;
+    AxisList axes;
+  };
+  llvm::SmallVector<Member, 3> members;
+  AxisList agreed;  // what the members have in common (empty: nothing)
 };
 
 struct PropagationReport {
@@ -41,7 +61,21 @@ struct PropagationReport {
 
   // For every value that received or kept a sharding: its origin and the step back.
   llvm::DenseMap<mlir::Value, ProvenanceLink> links;
+
+  // With recordAxisOrigins: for each axis of `sharding` (the value's final sharding), the
+  // annotation it came from and the ops it travelled through. An axis with no record (put
+  // there after propagation, e.g. by weight-update sharding) has an empty origin.
+  std::vector<AxisProvenance> axisProvenanceOf(mlir::Value value,
+                                               ir::ShardingAttr sharding) const;
+  // The conflicts `value` takes part in (as an operand or result of the op).
+  std::vector<const OpConflict*> conflictsOf(mlir::Value value) const;
+
+  llvm::DenseMap<mlir::Value, llvm::SmallVector<AxisLink, 0>> axisLinks;
+  std::vector<OpConflict> conflicts;
 };
+
+// `"data" from argument 0 of @main via hlo.add (f.mlir:3:8)`: one axis's story.
+std::string describeAxisProvenance(const AxisProvenance& provenance);
 
 // "argument 0 of @main via hlo.add (f.mlir:3:8), hlo.dot_general (f.mlir:4:8)".
 std::string describeProvenance(const Provenance& provenance);

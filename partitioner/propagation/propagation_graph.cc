@@ -90,6 +90,12 @@ class GraphBuilder {
     if (slotState.meshName) return;
     TensorState state = stateFromAttr(sharding, mesh);
     state.provenance.origin = std::make_shared<const std::string>(std::move(origin));
+    for (auto [d, dim] : llvm::enumerate(state.dims)) {
+      for (AxisRefAttr axis : dim.axes) {
+        state.axisLinks.push_back(
+            {static_cast<int64_t>(d), axis, state.provenance.origin, mlir::Value(), nullptr});
+      }
+    }
     for (const DimState& dim : state.dims) {
       if (dim.priority) levels_.insert(*dim.priority);
     }

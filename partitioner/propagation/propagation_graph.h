@@ -56,6 +56,9 @@ struct PropagationGraph {
   MeshAttr defaultMesh;
   // User priority levels present in the annotations, ascending (at least {0}).
   llvm::SmallVector<int64_t> levels;
+  // Whether steps record where each axis they give a value came from (TensorState's
+  // axisLinks; the annotations' own axes are always recorded).
+  bool recordAxisOrigins = false;
 };
 
 // Builds the graph of `module` and seeds the states from the annotations: function

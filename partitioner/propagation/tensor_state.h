@@ -43,6 +43,27 @@ struct ProvenanceLink {
   mlir::Operation* via = nullptr;
 };
 
+// Where one axis of a value came from, kept per axis because the axes of one value can come
+// from different annotations (a dot's batch axis from one operand, its column axis from the
+// other): the annotation that had it and the one step back. Kept only when asked for
+// (PropagationOptions::recordAxisOrigins).
+struct AxisLink {
+  int64_t dim = 0;
+  AxisRefAttr axis;
+  std::shared_ptr<const std::string> origin;
+  mlir::Value from;                  // null at the annotation
+  mlir::Operation* via = nullptr;
+};
+
+// The whole story of one axis of a value, rebuilt from its links (PropagationReport).
+struct AxisProvenance {
+  int64_t dim = 0;
+  AxisRefAttr axis;
+  std::string origin;
+  mlir::Value annotated;  // the value the annotation was on
+  llvm::SmallVector<mlir::Operation*, 4> path;
+};
+
 struct TensorState {
   mlir::FlatSymbolRefAttr meshName;
   MeshAttr mesh;
@@ -50,6 +71,7 @@ struct TensorState {
   AxisList replicated;
   AxisList unreduced;
   ProvenanceLink provenance;
+  llvm::SmallVector<AxisLink, 0> axisLinks;
 
   bool isMasked(int64_t dim, int64_t level) const {
     return dims[dim].priority && *dims[dim].priority > level;

@@ -24,9 +24,14 @@
 #include "tools/tessel/did_you_mean.h"
 
 ABSL_FLAG(std::string, function, "main", "The function of the program to work on.");
-ABSL_FLAG(std::string, format, "table",
-          "Output format: for people (table for report, text for viz) or json for programs; "
+ABSL_FLAG(std::string, format, "text",
+          "Output format: text for people or json for programs (report also takes table, its "
+          "old name for text); "
           "for partition, mlir, hlo (XLA HLO text) or auto (hlo when --output ends in .hlo).");
+ABSL_FLAG(std::vector<std::string>, value, {},
+          "Only these values: argN (argument N), the source's name (%name in MLIR text, the "
+          "instruction name in HLO text), LINE:COL (the results of the op there) or "
+          "LINE:COL#K (its result K). Comma-separated; may be repeated.");
 ABSL_FLAG(std::string, mesh, "",
           "Device mesh axes NAME=SIZE,...: replaces the sizes of the program's one mesh "
           "(same axis names), or declares the mesh of a program without one.");

@@ -19,10 +19,13 @@
 // The function of the program a subcommand works on.
 ABSL_DECLARE_FLAG(std::string, function);
 
-// The output format of report ("table" or "json"), viz ("text" or "json") and partition
-// ("mlir", "hlo" or "auto"); each command
-// sets its own default (Subcommand::flag_defaults).
+// The output format: "text" (for people) or "json" for report, viz and explain (report
+// also takes "table", text's old name), "mlir", "hlo" or "auto" for partition; each
+// command sets its own default (Subcommand::flag_defaults).
 ABSL_DECLARE_FLAG(std::string, format);
+
+// The values explain and viz show: argN, source names, LINE:COL[#K] (function_values.h).
+ABSL_DECLARE_FLAG(std::vector<std::string>, value);
 
 // The device mesh to use instead of the program's: "data=4,model=2" (see docs/cli.md).
 ABSL_DECLARE_FLAG(std::string, mesh);

@@ -2,6 +2,7 @@
 // gives it and where that sharding came from (the annotation and the ops on the way); with
 // --shard_weight_update also what weight-update sharding changed, and why it left each
 // gradient it declined alone.
+#include <algorithm>
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
@@ -17,6 +18,13 @@
 #include "tools/tessel/pipeline.h"
 #include "tools/tessel/program.h"
 #include "tools/tessel/subcommands.h"
+#include "tools/tessel/function_values.h"
+#include "support/json_quote.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/match.h"
+#include "partitioner/ir/tessel/sharding_verification.h"
+#include "partitioner/propagation/propagate.h"
 
 namespace tessel::cli {
 namespace {
@@ -28,10 +36,167 @@ std::string Print(mlir::Attribute attr) {
   return os.str();
 }
 
-std::string Origin(const propagation::PropagationReport& report, mlir::Value value) {
-  std::optional<propagation::Provenance> provenance = report.provenanceOf(value);
-  return provenance ? propagation::describeProvenance(*provenance)
-                    : "replicated: no sharding reached it";
+std::string Print(mlir::Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return os.str();
+}
+
+// "operand 1" or "result 0" of a conflict's op; "a value" for the members of a data-flow
+// edge (while, case, call), which are one value seen from several places.
+std::string Role(const propagation::OpConflict::Member& member) {
+  if (member.operand >= 0) return absl::StrCat("operand ", member.operand);
+  if (member.result >= 0) return absl::StrCat("result ", member.result);
+  return "a value";
+}
+
+std::string Axes(llvm::ArrayRef<ir::AxisRefAttr> axes) {
+  std::vector<std::string> names;
+  for (ir::AxisRefAttr axis : axes) names.push_back(ir::axisRefToString(axis));
+  return absl::StrCat("{", absl::StrJoin(names, ", "), "}");
+}
+
+// "data", or "x:(1)2" for a sub-axis: the axis as JSON readers want it, without the
+// quotes the sharding syntax puts around names.
+std::string AxisName(ir::AxisRefAttr axis) {
+  if (!axis.isSubAxis()) return axis.getName().str();
+  return absl::StrCat(axis.getName().str(), ":(", axis.getPreSize(), ")", axis.getSubSize());
+}
+
+std::string JsonAxes(llvm::ArrayRef<ir::AxisRefAttr> axes) {
+  std::vector<std::string> names;
+  for (ir::AxisRefAttr axis : axes) names.push_back(JsonQuote(AxisName(axis)));
+  return absl::StrCat("[", absl::StrJoin(names, ", "), "]");
+}
+
+// How a value is named in explanations: its source name and, for an op result, the op and
+// its place.
+struct Namer {
+  llvm::DenseMap<mlir::Value, std::string> names;
+
+  std::string NameOf(mlir::Value value) const {
+    auto it = names.find(value);
+    return it == names.end() ? "" : it->second;
+  }
+  // "argument 0 of @main (%x)": an origin with the annotated value's name, when it has one
+  // and the origin does not say it already.
+  std::string Origin(const std::string& origin, mlir::Value annotated) const {
+    std::string name = NameOf(annotated);
+    if (name.empty() || absl::StrContains(origin, name)) return origin;
+    return absl::StrCat(origin, " (", name, ")");
+  }
+};
+
+// What explain says about one value: its axes one by one, or where its sharding came from.
+struct ValueStory {
+  std::vector<propagation::AxisProvenance> axes;
+  std::optional<propagation::Provenance> whole;
+  std::vector<const propagation::OpConflict*> conflicts;
+};
+
+ValueStory StoryOf(const propagation::PropagationReport& report, const FunctionValue& value) {
+  ValueStory story;
+  story.axes = report.axisProvenanceOf(value.value, value.sharding);
+  story.whole = report.provenanceOf(value.value);
+  story.conflicts = report.conflictsOf(value.value);
+  return story;
+}
+
+std::string MemberName(const propagation::OpConflict::Member& member, const Namer& namer) {
+  std::string name = namer.NameOf(member.value);
+  return name.empty() ? Role(member) : absl::StrCat(Role(member), " ", name);
+}
+
+// "conflict at hlo.add (f.mlir:6:8): operand 0 %x has {"data"} on dimension 0, operand 1 %b
+// has {} on dimension 0; operand 1 %b could not take {"data"}; partitioning reconciles them
+// with communication".
+std::string DescribeConflict(const propagation::OpConflict& conflict, const Namer& namer) {
+  std::vector<std::string> members;
+  std::vector<std::string> short_of;
+  for (const propagation::OpConflict::Member& member : conflict.members) {
+    members.push_back(absl::StrCat(MemberName(member, namer), " has ", Axes(member.axes),
+                                   " on dimension ", member.dim));
+    // A member holding the start of the common axes could have grown to them; it did not
+    // (its dimension was pinned, or another dimension of it uses the axis).
+    const bool prefix = member.axes.size() < conflict.agreed.size() &&
+                        std::equal(member.axes.begin(), member.axes.end(),
+                                   conflict.agreed.begin());
+    if (prefix) {
+      short_of.push_back(absl::StrCat(
+          MemberName(member, namer), " could not take ",
+          Axes(llvm::ArrayRef(conflict.agreed).drop_front(member.axes.size()))));
+    }
+  }
+  std::string outcome = conflict.agreed.empty() ? "they have no axes in common"
+                                                : absl::StrJoin(short_of, ", ");
+  if (outcome.empty()) outcome = absl::StrCat("they agree on ", Axes(conflict.agreed), " only");
+  return absl::StrCat("conflict at ", conflict.op->getName().getStringRef().str(), " (",
+                      FormatLocation(conflict.op->getLoc()), "): ", absl::StrJoin(members, ", "),
+                      "; ", outcome, "; partitioning reconciles them with communication");
+}
+
+void PrintText(const FunctionValue& value, const ValueStory& story, const Namer& namer,
+               std::ostream& out) {
+  bool anyAxis = false;
+  for (const propagation::AxisProvenance& axis : story.axes) {
+    anyAxis = true;
+    out << "  dimension " << axis.dim << ": ";
+    if (axis.origin.empty()) {
+      out << ir::axisRefToString(axis.axis) << " (added after propagation)\n";
+      continue;
+    }
+    propagation::Provenance path{namer.Origin(axis.origin, axis.annotated), axis.path};
+    out << ir::axisRefToString(axis.axis) << " from " << propagation::describeProvenance(path)
+        << "\n";
+  }
+  if (!anyAxis) {
+    if (story.whole) {
+      propagation::Provenance whole = *story.whole;
+      out << "  unsplit, from " << propagation::describeProvenance(whole) << "\n";
+    } else {
+      out << "  replicated: no sharding reached it\n";
+    }
+  }
+  for (const propagation::OpConflict* conflict : story.conflicts) {
+    out << "  " << DescribeConflict(*conflict, namer) << "\n";
+  }
+}
+
+std::string JsonStory(const ValueStory& story, const Namer& namer) {
+  std::vector<std::string> axes;
+  for (const propagation::AxisProvenance& axis : story.axes) {
+    std::vector<std::string> path;
+    for (mlir::Operation* op : axis.path) {
+      path.push_back(absl::StrCat("{\"op\": ", JsonQuote(op->getName().getStringRef().str()),
+                                  ", \"at\": ", JsonQuote(FormatLocation(op->getLoc())), "}"));
+    }
+    std::string annotated = namer.NameOf(axis.annotated);
+    axes.push_back(absl::StrCat(
+        "{\"dimension\": ", axis.dim, ", \"axis\": ", JsonQuote(AxisName(axis.axis)),
+        ", \"origin\": ", axis.origin.empty() ? "null" : JsonQuote(axis.origin),
+        ", \"annotated\": ", annotated.empty() ? "null" : JsonQuote(annotated),
+        ", \"path\": [", absl::StrJoin(path, ", "), "]}"));
+  }
+  std::vector<std::string> conflicts;
+  for (const propagation::OpConflict* conflict : story.conflicts) {
+    std::vector<std::string> members;
+    for (const propagation::OpConflict::Member& member : conflict->members) {
+      std::string name = namer.NameOf(member.value);
+      members.push_back(absl::StrCat(
+          "{\"role\": ", JsonQuote(Role(member)), ", \"name\": ",
+          name.empty() ? "null" : JsonQuote(name), ", \"dimension\": ", member.dim,
+          ", \"axes\": ", JsonAxes(member.axes), "}"));
+    }
+    conflicts.push_back(absl::StrCat(
+        "{\"op\": ", JsonQuote(conflict->op->getName().getStringRef().str()),
+        ", \"at\": ", JsonQuote(FormatLocation(conflict->op->getLoc())),
+        ", \"members\": [", absl::StrJoin(members, ", "), "], \"common\": ",
+        JsonAxes(conflict->agreed), "}"));
+  }
+  std::string origin = story.whole ? JsonQuote(story.whole->origin) : "null";
+  return absl::StrCat("\"origin\": ", origin, ", \"axes\": [", absl::StrJoin(axes, ", "),
+                      "], \"conflicts\": [", absl::StrJoin(conflicts, ", "), "]");
 }
 
 // What weight-update sharding said about the ops at each location (its remarks), the
@@ -77,17 +242,25 @@ WeightUpdateNotes ShardWeightUpdates(mlir::ModuleOp module, mlir::func::FuncOp f
 Subcommand ExplainCommand() {
   Subcommand command;
   command.name = "explain";
-  command.synopsis = "explain FILE [--function=main] [--mesh=NAME=SIZE,...] [--shard_weight_update]";
-  command.summary = "Show each value's propagated sharding and where it came from.";
+  command.synopsis =
+      "explain FILE [--function=main] [--value=NAME,...] [--mesh=NAME=SIZE,...] "
+      "[--format=text|json] [--shard_weight_update]";
+  command.summary = "Show each value's propagated sharding and where each axis came from.";
   command.details =
       "Propagates shardings through FILE (MLIR or XLA HLO text) and prints, for every\n"
-      "argument and op result of the function, its sharding and its origin: the annotation\n"
-      "it started from and the ops it travelled through. --shard_weight_update then runs\n"
-      "weight-update sharding and says which values it split and, for each gradient, how\n"
-      "it sharded the update or why it left it alone.\n"
+      "argument and op result of the function (or the ones --value names), its sharding\n"
+      "and, per dimension, where each of its axes came from: the annotation that had it and\n"
+      "the ops it travelled through. Where the tensors of an op still disagree once\n"
+      "propagation is done, it says so: each keeps its own axes and partitioning reshards.\n"
+      "Values are named as in the source (%name in MLIR text, instruction names in HLO\n"
+      "text), argN, or LINE:COL[#K] of an op.\n"
+      "--shard_weight_update then runs weight-update sharding and says which values it split\n"
+      "and, for each gradient, how it sharded the update or why it left it alone.\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
-  command.flags = {"function", "mesh", "shard_weight_update"};
+  command.flags = {"function", "value", "mesh", "format", "shard_weight_update"};
+  command.flag_defaults = {{"format", "text"}};
+  command.repeatable_flags = {"value"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     if (args.positional.size() != 1) {
       err << "tessel explain: expected one FILE, got " << args.positional.size()
@@ -100,7 +273,15 @@ Subcommand ExplainCommand() {
           << "\nsee 'tessel explain --help' for usage\n";
       return static_cast<int>(kExitUsage);
     }
+    const std::string format = absl::GetFlag(FLAGS_format);
+    if (format != "text" && format != "json") {
+      err << "tessel explain: --format must be text or json, got '" << format
+          << "'\nsee 'tessel explain --help' for usage\n";
+      return static_cast<int>(kExitUsage);
+    }
+    const bool json = format == "json";
     const std::string& path = args.positional[0];
+    const std::string function_name = absl::GetFlag(FLAGS_function);
     mlir::MLIRContext context;
     absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module = LoadProgram(path, context);
     propagation::PropagationReport report;
@@ -108,7 +289,7 @@ Subcommand ExplainCommand() {
     if (status.ok()) status = ApplyMeshAxes(**module, *mesh);
     if (status.ok()) status = Propagate(**module, &report, err);
     absl::StatusOr<mlir::func::FuncOp> function =
-        status.ok() ? FindFunction(**module, absl::GetFlag(FLAGS_function), path)
+        status.ok() ? FindFunction(**module, function_name, path)
                     : absl::StatusOr<mlir::func::FuncOp>(status);
     if (!function.ok()) {
       err << "tessel explain: " << function.status().message() << "\n";
@@ -117,47 +298,85 @@ Subcommand ExplainCommand() {
     const bool weightUpdate = absl::GetFlag(FLAGS_shard_weight_update);
     WeightUpdateNotes notes;
     if (weightUpdate) notes = ShardWeightUpdates(**module, *function);
-    // "  split by weight-update sharding (propagation gave ...)" where the pass changed it.
-    auto changed = [&](mlir::Attribute before, mlir::Attribute after) {
-      if (!weightUpdate || before == after) return std::string();
-      // An op's one sharding is shown as its results' are, not as the per-value list.
-      if (auto perValue = llvm::dyn_cast_or_null<ir::ShardingPerValueAttr>(before);
-          perValue && perValue.getShardings().size() == 1) {
-        before = perValue.getShardings().front();
-      }
-      return "  changed by weight-update sharding (propagation gave " +
-             (before ? Print(before) : std::string("none")) + ")\n";
-    };
-    for (auto [i, arg] : llvm::enumerate(function->getArguments())) {
-      mlir::Attribute sharding =
-          function->getArgAttr(i, ir::TesselDialect::kShardingAttrName);
-      out << "argument " << i << ": " << (sharding ? Print(sharding) : "(none)") << "\n"
-          << "  from " << Origin(report, arg) << "\n"
-          << (weightUpdate ? changed(notes.argumentsBefore[i], sharding) : "");
+    // Listed after weight-update sharding ran, so that the shardings shown are its; the
+    // stories are propagation's.
+    std::vector<FunctionValue> all = CollectFunctionValues(*function, ReadProgramNames(path));
+    Namer namer;
+    for (const FunctionValue& value : all) {
+      if (!value.name.empty()) namer.names[value.value] = value.name;
     }
-    function->getBody().walk([&](mlir::Operation* op) {
-      auto shardings =
-          op->getAttrOfType<ir::ShardingPerValueAttr>(ir::TesselDialect::kShardingAttrName);
-      if (!shardings) return;
-      const bool inserted =
-          weightUpdate && llvm::isa<ir::ReshardOp>(op) && !notes.reshardsBefore.contains(op);
-      for (auto [k, result] : llvm::enumerate(op->getResults())) {
-        out << op->getName().getStringRef().str() << " at " << FormatLocation(op->getLoc())
-            << (op->getNumResults() > 1 ? " result " + std::to_string(k) : "") << ": "
-            << Print(shardings.getShardings()[k]) << "\n";
-        if (inserted) {
-          out << "  inserted by weight-update sharding (the gradient's reduce_scatter)\n";
-          continue;
+    absl::StatusOr<std::vector<FunctionValue>> values =
+        SelectFunctionValues(std::move(all), absl::GetFlag(FLAGS_value), path, function_name);
+    if (!values.ok()) {
+      err << "tessel explain: " << values.status().message() << "\n";
+      return static_cast<int>(kExitBadInput);
+    }
+    // What weight-update sharding did to a value, one line each.
+    auto weightUpdateLines = [&](const FunctionValue& value) {
+      std::vector<std::string> lines;
+      if (!weightUpdate) return lines;
+      mlir::Attribute before;
+      mlir::Attribute after = value.sharding;
+      if (value.op == nullptr) {
+        before = notes.argumentsBefore[value.argument];
+      } else {
+        if (llvm::isa<ir::ReshardOp>(value.op) && !notes.reshardsBefore.contains(value.op)) {
+          lines.push_back("inserted by weight-update sharding (the gradient's reduce_scatter)");
+          return lines;
         }
-        out << "  from " << Origin(report, result) << "\n";
+        auto found = notes.before.find(Key(value.op));
+        if (found == notes.before.end()) return lines;
+        before = found->second;
+        // An op's one sharding is shown as its results' are, not as the per-value list.
+        if (auto perValue = llvm::dyn_cast_or_null<ir::ShardingPerValueAttr>(before)) {
+          before = mlir::Attribute();
+          if (value.result < static_cast<int64_t>(perValue.getShardings().size())) {
+            before = perValue.getShardings()[value.result];
+          }
+        }
       }
-      if (!weightUpdate || inserted) return;
-      auto before = notes.before.find(Key(op));
-      if (before != notes.before.end()) out << changed(before->second, shardings);
-      auto remarks = notes.remarks.find(op->getLoc().getAsOpaquePointer());
-      if (remarks == notes.remarks.end()) return;
-      for (const std::string& remark : remarks->second) out << "  " << remark << "\n";
-    });
+      if (before != after) {
+        lines.push_back("changed by weight-update sharding (propagation gave " +
+                        (before ? Print(before) : std::string("none")) + ")");
+      }
+      if (value.op != nullptr && value.result + 1 == value.op->getNumResults()) {
+        auto remarks = notes.remarks.find(value.op->getLoc().getAsOpaquePointer());
+        if (remarks != notes.remarks.end()) {
+          lines.insert(lines.end(), remarks->second.begin(), remarks->second.end());
+        }
+      }
+      return lines;
+    };
+    if (json) {
+      out << "{\n  \"file\": " << JsonQuote(path) << ",\n  \"function\": "
+          << JsonQuote(function_name) << ",\n  \"values\": [";
+    }
+    for (size_t i = 0; i < values->size(); ++i) {
+      const FunctionValue& value = (*values)[i];
+      const std::string sharding = value.sharding ? Print(value.sharding) : "(none)";
+      std::vector<std::string> changes = weightUpdateLines(value);
+      const bool inserted =
+          weightUpdate && value.op != nullptr && llvm::isa<ir::ReshardOp>(value.op) &&
+          !notes.reshardsBefore.contains(value.op);
+      ValueStory story = inserted ? ValueStory() : StoryOf(report, value);
+      if (json) {
+        std::vector<std::string> quoted;
+        for (const std::string& line : changes) quoted.push_back(JsonQuote(line));
+        out << (i == 0 ? "" : ",") << "\n    {\"name\": "
+            << (value.name.empty() ? "null" : JsonQuote(value.name))
+            << ", \"title\": " << JsonQuote(value.title)
+            << ", \"at\": " << (value.at.empty() ? "null" : JsonQuote(value.at))
+            << ", \"type\": " << JsonQuote(Print(value.type))
+            << ", \"sharding\": " << (value.sharding ? JsonQuote(sharding) : "null") << ",\n     "
+            << JsonStory(story, namer) << ",\n     \"weight_update\": ["
+            << absl::StrJoin(quoted, ", ") << "]}";
+        continue;
+      }
+      out << value.title << ": " << sharding << "\n";
+      if (!inserted) PrintText(value, story, namer, out);
+      for (const std::string& line : changes) out << "  " << line << "\n";
+    }
+    if (json) out << "\n  ]\n}\n";
     return static_cast<int>(kExitOk);
   };
   return command;

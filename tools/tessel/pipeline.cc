@@ -121,8 +121,10 @@ absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks) {
 absl::Status Propagate(mlir::ModuleOp module, propagation::PropagationReport* report,
                        std::ostream& remarks) {
   DiagnosticCollector collector(module.getContext(), remarks);
-  bool failed = mlir::failed(
-      propagation::propagateShardings(module, propagation::PropagationOptions(), report));
+  propagation::PropagationOptions options;
+  // Whoever asks for a report wants to know where each axis came from.
+  options.recordAxisOrigins = report != nullptr;
+  bool failed = mlir::failed(propagation::propagateShardings(module, options, report));
   return collector.Finish(failed, "sharding propagation");
 }
 

@@ -17,7 +17,8 @@ namespace tessel::cli {
 // `tessel.hlo_sharding` string.
 absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks);
 
-// Runs --tessel-propagate on `module`. Fills `report` when not null.
+// Runs --tessel-propagate on `module`. Fills `report` when not null, with the origin of
+// every axis (PropagationOptions::recordAxisOrigins).
 absl::Status Propagate(mlir::ModuleOp module, propagation::PropagationReport* report,
                        std::ostream& remarks);
 

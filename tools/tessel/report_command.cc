@@ -49,9 +49,9 @@ absl::StatusOr<ReportOptions> GetOptions(const ParsedArgs& args) {
   options.shard_weight_update = absl::GetFlag(FLAGS_shard_weight_update);
   options.combine_collectives = absl::GetFlag(FLAGS_combine_collectives);
   std::string format = absl::GetFlag(FLAGS_format);
-  if (format != "table" && format != "json") {
+  if (format != "text" && format != "table" && format != "json") {
     return absl::InvalidArgumentError(
-        absl::StrCat("--format must be table or json, got '", format, "'"));
+        absl::StrCat("--format must be text or json, got '", format, "'"));
   }
   options.json = format == "json";
   absl::StatusOr<std::vector<MeshAxisSize>> mesh = ParseMeshSpec(absl::GetFlag(FLAGS_mesh));
@@ -118,7 +118,7 @@ Subcommand ReportCommand() {
   command.name = "report";
   command.synopsis =
       "report FILE [--function=main] [--mesh=NAME=SIZE,...] [--hardware=SPEC.textproto] "
-      "[--format=table|json] [--partitioned] [--shard_weight_update] [--combine_collectives]";
+      "[--format=text|json] [--partitioned] [--shard_weight_update] [--combine_collectives]";
   command.summary = "Estimate per-device memory, communication and step time.";
   command.details =
       "Propagates shardings through FILE (MLIR or XLA HLO text) and partitions it, unless it\n"

@@ -14,6 +14,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Operation.h"
+#include "partitioner/hlo_text/hlo_parser.h"
 #include "partitioner/ir/parse_module.h"
 
 namespace tessel::cli {
@@ -71,6 +72,26 @@ SourceNames ReadSourceNames(absl::string_view text, absl::string_view buffer_nam
     std::vector<std::string>& argument_names = names.arguments[*position];
     for (const mlir::AsmParserState::SMDefinition& argument : entry->arguments) {
       argument_names.push_back(TextOf(argument.loc));
+    }
+  }
+  return names;
+}
+
+SourceNames ReadHloSourceNames(absl::string_view text, absl::string_view buffer_name) {
+  SourceNames names;
+  mlir::MLIRContext context;
+  mlir::ScopedDiagnosticHandler quiet(&context, [](mlir::Diagnostic&) { return mlir::success(); });
+  hlo_text::ParsedModule parsed;
+  if (mlir::failed(hlo_text::ParseHloText(llvm::StringRef(text.data(), text.size()),
+                                          llvm::StringRef(buffer_name.data(), buffer_name.size()),
+                                          &context, parsed))) {
+    return names;
+  }
+  for (const hlo_text::Computation& computation : parsed.computations) {
+    for (const hlo_text::Instruction& instruction : computation.instructions) {
+      SourcePosition position{static_cast<unsigned>(instruction.pos.line),
+                              static_cast<unsigned>(instruction.pos.col)};
+      names.results[position] = {instruction.name};
     }
   }
   return names;

@@ -1,10 +1,11 @@
-// The names values have in the MLIR text of a program (`%h`, `%x`), which the parsed module
+// The names values have in the text of a program (`%h`, `%x`), which the parsed module
 // forgets: the CLI uses them to show and select values by the names their author wrote.
 //
 //   SourceNames names = ReadSourceNames(text, "mlp.mlir");
 //   names.results[{11, 8}];   // {"%h"}: the results of the op at line 11, column 8
 //   names.arguments[{6, 1}];  // {"%x", "%w1", "%w2"}: the entry block arguments of the
 //                             // function op at line 6, column 1
+// XLA HLO text has its instruction names (`w1`, `dot.3`) read the same way.
 #ifndef TESSEL_TOOLS_TESSEL_SOURCE_NAMES_H_
 #define TESSEL_TOOLS_TESSEL_SOURCE_NAMES_H_
 
@@ -33,6 +34,10 @@ struct SourceNames {
 // The names in MLIR `text`, parsed on its own (a program that does not parse has none).
 // `buffer_name` only labels the parse.
 SourceNames ReadSourceNames(absl::string_view text, absl::string_view buffer_name);
+
+// The instruction names in XLA HLO `text`, by where each instruction starts (the place the
+// importer gives its ops and, for a parameter, the function argument): `results` only.
+SourceNames ReadHloSourceNames(absl::string_view text, absl::string_view buffer_name);
 
 // The position of `loc` (also inside name, call-site and fused locations); nullopt if it
 // has none.

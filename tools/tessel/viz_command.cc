@@ -2,7 +2,6 @@
 // function (or the ones named by --value), which device holds which block of the tensor,
 // as text pictures or as JSON (the renderer is partitioner/sharding/visualize.h).
 #include <algorithm>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,7 +10,6 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -22,17 +20,11 @@
 #include "partitioner/sharding/mlir_conversion.h"
 #include "partitioner/sharding/visualize.h"
 #include "tools/tessel/common_flags.h"
-#include "tools/tessel/did_you_mean.h"
 #include "tools/tessel/pipeline.h"
 #include "tools/tessel/program.h"
-#include "tools/tessel/source_names.h"
+#include "tools/tessel/function_values.h"
 #include "tools/tessel/subcommands.h"
 #include "support/json_quote.h"
-
-ABSL_FLAG(std::vector<std::string>, value, {},
-          "Draw only these values: argN (argument N), %name (the SSA name in MLIR text), "
-          "LINE:COL (the results of the op there, as 'tessel explain' prints it) or "
-          "LINE:COL#K (its result K). Comma-separated; may be repeated.");
 
 namespace tessel::cli {
 namespace {
@@ -80,125 +72,8 @@ std::string Print(mlir::Type type) {
   return os.str();
 }
 
-// One value to draw and the names that select it.
-struct VizValue {
-  // How the header introduces it: "%x = arg0", "%h = hlo.dot_general at f.mlir:11:8".
-  std::string title;
-  // The names --value accepts besides the op's place: "%h", "arg0", "11:8" or "11:8#1".
-  std::vector<std::string> names;
-  // For op results: where the op is, "f.mlir:11:8" and "11:8", and the result number; an
-  // op's place names all its results.
-  std::string at;
-  std::string line_col;
-  int64_t result = 0;
-  mlir::Type type;
-  ir::ShardingAttr sharding;  // null: no sharding, replicated
-};
-
-// The arguments and op results of `function`, in program order, with their names. Bodies
-// of manual computations are per-device code, whose values no global tile describes: they
-// are left out.
-std::vector<VizValue> CollectValues(mlir::func::FuncOp function, const SourceNames& source) {
-  std::vector<VizValue> values;
-  auto source_names = [](const std::map<SourcePosition, std::vector<std::string>>& map,
-                         mlir::Location loc) -> const std::vector<std::string>* {
-    std::optional<SourcePosition> position = PositionOf(loc);
-    if (!position) return nullptr;
-    auto it = map.find(*position);
-    return it == map.end() ? nullptr : &it->second;
-  };
-  const std::vector<std::string>* argument_names =
-      source_names(source.arguments, function.getLoc());
-  for (auto [i, argument] : llvm::enumerate(function.getArguments())) {
-    VizValue value;
-    value.title = absl::StrCat("arg", i);
-    if (argument_names != nullptr && i < argument_names->size()) {
-      value.names.push_back((*argument_names)[i]);
-      value.title = absl::StrCat((*argument_names)[i], " = ", value.title);
-    }
-    value.names.push_back(absl::StrCat("arg", i));
-    value.type = argument.getType();
-    value.sharding = function.getArgAttrOfType<ir::ShardingAttr>(
-        i, ir::TesselDialect::kShardingAttrName);
-    values.push_back(std::move(value));
-  }
-  function.getBody().walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation* op) {
-    auto shardings =
-        op->getAttrOfType<ir::ShardingPerValueAttr>(ir::TesselDialect::kShardingAttrName);
-    const std::vector<std::string>* result_names = source_names(source.results, op->getLoc());
-    std::optional<SourcePosition> position = PositionOf(op->getLoc());
-    const bool several = op->getNumResults() > 1;
-    for (auto [k, result] : llvm::enumerate(op->getResults())) {
-      VizValue value;
-      value.at = FormatLocation(op->getLoc());
-      value.result = k;
-      value.title = absl::StrCat(op->getName().getStringRef().str(), " at ", value.at,
-                                 several ? absl::StrCat(" result ", k) : "");
-      if (result_names != nullptr && k < result_names->size()) {
-        value.names.push_back((*result_names)[k]);
-        value.title = absl::StrCat((*result_names)[k], " = ", value.title);
-      }
-      if (position) {
-        value.line_col = absl::StrCat(position->first, ":", position->second);
-        value.names.push_back(several ? absl::StrCat(value.line_col, "#", k) : value.line_col);
-      }
-      value.type = result.getType();
-      if (shardings && k < shardings.getShardings().size()) {
-        value.sharding = shardings.getShardings()[k];
-      }
-      values.push_back(std::move(value));
-    }
-    if (llvm::isa<ir::ManualComputationOp>(op)) return mlir::WalkResult::skip();
-    return mlir::WalkResult::advance();
-  });
-  return values;
-}
-
-bool Selects(const std::string& name, const VizValue& value) {
-  if (std::find(value.names.begin(), value.names.end(), name) != value.names.end()) return true;
-  if (value.at.empty()) return false;
-  // The op's place as explain prints it, with or without the file, with or without "#K".
-  for (const std::string& place : {value.at, value.line_col}) {
-    if (place.empty()) continue;
-    if (name == place || name == absl::StrCat(place, "#", value.result)) return true;
-  }
-  return false;
-}
-
-// The values --value names, in program order; fails naming the first unknown name.
-absl::StatusOr<std::vector<VizValue>> Select(std::vector<VizValue> values,
-                                             const std::vector<std::string>& names,
-                                             const VizOptions& options) {
-  if (names.empty()) return values;
-  for (const std::string& name : names) {
-    bool found = false;
-    for (const VizValue& value : values) found |= Selects(name, value);
-    if (!found) {
-      std::vector<std::string> known;
-      for (const VizValue& value : values) {
-        known.insert(known.end(), value.names.begin(), value.names.end());
-      }
-      return absl::NotFoundError(absl::StrCat(
-          options.file, ": @", options.function, " has no value '", name, "'",
-          DidYouMean(name, known),
-          " (names: argN, %name as written in MLIR text, or LINE:COL[#K] of an op as "
-          "'tessel explain' prints it)"));
-    }
-  }
-  std::vector<VizValue> selected;
-  for (VizValue& value : values) {
-    for (const std::string& name : names) {
-      if (Selects(name, value)) {
-        selected.push_back(std::move(value));
-        break;
-      }
-    }
-  }
-  return selected;
-}
-
 // The mesh and sharding to draw `value` with: its own, or replicated over `fallback`.
-absl::StatusOr<sharding::ShardingView> ViewOf(const VizValue& value, mlir::Operation* scope,
+absl::StatusOr<sharding::ShardingView> ViewOf(const FunctionValue& value, mlir::Operation* scope,
                                               const sharding::Mesh& fallback) {
   auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(value.type);
   if (!tensor) return absl::InvalidArgumentError("not a ranked tensor: nothing to draw");
@@ -244,17 +119,10 @@ absl::Status Viz(const VizOptions& options, std::ostream& out, std::ostream& err
       FindFunction(**module, options.function, options.file);
   if (!function.ok()) return function.status();
 
-  // The parsed module forgets SSA names; read them from the text again (MLIR files only).
-  SourceNames names;
-  if (options.file != "-") {
-    auto buffer = llvm::MemoryBuffer::getFile(options.file, /*IsText=*/true);
-    if (buffer && DetectProgramFormat(options.file, (*buffer)->getBuffer().str()) ==
-                      ProgramFormat::kMlir) {
-      names = ReadSourceNames((*buffer)->getBuffer().str(), options.file);
-    }
-  }
-  absl::StatusOr<std::vector<VizValue>> values =
-      Select(CollectValues(*function, names), options.values, options);
+  // The parsed module forgets the source's names; read them from the text again.
+  absl::StatusOr<std::vector<FunctionValue>> values =
+      SelectFunctionValues(CollectFunctionValues(*function, ReadProgramNames(options.file)),
+                           options.values, options.file, options.function);
   if (!values.ok()) return values.status();
 
   // Values without a sharding are replicated over the program's first mesh (or, without
@@ -270,7 +138,7 @@ absl::Status Viz(const VizOptions& options, std::ostream& out, std::ostream& err
         << ",\n  \"values\": [";
   }
   for (size_t i = 0; i < values->size(); ++i) {
-    const VizValue& value = (*values)[i];
+    const FunctionValue& value = (*values)[i];
     absl::StatusOr<sharding::ShardingView> view = ViewOf(value, *function, fallback);
     const std::string sharding_text = value.sharding ? Print(value.sharding) : "";
     if (options.json) {

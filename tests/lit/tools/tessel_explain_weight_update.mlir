@@ -5,17 +5,17 @@
 // RUN: tessel explain %s --shard_weight_update | FileCheck %s
 // RUN: tessel explain %s | FileCheck %s --check-prefix=PLAIN
 
-// CHECK: argument 2: #tessel.sharding<@mesh, [{"data"}, {}]>
-// CHECK-NEXT: from
+// CHECK: %m = arg2: #tessel.sharding<@mesh, [{"data"}, {}]>
+// CHECK-NEXT: dimension 0: "data" (added after propagation)
 // CHECK-NEXT: changed by weight-update sharding (propagation gave #tessel.sharding<@mesh, [{}, {}]>)
 // CHECK: hlo.dot_general at {{.*}}tessel_explain_weight_update.mlir:32:8: #tessel.sharding<@mesh, [{}, {}], unreduced={"data"}>
-// CHECK-NEXT: from
+// CHECK-NEXT: replicated: no sharding reached it
 // CHECK-NEXT: changed by weight-update sharding (propagation gave #tessel.sharding<@mesh, [{}, {}]>)
 // CHECK-NEXT: weight-update sharding splits the update of this gradient over {"data"} along dimension 0: 2 ops
-// CHECK: tessel.reshard at {{.*}}: #tessel.sharding<@mesh, [{"data"}, {}]>
+// CHECK: %g = tessel.reshard at {{.*}}: #tessel.sharding<@mesh, [{"data"}, {}]>
 // CHECK-NEXT: inserted by weight-update sharding (the gradient's reduce_scatter)
-// CHECK: hlo.dot_general at {{.*}}tessel_explain_weight_update.mlir:36:8:
-// CHECK-NEXT: from
+// CHECK: %h = hlo.dot_general at {{.*}}tessel_explain_weight_update.mlir:36:8:
+// CHECK-NEXT: replicated: no sharding reached it
 // CHECK-NEXT: weight-update sharding leaves the update of this gradient alone: operand 1 of 'hlo.add'
 
 // PLAIN-NOT: weight-update sharding

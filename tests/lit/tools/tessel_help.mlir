@@ -17,7 +17,7 @@
 // TOP-NEXT: commands:
 // TOP-NEXT:   run       Run a function of a program on the reference executor.
 // TOP-NEXT:   partition Propagate shardings and partition a program into its SPMD form.
-// TOP-NEXT:   explain   Show each value's propagated sharding and where it came from.
+// TOP-NEXT:   explain   Show each value's propagated sharding and where each axis came from.
 // TOP-NEXT:   verify    Parse and verify a program and print it as MLIR.
 // TOP:      Exit status: 0 success, 1 bad input (with a message), 2 bad command line.
 

@@ -21,7 +21,7 @@
 // RESIZED: tessel.mesh @mesh = <["data"=2, "model"=4]>
 // RESIZED: func.func @main(%arg0: tensor<8x64xf32> {{.*}}, %arg1: tensor<64x64xf32>
 
-// EXPLAIN: argument 0: #tessel.sharding<@mesh, [{"data"}, {}]>
+// EXPLAIN: %x = arg0: #tessel.sharding<@mesh, [{"data"}, {}]>
 
 // Sizes that do not divide the dims are fine: uneven splits.
 // UNEVEN: check: ran the partitioned program on 15 partitions

@@ -51,11 +51,17 @@
 // CLOSED-EXPLAIN: tessel explain: cannot write standard output: Bad file descriptor
 // CLOSED-EXPLAIN: exit=1
 
-// EXPLAIN: argument 0: #tessel.sharding<@mesh, [{"data"}, {}]>
-// EXPLAIN-NEXT: from argument 0 of @main
-// EXPLAIN: hlo.dot_general at {{.*}}mlp.mlir:7:8: #tessel.sharding<@mesh, [{"data"}, {"model"}]>
-// EXPLAIN: hlo.max at {{.*}}mlp.mlir:10:11: #tessel.sharding<@mesh, [{"data"}, {"model"}]>
-// EXPLAIN: hlo.dot_general at {{.*}}mlp.mlir:11:8: #tessel.sharding<@mesh, [{"data"}, {}]>
+// Each value by its source name, and each axis with the annotation it came from: the
+// product's rows split like %x, its columns like %w1.
+// EXPLAIN: %x = arg0: #tessel.sharding<@mesh, [{"data"}, {}]>
+// EXPLAIN-NEXT: dimension 0: "data" from argument 0 of @main (%x)
+// EXPLAIN: %h = hlo.dot_general at {{.*}}mlp.mlir:7:8: #tessel.sharding<@mesh, [{"data"}, {"model"}]>
+// EXPLAIN-NEXT: dimension 0: "data" from argument 0 of @main (%x) via hlo.dot_general ({{.*}}mlp.mlir:7:8)
+// EXPLAIN-NEXT: dimension 1: "model" from argument 1 of @main (%w1) via hlo.dot_general ({{.*}}mlp.mlir:7:8)
+// EXPLAIN: %zero = hlo.constant at {{.*}}mlp.mlir:8:11: #tessel.sharding<@mesh, []>
+// EXPLAIN-NEXT: replicated: no sharding reached it
+// EXPLAIN: %relu = hlo.max at {{.*}}mlp.mlir:10:11: #tessel.sharding<@mesh, [{"data"}, {"model"}]>
+// EXPLAIN: %y = hlo.dot_general at {{.*}}mlp.mlir:11:8: #tessel.sharding<@mesh, [{"data"}, {}]>
 
 // CHECK-MLP: result 0: f32[16,64]
 // CHECK-MLP: check: ran the partitioned program on 8 partitions

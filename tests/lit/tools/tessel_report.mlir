@@ -96,12 +96,12 @@
 // TOP:      verify    Parse and verify a program and print it as MLIR.
 // TOP-NEXT: report    Estimate per-device memory, communication and step time.
 
-// HELP:      usage: tessel report FILE [--function=main] [--mesh=NAME=SIZE,...] [--hardware=SPEC.textproto] [--format=table|json] [--partitioned]
+// HELP:      usage: tessel report FILE [--function=main] [--mesh=NAME=SIZE,...] [--hardware=SPEC.textproto] [--format=text|json] [--partitioned]
 // HELP:      flags:
 // HELP-NEXT:   --function (default: main)
 // HELP:        --mesh
 // HELP:        --hardware
-// HELP:        --format (default: table)
+// HELP:        --format (default: text)
 // HELP:        --partitioned (default: false)
 
 // Bad input: exit 1 with the file named, and line:col where there is one.
@@ -154,8 +154,12 @@
 // MANUAL: exit=0
 
 // Bad command lines: exit 2.
+// `table`, text's old name, still gives the text.
+// RUN: tessel report %S/../../../examples/mlp/mlp.mlir --format=table > %t.table
+// RUN: tessel report %S/../../../examples/mlp/mlp.mlir --format=text > %t.text
+// RUN: diff %t.table %t.text
 // RUN: sh -c 'tessel report %t/spmd.mlir --format=xml; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=FORMAT
-// FORMAT: tessel report: --format must be table or json, got 'xml'
+// FORMAT: tessel report: --format must be text or json, got 'xml'
 // FORMAT-NEXT: see 'tessel report --help' for usage
 // FORMAT-NEXT: exit=2
 // RUN: sh -c 'tessel report %t/spmd.mlir --mesh=x; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=MESH-SYNTAX

@@ -190,7 +190,7 @@
 
 // Bad input: exit 1, the file named.
 // RUN: sh -c 'cd %t && tessel viz grid.mlir --value=%%a,%%nope; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=UNKNOWN-VALUE
-// UNKNOWN-VALUE: tessel viz: grid.mlir: @main has no value '%nope' (names: argN, %name as written in MLIR text, or LINE:COL[#K] of an op as 'tessel explain' prints it)
+// UNKNOWN-VALUE: tessel viz: grid.mlir: @main has no value '%nope' (names: argN, the name in the source (%name in MLIR text, the instruction name in HLO text), or LINE:COL[#K] of an op)
 // UNKNOWN-VALUE-NEXT: exit=1
 // RUN: sh -c 'cd %t && tessel viz grid.mlir --value=%%pp; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=TYPO-VALUE
 // TYPO-VALUE: tessel viz: grid.mlir: @main has no value '%pp'; did you mean '%p'? (names:
