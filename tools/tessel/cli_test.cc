@@ -16,6 +16,7 @@
 #include "runtime/random_inputs.h"
 #include "runtime/tensor.h"
 #include "support/status_matchers.h"
+#include "tools/tessel/command_line_shardings.h"
 #include "tools/tessel/common_flags.h"
 #include "tools/tessel/did_you_mean.h"
 #include "tools/tessel/program.h"
@@ -493,6 +494,50 @@ TEST_F(CliTest, RunLimitFlagsAreUsageErrors) {
     EXPECT_EQ(RunSubcommand(RunCommand(), args, out, err), kExitUsage) << flags[0];
     EXPECT_THAT(err.str(), HasSubstr(message)) << flags[0];
   }
+}
+
+using Dims = std::vector<std::vector<std::string>>;
+
+TEST(PartitionSpecTest, ReadsTheFormsJaxUsersWrite) {
+  EXPECT_EQ(ParsePartitionSpec("P('data', None)")->dims, (Dims{{"data"}, {}}));
+  EXPECT_EQ(ParsePartitionSpec("P(\"data\",None)")->dims, (Dims{{"data"}, {}}));
+  EXPECT_EQ(ParsePartitionSpec(" PartitionSpec( ('x', 'y'), model ) ")->dims,
+            (Dims{{"x", "y"}, {"model"}}));
+  EXPECT_EQ(ParsePartitionSpec("P(('x',), ())")->dims, (Dims{{"x"}, {}}));
+  EXPECT_TRUE(ParsePartitionSpec("P()")->dims.empty());
+  EXPECT_TRUE(ParsePartitionSpec("replicated")->dims.empty());
+}
+
+TEST(PartitionSpecTest, MalformedSpecsSayWhere) {
+  EXPECT_THAT(ParsePartitionSpec("P('data', None"),
+              StatusIs(absl::StatusCode::kInvalidArgument, "at column 15: ',' or ')' expected"));
+  EXPECT_THAT(ParsePartitionSpec("P('data)"),
+              StatusIs(absl::StatusCode::kInvalidArgument, "an unterminated axis name"));
+  EXPECT_THAT(ParsePartitionSpec("P('')"),
+              StatusIs(absl::StatusCode::kInvalidArgument, "an empty axis name"));
+  EXPECT_THAT(ParsePartitionSpec("P(x) y"),
+              StatusIs(absl::StatusCode::kInvalidArgument, "unexpected text after"));
+  EXPECT_THAT(ParsePartitionSpec("P(,)"),
+              StatusIs(absl::StatusCode::kInvalidArgument, "an axis name, None or a tuple"));
+  EXPECT_THAT(ParsePartitionSpec("[x]"),
+              StatusIs(absl::StatusCode::kInvalidArgument, "expected P(...) or replicated"));
+}
+
+TEST(PartitionSpecTest, AssignmentsSplitAtCommasOutsideParentheses) {
+  absl::StatusOr<std::vector<ShardingAssignment>> parsed = ParseShardingAssignments(
+      "x=P('data', None), w1 = P(None, ('a','b')),2=replicated", "in_shardings");
+  ASSERT_THAT(parsed, IsOk());
+  ASSERT_EQ(parsed->size(), 3u);
+  EXPECT_EQ((*parsed)[0].target, "x");
+  EXPECT_EQ((*parsed)[0].spec.dims, (Dims{{"data"}, {}}));
+  EXPECT_EQ((*parsed)[1].target, "w1");
+  EXPECT_EQ((*parsed)[1].spec.dims, (Dims{{}, {"a", "b"}}));
+  EXPECT_EQ((*parsed)[2].target, "2");
+  EXPECT_TRUE((*parsed)[2].spec.dims.empty());
+  EXPECT_TRUE(ParseShardingAssignments("", "in_shardings")->empty());
+  EXPECT_THAT(ParseShardingAssignments("=P()", "out_shardings"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "--out_shardings: '=P()' names no argument or result"));
 }
 
 }  // namespace

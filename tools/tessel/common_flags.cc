@@ -32,6 +32,19 @@ ABSL_FLAG(std::vector<std::string>, value, {},
           "Only these values: argN (argument N), the source's name (%name in MLIR text, the "
           "instruction name in HLO text), LINE:COL (the results of the op there) or "
           "LINE:COL#K (its result K). Comma-separated; may be repeated.");
+ABSL_FLAG(std::string, in_shardings, "",
+          "Shardings of arguments, as JAX writes them: NAME=P(...) per argument, comma-separated "
+          "or repeated, e.g. \"x=P('data',None),w1=P(None,'model')\". NAME is the argument's "
+          "source name, argN or its number; P takes per dimension None, an axis or a tuple of "
+          "axes; later dimensions are replicated. Replaces the program's own.");
+ABSL_FLAG(std::string, out_shardings, "",
+          "Shardings of results: N=P(...) (or resultN, or the name of the value returned "
+          "there), as for --in_shardings.");
+ABSL_FLAG(bool, conservative, false,
+          "Conservative propagation: shardings do not pass through the shifted dimensions of "
+          "pad and slice.");
+ABSL_FLAG(bool, replication_is_error, false,
+          "Fail instead of partitioning an op by replication (gathering its operands whole).");
 ABSL_FLAG(std::string, mesh, "",
           "Device mesh axes NAME=SIZE,...: replaces the sizes of the program's one mesh "
           "(same axis names), or declares the mesh of a program without one.");

@@ -27,6 +27,13 @@ ABSL_DECLARE_FLAG(std::string, format);
 // The values explain and viz show: argN, source names, LINE:COL[#K] (function_values.h).
 ABSL_DECLARE_FLAG(std::vector<std::string>, value);
 
+// Shardings from the command line (command_line_shardings.h) and strictness: the
+// propagation and partitioning options of the same names.
+ABSL_DECLARE_FLAG(std::string, in_shardings);
+ABSL_DECLARE_FLAG(std::string, out_shardings);
+ABSL_DECLARE_FLAG(bool, conservative);
+ABSL_DECLARE_FLAG(bool, replication_is_error);
+
 // The device mesh to use instead of the program's: "data=4,model=2" (see docs/cli.md).
 ABSL_DECLARE_FLAG(std::string, mesh);
 

@@ -13,6 +13,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "partitioner/passes/weight_update_sharding.h"
+#include "tools/tessel/command_line_shardings.h"
 #include "tools/tessel/common_flags.h"
 #include "partitioner/ir/location.h"
 #include "tools/tessel/pipeline.h"
@@ -258,9 +259,11 @@ Subcommand ExplainCommand() {
       "and, for each gradient, how it sharded the update or why it left it alone.\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
-  command.flags = {"function", "value", "mesh", "format", "shard_weight_update"};
+  command.flags = {"function",      "value",        "mesh",
+                   "in_shardings",  "out_shardings", "conservative",
+                   "format",        "shard_weight_update"};
   command.flag_defaults = {{"format", "text"}};
-  command.repeatable_flags = {"value"};
+  command.repeatable_flags = {"value", "in_shardings", "out_shardings"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     if (args.positional.size() != 1) {
       err << "tessel explain: expected one FILE, got " << args.positional.size()
@@ -270,6 +273,12 @@ Subcommand ExplainCommand() {
     absl::StatusOr<std::vector<MeshAxisSize>> mesh = ParseMeshSpec(absl::GetFlag(FLAGS_mesh));
     if (!mesh.ok()) {
       err << "tessel explain: " << mesh.status().message()
+          << "\nsee 'tessel explain --help' for usage\n";
+      return static_cast<int>(kExitUsage);
+    }
+    absl::StatusOr<ShardingFlags> shardings = ParseShardingFlags();
+    if (!shardings.ok()) {
+      err << "tessel explain: " << shardings.status().message()
           << "\nsee 'tessel explain --help' for usage\n";
       return static_cast<int>(kExitUsage);
     }
@@ -287,7 +296,11 @@ Subcommand ExplainCommand() {
     propagation::PropagationReport report;
     absl::Status status = module.status();
     if (status.ok()) status = ApplyMeshAxes(**module, *mesh);
-    if (status.ok()) status = Propagate(**module, &report, err);
+    if (status.ok()) {
+      status = ApplyShardingAssignments(**module, function_name, path, shardings->in,
+                                        shardings->out);
+    }
+    if (status.ok()) status = Propagate(**module, &report, err, absl::GetFlag(FLAGS_conservative));
     absl::StatusOr<mlir::func::FuncOp> function =
         status.ok() ? FindFunction(**module, function_name, path)
                     : absl::StatusOr<mlir::func::FuncOp>(status);

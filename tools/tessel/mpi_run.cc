@@ -151,6 +151,8 @@ absl::Status Prepare(const MpiRunOptions& options, int rank, int world_size,
                      mlir::MLIRContext& context, Setup& setup, std::ostream& remarks) {
   TESSEL_ASSIGN_OR_RETURN(setup.module, LoadProgram(options.file, context));
   TESSEL_RETURN_IF_ERROR(ApplyMeshAxes(*setup.module, options.mesh));
+  TESSEL_RETURN_IF_ERROR(ApplyShardingAssignments(*setup.module, options.function, options.file,
+                                                  options.shardings.in, options.shardings.out));
   TESSEL_ASSIGN_OR_RETURN(setup.original,
                           FindFunction(*setup.module, options.function, options.file));
   TESSEL_ASSIGN_OR_RETURN(setup.inputs, options.use_inputs
@@ -164,9 +166,10 @@ absl::Status Prepare(const MpiRunOptions& options, int rank, int world_size,
   }
   setup.mesh = (*meshes.begin()).getMesh();
   // Every rank partitions the same text the same way, so all run the same program.
-  TESSEL_RETURN_IF_ERROR(PropagateAndPartition(
-      *setup.partitioned, remarks,
-      PipelineOptions{options.shard_weight_update, options.combine_collectives}));
+  PipelineOptions pipeline = PipelineOptionsFromFlags();
+  pipeline.shard_weight_update = options.shard_weight_update;
+  pipeline.combine_collectives = options.combine_collectives;
+  TESSEL_RETURN_IF_ERROR(PropagateAndPartition(*setup.partitioned, remarks, pipeline));
   setup.function = setup.partitioned->lookupSymbol<mlir::func::FuncOp>(
       llvm::StringRef(options.function.data(), options.function.size()));
 

@@ -15,6 +15,7 @@
 
 #include "absl/time/time.h"
 #include "tools/tessel/check.h"
+#include "tools/tessel/command_line_shardings.h"
 #include "tools/tessel/common_flags.h"
 
 namespace tessel::cli {
@@ -42,6 +43,8 @@ struct MpiRunOptions {
   bool combine_collectives = false;
   // --max_while_iterations: a while loop whose body would run more often fails; 0: no limit.
   int64_t max_while_iterations = 0;
+  // --in_shardings / --out_shardings.
+  ShardingFlags shardings;
 };
 
 // Initializes MPI (MPI_THREAD_MULTIPLE), runs, finalizes MPI, and returns the process's exit

@@ -18,6 +18,7 @@
 #include "partitioner/hlo_text/hlo_export.h"
 #include "partitioner/sharding/transforms/passes.h"
 #include "support/output_file.h"
+#include "tools/tessel/command_line_shardings.h"
 #include "tools/tessel/common_flags.h"
 #include "tools/tessel/pipeline.h"
 #include "tools/tessel/program.h"
@@ -126,10 +127,13 @@ Subcommand PartitionCommand() {
       "every instruction, in GSPMD form).\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
-  command.flags = {"mesh",     "output",           "shard_weight_update", "combine_collectives",
-                   "hardware", "strategy_remarks", "timing",              "format",
-                   "propagated"};
+  command.flags = {"mesh",          "in_shardings",        "out_shardings",
+                   "output",        "shard_weight_update", "combine_collectives",
+                   "hardware",      "strategy_remarks",    "timing",
+                   "format",        "propagated",          "conservative",
+                   "replication_is_error"};
   command.flag_defaults = {{"format", "auto"}};
+  command.repeatable_flags = {"in_shardings", "out_shardings"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     if (args.positional.size() != 1) {
       err << "tessel partition: expected one FILE, got " << args.positional.size()
@@ -139,6 +143,12 @@ Subcommand PartitionCommand() {
     absl::StatusOr<std::vector<MeshAxisSize>> mesh = ParseMeshSpec(absl::GetFlag(FLAGS_mesh));
     if (!mesh.ok()) {
       err << "tessel partition: " << mesh.status().message()
+          << "\nsee 'tessel partition --help' for usage\n";
+      return static_cast<int>(kExitUsage);
+    }
+    absl::StatusOr<ShardingFlags> shardings = ParseShardingFlags();
+    if (!shardings.ok()) {
+      err << "tessel partition: " << shardings.status().message()
           << "\nsee 'tessel partition --help' for usage\n";
       return static_cast<int>(kExitUsage);
     }
@@ -173,14 +183,20 @@ Subcommand PartitionCommand() {
     StageSeconds stages;
     if (status.ok()) status = module.status();
     if (status.ok()) status = ApplyMeshAxes(**module, *mesh);
+    if (status.ok()) {
+      status = ApplyShardingAssignments(**module, "main", args.positional[0], shardings->in,
+                                        shardings->out);
+    }
     if (status.ok()) status = CheckSpecAxes(spec, **module);
     if (status.ok()) {
-      status = PropagateAndPartition(
-          **module, err,
-          PipelineOptions{absl::GetFlag(FLAGS_shard_weight_update),
-                          absl::GetFlag(FLAGS_combine_collectives), &spec,
-                          absl::GetFlag(FLAGS_strategy_remarks), /*hierarchical_all_reduce=*/true,
-                          &stages, absl::GetFlag(FLAGS_propagated)});
+      PipelineOptions pipeline = PipelineOptionsFromFlags();
+      pipeline.shard_weight_update = absl::GetFlag(FLAGS_shard_weight_update);
+      pipeline.combine_collectives = absl::GetFlag(FLAGS_combine_collectives);
+      pipeline.hardware = &spec;
+      pipeline.strategy_remarks = absl::GetFlag(FLAGS_strategy_remarks);
+      pipeline.seconds = &stages;
+      pipeline.propagate_only = absl::GetFlag(FLAGS_propagated);
+      status = PropagateAndPartition(**module, err, pipeline);
     }
     std::string hlo;
     if (status.ok() && format == "hlo") status = ToHloText(**module, absl::GetFlag(FLAGS_propagated), hlo);

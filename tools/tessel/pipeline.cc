@@ -5,6 +5,7 @@
 #include <ctime>
 #include <string>
 
+#include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -20,6 +21,7 @@
 #include "partitioner/passes/weight_update_sharding.h"
 #include "partitioner/sharding/transforms/passes.h"
 #include "partitioner/spmd/partition.h"
+#include "tools/tessel/common_flags.h"
 
 namespace tessel::cli {
 namespace {
@@ -119,9 +121,10 @@ absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks) {
 }
 
 absl::Status Propagate(mlir::ModuleOp module, propagation::PropagationReport* report,
-                       std::ostream& remarks) {
+                       std::ostream& remarks, bool conservative) {
   DiagnosticCollector collector(module.getContext(), remarks);
   propagation::PropagationOptions options;
+  options.conservative = conservative;
   // Whoever asks for a report wants to know where each axis came from.
   options.recordAxisOrigins = report != nullptr;
   bool failed = mlir::failed(propagation::propagateShardings(module, options, report));
@@ -134,11 +137,18 @@ double ProcessCpuSeconds() {
   return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
 
+PipelineOptions PipelineOptionsFromFlags() {
+  PipelineOptions options;
+  options.conservative = absl::GetFlag(FLAGS_conservative);
+  options.replication_is_error = absl::GetFlag(FLAGS_replication_is_error);
+  return options;
+}
+
 absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
                                    const PipelineOptions& options) {
   const absl::Time start = absl::Now();
   const double startCpu = ProcessCpuSeconds();
-  absl::Status propagated = Propagate(module, nullptr, remarks);
+  absl::Status propagated = Propagate(module, nullptr, remarks, options.conservative);
   const absl::Time propagatedAt = absl::Now();
   const double propagatedCpu = ProcessCpuSeconds();
   if (options.seconds) {
@@ -154,6 +164,7 @@ absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
   spmd::PartitionOptions partition_options;
   partition_options.hardware = options.hardware;
   partition_options.strategyRemarks = options.strategy_remarks;
+  partition_options.replicationIsError = options.replication_is_error;
   bool failed = mlir::failed(spmd::partitionModule(module, partition_options));
   if (!failed && options.combine_collectives) {
     passes::combineCollectives(module, passes::CollectiveCombiningOptions());

@@ -19,8 +19,10 @@ absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks);
 
 // Runs --tessel-propagate on `module`. Fills `report` when not null, with the origin of
 // every axis (PropagationOptions::recordAxisOrigins).
+// With `conservative`, shardings do not pass through the shifted dimensions of pad and
+// slice (--conservative).
 absl::Status Propagate(mlir::ModuleOp module, propagation::PropagationReport* report,
-                       std::ostream& remarks);
+                       std::ostream& remarks, bool conservative = false);
 
 // Seconds spent in each stage of PropagateAndPartition.
 struct StageSeconds {
@@ -51,7 +53,15 @@ struct PipelineOptions {
   StageSeconds* seconds = nullptr;
   // Stop after propagation (and weight-update sharding): the --propagated flag.
   bool propagate_only = false;
+  // Conservative propagation (--conservative).
+  bool conservative = false;
+  // Fail where an op could only be partitioned by replication (--replication_is_error).
+  bool replication_is_error = false;
 };
+
+// The pipeline options the shared flags give (--conservative, --replication_is_error);
+// each command sets the rest.
+PipelineOptions PipelineOptionsFromFlags();
 
 // Runs --tessel-propagate, the passes `options` asks for, and --tessel-partition on
 // `module`.

@@ -13,6 +13,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "partitioner/passes/collective_combining.h"
+#include "tools/tessel/command_line_shardings.h"
 #include "tools/tessel/common_flags.h"
 #include "tools/tessel/pipeline.h"
 #include "tools/tessel/program.h"
@@ -34,6 +35,7 @@ struct ReportOptions {
   bool partitioned = false;
   bool shard_weight_update = false;
   bool combine_collectives = false;
+  ShardingFlags shardings;
 };
 
 absl::StatusOr<ReportOptions> GetOptions(const ParsedArgs& args) {
@@ -60,6 +62,14 @@ absl::StatusOr<ReportOptions> GetOptions(const ParsedArgs& args) {
   if (options.partitioned && !options.mesh.empty()) {
     return absl::InvalidArgumentError(
         "--mesh resizes the mesh before partitioning; it cannot be used with --partitioned");
+  }
+  absl::StatusOr<ShardingFlags> shardings = ParseShardingFlags();
+  if (!shardings.ok()) return shardings.status();
+  options.shardings = *std::move(shardings);
+  if (options.partitioned && (!options.shardings.in.empty() || !options.shardings.out.empty())) {
+    return absl::InvalidArgumentError(
+        "--in_shardings and --out_shardings act before partitioning; they cannot be used with "
+        "--partitioned");
   }
   if (options.partitioned && options.shard_weight_update) {
     return absl::InvalidArgumentError(
@@ -90,13 +100,23 @@ absl::Status Report(const ReportOptions& options, std::ostream& out, std::ostrea
         options.file, " is already partitioned (it has collectives or partition_id); "
                       "--shard_weight_update acts before partitioning"));
   }
+  if (partitioned && (!options.shardings.in.empty() || !options.shardings.out.empty())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        options.file, " is already partitioned (it has collectives or partition_id); "
+                      "--in_shardings and --out_shardings act before partitioning"));
+  }
   absl::Status resized = ApplyMeshAxes(**module, options.mesh);
   if (!resized.ok()) return resized;
+  absl::Status assigned = ApplyShardingAssignments(**module, options.function, options.file,
+                                                   options.shardings.in, options.shardings.out);
+  if (!assigned.ok()) return assigned;
   if (absl::Status axes = CheckSpecAxes(spec, **module); !axes.ok()) return axes;
   if (!partitioned) {
-    absl::Status status = PropagateAndPartition(
-        **module, err,
-        PipelineOptions{options.shard_weight_update, options.combine_collectives, &spec});
+    PipelineOptions pipeline = PipelineOptionsFromFlags();
+    pipeline.shard_weight_update = options.shard_weight_update;
+    pipeline.combine_collectives = options.combine_collectives;
+    pipeline.hardware = &spec;
+    absl::Status status = PropagateAndPartition(**module, err, pipeline);
     if (!status.ok()) return status;
   } else if (options.combine_collectives) {
     // Combining acts on partitioned programs, so it applies to a partitioned FILE too.
@@ -133,9 +153,11 @@ Subcommand ReportCommand() {
       "partitioning (also on a FILE that is already partitioned).\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
-  command.flags = {"function", "mesh",        "hardware",
-                   "format",   "partitioned", "shard_weight_update",
-                   "combine_collectives"};
+  command.flags = {"function",      "mesh",        "in_shardings",
+                   "out_shardings", "hardware",    "format",
+                   "partitioned",   "shard_weight_update", "combine_collectives",
+                   "conservative",  "replication_is_error"};
+  command.repeatable_flags = {"in_shardings", "out_shardings"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     absl::StatusOr<ReportOptions> options = GetOptions(args);
     if (!options.ok()) {

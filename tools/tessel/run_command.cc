@@ -25,6 +25,7 @@
 #include "runtime/tensor.h"
 #include "support/status_macros.h"
 #include "tools/tessel/check.h"
+#include "tools/tessel/command_line_shardings.h"
 #include "tools/tessel/common_flags.h"
 #include "tools/tessel/mpi_run.h"
 #include "tools/tessel/program.h"
@@ -111,6 +112,7 @@ struct RunOptions {
   int64_t max_while_iterations = 0;
   int64_t max_memory = 0;  // bytes; 0 where the system does not say how much it has
   bool timing = false;
+  ShardingFlags shardings;
 };
 
 // Reads the flags into options; a conflict or out-of-range value is a usage error.
@@ -194,6 +196,7 @@ absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
     TESSEL_ASSIGN_OR_RETURN(options.max_memory, ParseByteSize("max_memory", max_memory));
   }
   TESSEL_ASSIGN_OR_RETURN(options.mesh, ParseMeshSpec(absl::GetFlag(FLAGS_mesh)));
+  TESSEL_ASSIGN_OR_RETURN(options.shardings, ParseShardingFlags());
   if (options.shard_weight_update && !options.check && !options.mpi) {
     return absl::InvalidArgumentError(
         "--shard_weight_update changes how the program is partitioned; it needs --check or "
@@ -271,6 +274,8 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
   TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
                           LoadProgram(options.file, context));
   TESSEL_RETURN_IF_ERROR(ApplyMeshAxes(*module, options.mesh));
+  TESSEL_RETURN_IF_ERROR(ApplyShardingAssignments(*module, options.function, options.file,
+                                                  options.shardings.in, options.shardings.out));
   TESSEL_ASSIGN_OR_RETURN(mlir::func::FuncOp function,
                           FindFunction(*module, options.function, options.file));
   const absl::Time loaded = absl::Now();
@@ -343,11 +348,11 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
       TESSEL_RETURN_IF_ERROR(WriteResults(results, options.output_dir, "result_", out));
     }
     if (options.check) {
-      TESSEL_RETURN_IF_ERROR(
-          CheckPartitioned(*module, options.function, inputs, results, out, err,
-                           PipelineOptions{options.shard_weight_update,
-                                           options.combine_collectives},
-                           options.tolerance, limits));
+      PipelineOptions pipeline = PipelineOptionsFromFlags();
+      pipeline.shard_weight_update = options.shard_weight_update;
+      pipeline.combine_collectives = options.combine_collectives;
+      TESSEL_RETURN_IF_ERROR(CheckPartitioned(*module, options.function, inputs, results, out,
+                                              err, pipeline, options.tolerance, limits));
     }
   } else {
     std::vector<std::vector<runtime::Tensor>> per_partition(partitions, inputs);
@@ -423,7 +428,9 @@ Subcommand RunCommand() {
                    "output_dir",  "print_limit", "check",   "mesh",
                    "backend",     "device_assignment", "collective_timeout",
                    "shard_weight_update", "combine_collectives", "rtol", "atol",
-                   "timeout", "max_while_iterations", "max_memory", "timing"};
+                   "timeout", "max_while_iterations", "max_memory", "timing",
+                   "in_shardings", "out_shardings", "conservative", "replication_is_error"};
+  command.repeatable_flags = {"in_shardings", "out_shardings"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     absl::StatusOr<RunOptions> options = GetOptions(args);
     if (!options.ok()) {
@@ -453,6 +460,7 @@ Subcommand RunCommand() {
       mpi.shard_weight_update = options->shard_weight_update;
       mpi.combine_collectives = options->combine_collectives;
       mpi.max_while_iterations = options->max_while_iterations;
+      mpi.shardings = options->shardings;
       return RunOnMpi(mpi, out, err);
     }
     absl::Status status = Run(*options, out, err);

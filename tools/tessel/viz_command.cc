@@ -19,6 +19,7 @@
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "partitioner/sharding/mlir_conversion.h"
 #include "partitioner/sharding/visualize.h"
+#include "tools/tessel/command_line_shardings.h"
 #include "tools/tessel/common_flags.h"
 #include "tools/tessel/pipeline.h"
 #include "tools/tessel/program.h"
@@ -34,6 +35,7 @@ struct VizOptions {
   std::string function;
   std::vector<MeshAxisSize> mesh;
   std::vector<std::string> values;
+  ShardingFlags shardings;
   bool json = false;
 };
 
@@ -55,6 +57,9 @@ absl::StatusOr<VizOptions> GetOptions(const ParsedArgs& args) {
   absl::StatusOr<std::vector<MeshAxisSize>> mesh = ParseMeshSpec(absl::GetFlag(FLAGS_mesh));
   if (!mesh.ok()) return mesh.status();
   options.mesh = *std::move(mesh);
+  absl::StatusOr<ShardingFlags> shardings = ParseShardingFlags();
+  if (!shardings.ok()) return shardings.status();
+  options.shardings = *std::move(shardings);
   return options;
 }
 
@@ -113,7 +118,11 @@ absl::Status Viz(const VizOptions& options, std::ostream& out, std::ostream& err
                       "draws the shardings of a program before partitioning"));
   }
   absl::Status status = ApplyMeshAxes(**module, options.mesh);
-  if (status.ok()) status = Propagate(**module, nullptr, err);
+  if (status.ok()) {
+    status = ApplyShardingAssignments(**module, options.function, options.file,
+                                      options.shardings.in, options.shardings.out);
+  }
+  if (status.ok()) status = Propagate(**module, nullptr, err, absl::GetFlag(FLAGS_conservative));
   if (!status.ok()) return status;
   absl::StatusOr<mlir::func::FuncOp> function =
       FindFunction(**module, options.function, options.file);
@@ -186,9 +195,10 @@ Subcommand VizCommand() {
       "at that place, as 'tessel explain' prints it; #K picks one of several results).\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
-  command.flags = {"function", "value", "mesh", "format"};
+  command.flags = {"function",     "value",         "mesh",        "in_shardings",
+                   "out_shardings", "conservative",  "format"};
   command.flag_defaults = {{"format", "text"}};
-  command.repeatable_flags = {"value"};
+  command.repeatable_flags = {"value", "in_shardings", "out_shardings"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     absl::StatusOr<VizOptions> options = GetOptions(args);
     if (!options.ok()) {
