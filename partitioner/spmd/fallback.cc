@@ -8,7 +8,6 @@
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/IRMapping.h"
-#include "partitioner/ir/location.h"
 #include "partitioner/rules/sharding_rule_interface.h"
 #include "partitioner/spmd/partition_state.h"
 #include "partitioner/spmd/plan_cost.h"
@@ -114,11 +113,12 @@ mlir::LogicalResult partitionByReplication(mlir::Operation* op, PartitionState& 
   }
   // Ops whose operands are whole already move nothing: a remark, not a warning.
   if (remark && replicatedBytes == 0) {
-    op->emitRemark() << "'" << op->getName() << "' at " << FormatLocation(op->getLoc())
-                     << " is partitioned by replication: 0 bytes of split operands are gathered";
+    // The diagnostic carries the op's place; the text names only the op.
+    op->emitRemark() << "'" << op->getName()
+                     << "' is partitioned by replication: 0 bytes of split operands are gathered";
   } else if (remark) {
-    op->emitWarning() << "'" << op->getName() << "' at " << FormatLocation(op->getLoc())
-                      << " is partitioned by replication: " << replicatedBytes
+    op->emitWarning() << "'" << op->getName()
+                      << "' is partitioned by replication: " << replicatedBytes
                       << " bytes of split operands are gathered; " << why;
   }
   return mlir::success();

@@ -89,7 +89,7 @@ tessel.mesh @mesh = <["x"=2]>
 // CHECK: hlo.dynamic_slice {{.*}} -> tensor<4x3xf32>
 func.func @fallback(%a: tensor<8x3xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>})
     -> (tensor<8x3xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>}) {
-  // expected-warning-re @+1 {{'hlo.custom_call' at {{.*}}reshard_and_fallback.mlir{{.*}}:8 is partitioned by replication: 96 bytes of split operands are gathered; a sharding constraint to #tessel.sharding<@mesh, [{}, {"x"}]> on operand 0 would avoid it}}
+  // expected-warning-re @+1 {{'hlo.custom_call' is partitioned by replication: 96 bytes of split operands are gathered; a sharding constraint to #tessel.sharding<@mesh, [{}, {"x"}]> on operand 0 would avoid it}}
   %0 = hlo.custom_call @kernel(%a) {tessel.sharding_rule = "([i, j])->([i, j]) {i=8, j=3} permutation={i}", tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<8x3xf32>) -> tensor<8x3xf32>
   return %0 : tensor<8x3xf32>
 }
@@ -102,7 +102,7 @@ tessel.mesh @mesh = <["x"=2]>
 // CHECK-LABEL: func @opaque
 func.func @opaque(%a: tensor<8x3xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>})
     -> (tensor<8x3xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>}) {
-  // expected-warning-re @+1 {{'hlo.custom_call' at {{.*}} is partitioned by replication: 96 bytes of split operands are gathered; no sharding constraint avoids it: the op has no sharding rule, so only replicated operands suit it}}
+  // expected-warning-re @+1 {{'hlo.custom_call' is partitioned by replication: 96 bytes of split operands are gathered; no sharding constraint avoids it: the op has no sharding rule, so only replicated operands suit it}}
   %0 = hlo.custom_call @kernel(%a) {tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<8x3xf32>) -> tensor<8x3xf32>
   return %0 : tensor<8x3xf32>
 }
@@ -115,7 +115,7 @@ tessel.mesh @mesh = <["x"=2]>
 // CHECK-LABEL: func @no_better_layout
 func.func @no_better_layout(%a: tensor<8xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}]>})
     -> (tensor<8xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}]>}) {
-  // expected-warning-re @+1 {{'hlo.custom_call' at {{.*}} is partitioned by replication: 32 bytes of split operands are gathered; no better layout exists: operand 0 has no other dimension the op can keep split, so it must be whole}}
+  // expected-warning-re @+1 {{'hlo.custom_call' is partitioned by replication: 32 bytes of split operands are gathered; no better layout exists: operand 0 has no other dimension the op can keep split, so it must be whole}}
   %0 = hlo.custom_call @kernel(%a) {tessel.sharding_rule = "([i])->([i]) {i=8} permutation={i}", tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"x"}]>]>} : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
