@@ -23,6 +23,7 @@
 #include "partitioner/ir/location.h"
 #include "partitioner/ir/module_devices.h"
 #include "partitioner/ir/parse_module.h"
+#include "partitioner/ir/partitioned_marker.h"
 #include "partitioner/passes/collective_combining.h"
 #include "partitioner/passes/hierarchical_all_reduce.h"
 #include "partitioner/passes/weight_update_sharding.h"
@@ -227,14 +228,6 @@ CollectiveSummary SummarizeCollectives(mlir::ModuleOp module) {
   return summary;
 }
 
-mlir::ArrayAttr TypeArray(const std::vector<TensorType>& types, mlir::MLIRContext* context) {
-  llvm::SmallVector<mlir::Attribute> attrs;
-  for (const TensorType& type : types) {
-    attrs.push_back(mlir::TypeAttr::get(api_internal::ToMlirType(type, context)));
-  }
-  return mlir::ArrayAttr::get(context, attrs);
-}
-
 }  // namespace
 
 absl::StatusOr<PartitionResult> Partition(const Program& program,
@@ -311,14 +304,15 @@ absl::StatusOr<PartitionResult> Partition(const Program& program,
   CollectiveSummary collectives = SummarizeCollectives(*module);
   if (!meshes.empty()) {
     mlir::MLIRContext* ctx = context.get();
-    mlir::Builder builder(ctx);
-    module->getOperation()->setAttr(
-        api_internal::ToStringRef(Program::kPartitionedAttrName),
-        builder.getDictionaryAttr(
-            {builder.getNamedAttr("num_partitions", builder.getI64IntegerAttr(num_partitions)),
-             builder.getNamedAttr("parameter_types",
-                                  TypeArray(program.global_parameter_types(), ctx)),
-             builder.getNamedAttr("result_types", TypeArray(program.global_result_types(), ctx))}));
+    ir::PartitionedSignature signature;
+    signature.num_partitions = num_partitions;
+    for (const TensorType& type : program.global_parameter_types()) {
+      signature.parameter_types.push_back(api_internal::ToMlirType(type, ctx));
+    }
+    for (const TensorType& type : program.global_result_types()) {
+      signature.result_types.push_back(api_internal::ToMlirType(type, ctx));
+    }
+    ir::MarkPartitioned(*module, signature);
   }
   CostEstimate cost;
   if (auto entry = module->lookupSymbol<mlir::func::FuncOp>(

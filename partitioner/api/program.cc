@@ -19,6 +19,7 @@
 #include "partitioner/api/program_mlir.h"
 #include "partitioner/hlo_text/hlo_import.h"
 #include "partitioner/ir/parse_module.h"
+#include "partitioner/ir/partitioned_marker.h"
 #include "partitioner/sharding/transforms/passes.h"
 #include "support/status_macros.h"
 
@@ -201,36 +202,27 @@ absl::StatusOr<std::vector<std::optional<Sharding>>> Program::result_shardings()
 
 // Reads the kPartitionedAttrName attribute of `module`, if any, into `impl`.
 absl::Status ProgramAccess::ReadPartitionedAttr(mlir::ModuleOp module, Program::Impl& impl) {
-  mlir::Attribute attr =
-      module->getAttr(api_internal::ToStringRef(Program::kPartitionedAttrName));
-  if (!attr) {
+  static_assert(Program::kPartitionedAttrName == ir::kPartitionedAttrName.data(),
+                "the API names the mark the IR writes");
+  TESSEL_ASSIGN_OR_RETURN(
+      std::optional<ir::PartitionedSignature> mark,
+      ir::ReadPartitionedMark(module, impl.parameter_types.size(), impl.result_types.size()));
+  if (!mark) {
     impl.global_parameter_types = impl.parameter_types;
     impl.global_result_types = impl.result_types;
     return absl::OkStatus();
   }
-  auto invalid = [](absl::string_view why) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("module attribute ", Program::kPartitionedAttrName, " ", why));
-  };
-  auto dict = mlir::dyn_cast<mlir::DictionaryAttr>(attr);
-  if (!dict) return invalid("must be a dictionary");
-  auto count = dict.getAs<mlir::IntegerAttr>("num_partitions");
-  if (!count || count.getInt() < 1) return invalid("needs num_partitions, an integer >= 1");
-  impl.num_partitions = count.getInt();
-  for (auto [key, what, size, types] :
-       {std::make_tuple("parameter_types", "parameter", impl.parameter_types.size(),
-                        &impl.global_parameter_types),
-        std::make_tuple("result_types", "result", impl.result_types.size(),
-                        &impl.global_result_types)}) {
-    auto array = dict.getAs<mlir::ArrayAttr>(key);
-    if (!array || array.size() != size) {
-      return invalid(absl::StrCat("needs ", key, ", one type per entry function ", what));
-    }
-    for (mlir::Attribute element : array) {
-      auto type = mlir::dyn_cast<mlir::TypeAttr>(element);
-      if (!type) return invalid(absl::StrCat(key, " must hold types"));
-      absl::StatusOr<TensorType> converted = api_internal::FromMlirType(type.getValue());
-      if (!converted.ok()) return invalid(absl::StrCat(key, ": ", converted.status().message()));
+  impl.num_partitions = mark->num_partitions;
+  for (auto [mlir_types, types, key] :
+       {std::make_tuple(&mark->parameter_types, &impl.global_parameter_types, "parameter_types"),
+        std::make_tuple(&mark->result_types, &impl.global_result_types, "result_types")}) {
+    for (mlir::Type type : *mlir_types) {
+      absl::StatusOr<TensorType> converted = api_internal::FromMlirType(type);
+      if (!converted.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat("module attribute ",
+                                                       Program::kPartitionedAttrName, " ", key,
+                                                       ": ", converted.status().message()));
+      }
       types->push_back(*std::move(converted));
     }
   }

@@ -5,7 +5,8 @@ In every fenced block of docs/*.md and README.md, a line `$ tessel ...` is a com
 lines after it, up to the next `$ ` line or the end of the block, are what it prints
 (standard output and standard error together). Every file a command names (an argument
 ending in .mlir, .hlo, .npy or .textproto, or a flag value of that kind) must be shipped
-or written by an earlier command; a missing one fails the test. The documented lines are an
+or written by an earlier command (the value of `-o` or `--output` is what it writes); a
+missing one fails the test. The documented lines are an
 excerpt: each must match an actual line, in order (lines between them may be left out);
 `...` inside a line matches any text. A `$ echo $?` line checks the exit status of the
 command before it. Commands run from a scratch directory that links examples/, tests/ and
@@ -98,9 +99,22 @@ def materialize(files, root, scratch):
             f.write(text)
 
 
+OUTPUT_FLAGS = ("-o", "--output")
+
+
 def named_files(words):
+    """The files a command reads: what it names, less what it writes (-o, --output)."""
     files = []
+    writes_next = False
     for word in words:
+        if writes_next:
+            writes_next = False
+            continue
+        if word in OUTPUT_FLAGS:
+            writes_next = True
+            continue
+        if word.split("=", 1)[0] in OUTPUT_FLAGS:
+            continue
         for part in re.split(r"[=,]", word):
             if part.endswith(FILE_SUFFIXES) and not part.startswith("-"):
                 files.append(part)

@@ -36,7 +36,56 @@ absl::Status Compare(const runtime::Tensor& got, const runtime::Tensor& want, si
   return absl::OkStatus();
 }
 
+std::vector<runtime::Shape> ShapesOf(const std::vector<runtime::Tensor>& tensors) {
+  std::vector<runtime::Shape> shapes;
+  for (const runtime::Tensor& tensor : tensors) shapes.push_back(tensor.shape());
+  return shapes;
+}
+
 }  // namespace
+
+absl::StatusOr<std::vector<runtime::Tensor>> RunOnPartitions(
+    mlir::ModuleOp module, mlir::func::FuncOp function, int64_t num_partitions,
+    const std::vector<runtime::Tensor>& inputs, const std::vector<runtime::Shape>& result_shapes,
+    const runtime::RunLimits& limits) {
+  if (inputs.size() != function.getNumArguments()) {
+    return absl::InvalidArgumentError(absl::StrCat("the partitioned function takes ",
+                                                   function.getNumArguments(), " arguments, got ",
+                                                   inputs.size()));
+  }
+  if (result_shapes.size() != function.getNumResults()) {
+    return absl::InvalidArgumentError(absl::StrCat("the partitioned function has ",
+                                                   function.getNumResults(), " results, expected ",
+                                                   result_shapes.size()));
+  }
+  std::vector<std::vector<runtime::Tensor>> per_partition(num_partitions);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    auto sharding =
+        function.getArgAttrOfType<ir::ShardingAttr>(i, ir::TesselDialect::kShardingAttrName);
+    TESSEL_ASSIGN_OR_RETURN(ir::MeshAttr own_mesh, runtime::MeshOfSharding(module, sharding));
+    for (int64_t p = 0; p < num_partitions; ++p) {
+      TESSEL_ASSIGN_OR_RETURN(runtime::Tensor local,
+                              runtime::ShardTensor(inputs[i], sharding, own_mesh, p));
+      per_partition[p].push_back(std::move(local));
+    }
+  }
+  runtime::SpmdOptions spmd;
+  spmd.limits = limits;
+  TESSEL_ASSIGN_OR_RETURN(std::vector<std::vector<runtime::Tensor>> results,
+                          runtime::RunSpmd(function, per_partition, num_partitions, spmd));
+  std::vector<runtime::Tensor> assembled;
+  for (size_t r = 0; r < result_shapes.size(); ++r) {
+    auto sharding =
+        function.getResultAttrOfType<ir::ShardingAttr>(r, ir::TesselDialect::kShardingAttrName);
+    std::vector<runtime::Tensor> locals;
+    for (int64_t p = 0; p < num_partitions; ++p) locals.push_back(results[p][r]);
+    TESSEL_ASSIGN_OR_RETURN(ir::MeshAttr own_mesh, runtime::MeshOfSharding(module, sharding));
+    TESSEL_ASSIGN_OR_RETURN(runtime::Tensor whole,
+                            runtime::AssembleTensor(locals, sharding, own_mesh, result_shapes[r]));
+    assembled.push_back(std::move(whole));
+  }
+  return assembled;
+}
 
 absl::Status CompareResults(const std::vector<runtime::Tensor>& got,
                             const std::vector<runtime::Tensor>& expected, std::ostream& out,
@@ -75,35 +124,10 @@ absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_
   TESSEL_RETURN_IF_ERROR(PropagateAndPartition(*partitioned, remarks, pipeline));
   auto function = partitioned->lookupSymbol<mlir::func::FuncOp>(
       llvm::StringRef(function_name.data(), function_name.size()));
-
-  std::vector<std::vector<runtime::Tensor>> per_partition(num_partitions);
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    auto sharding =
-        function.getArgAttrOfType<ir::ShardingAttr>(i, ir::TesselDialect::kShardingAttrName);
-    TESSEL_ASSIGN_OR_RETURN(ir::MeshAttr own_mesh, runtime::MeshOfSharding(*partitioned, sharding));
-    for (int64_t p = 0; p < num_partitions; ++p) {
-      TESSEL_ASSIGN_OR_RETURN(runtime::Tensor local,
-                              runtime::ShardTensor(inputs[i], sharding, own_mesh, p));
-      per_partition[p].push_back(std::move(local));
-    }
-  }
-  runtime::SpmdOptions spmd;
-  spmd.limits = limits;
-  TESSEL_ASSIGN_OR_RETURN(std::vector<std::vector<runtime::Tensor>> results,
-                          runtime::RunSpmd(function, per_partition, num_partitions, spmd));
+  TESSEL_ASSIGN_OR_RETURN(
+      std::vector<runtime::Tensor> assembled,
+      RunOnPartitions(*partitioned, function, num_partitions, inputs, ShapesOf(expected), limits));
   out << "check: ran the partitioned program on " << num_partitions << " partitions\n";
-  std::vector<runtime::Tensor> assembled;
-  for (size_t r = 0; r < expected.size(); ++r) {
-    auto sharding =
-        function.getResultAttrOfType<ir::ShardingAttr>(r, ir::TesselDialect::kShardingAttrName);
-    std::vector<runtime::Tensor> locals;
-    for (int64_t p = 0; p < num_partitions; ++p) locals.push_back(results[p][r]);
-    TESSEL_ASSIGN_OR_RETURN(ir::MeshAttr own_mesh, runtime::MeshOfSharding(*partitioned, sharding));
-    TESSEL_ASSIGN_OR_RETURN(
-        runtime::Tensor whole,
-        runtime::AssembleTensor(locals, sharding, own_mesh, expected[r].shape()));
-    assembled.push_back(std::move(whole));
-  }
   return CompareResults(assembled, expected, out, tolerance);
 }
 

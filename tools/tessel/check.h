@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "runtime/run_limits.h"
 #include "runtime/tensor.h"
@@ -37,6 +39,15 @@ absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_
                               const PipelineOptions& pipeline = PipelineOptions(),
                               const CheckTolerance& tolerance = CheckTolerance(),
                               const runtime::RunLimits& limits = runtime::RunLimits());
+
+// Runs the partitioned `function` of `module` on `num_partitions` local partitions: cuts
+// each global input into the partition's piece by the function's argument shardings and
+// assembles each result, of global shape `result_shapes[r]`, from the partitions' pieces by
+// its result sharding. For `tessel run --check` and for running a partitioned file.
+absl::StatusOr<std::vector<runtime::Tensor>> RunOnPartitions(
+    mlir::ModuleOp module, mlir::func::FuncOp function, int64_t num_partitions,
+    const std::vector<runtime::Tensor>& inputs, const std::vector<runtime::Shape>& result_shapes,
+    const runtime::RunLimits& limits = runtime::RunLimits());
 
 // Compares the assembled results of a partitioned run, `got`, with the single-device
 // `expected` by the rules above, printing one line per result to `out`. Fails with

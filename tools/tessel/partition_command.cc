@@ -18,6 +18,8 @@
 #include "partitioner/hlo_text/hlo_export.h"
 #include "partitioner/sharding/transforms/passes.h"
 #include "support/output_file.h"
+#include "partitioner/ir/module_devices.h"
+#include "partitioner/ir/partitioned_marker.h"
 #include "tools/tessel/command_line_shardings.h"
 #include "tools/tessel/common_flags.h"
 #include "tools/tessel/pipeline.h"
@@ -35,6 +37,17 @@ ABSL_FLAG(bool, strategy_remarks, false,
 
 namespace tessel::cli {
 namespace {
+
+// The global argument and result types of @main, for the partitioned-program mark; none
+// for a program without @main or without a mesh (nothing to partition).
+std::optional<ir::PartitionedSignature> GlobalSignature(mlir::ModuleOp module) {
+  auto main = module.lookupSymbol<mlir::func::FuncOp>("main");
+  if (!main || module.getOps<ir::MeshOp>().empty()) return std::nullopt;
+  ir::PartitionedSignature signature;
+  signature.parameter_types.assign(main.getArgumentTypes().begin(), main.getArgumentTypes().end());
+  signature.result_types.assign(main.getResultTypes().begin(), main.getResultTypes().end());
+  return signature;
+}
 
 // The most memory this process has held: the resident set's high-water mark, VmHWM of
 // /proc/self/status (getrusage's ru_maxrss would also count what a parent process held
@@ -196,7 +209,14 @@ Subcommand PartitionCommand() {
       pipeline.strategy_remarks = absl::GetFlag(FLAGS_strategy_remarks);
       pipeline.seconds = &stages;
       pipeline.propagate_only = absl::GetFlag(FLAGS_propagated);
+      // The global types of @main, before partitioning makes them local: the mark lets
+      // `tessel run` feed the partitioned program global inputs.
+      std::optional<ir::PartitionedSignature> signature = GlobalSignature(**module);
       status = PropagateAndPartition(**module, err, pipeline);
+      if (status.ok() && signature && !pipeline.propagate_only) {
+        signature->num_partitions = ir::ModuleDeviceCount(**module);
+        ir::MarkPartitioned(**module, *signature);
+      }
     }
     std::string hlo;
     if (status.ok() && format == "hlo") status = ToHloText(**module, absl::GetFlag(FLAGS_propagated), hlo);

@@ -14,6 +14,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "partitioner/hlo_text/hlo_import.h"
 #include "partitioner/ir/location.h"
+#include "partitioner/ir/partitioned_marker.h"
 #include "partitioner/ir/parse_module.h"
 #include "partitioner/ir/tensor_sizes.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
@@ -111,6 +112,7 @@ absl::StatusOr<mlir::func::FuncOp> FindFunction(mlir::ModuleOp module, absl::str
 
 bool LooksPartitioned(mlir::ModuleOp module) {
   if (module->hasAttr(ir::TesselDialect::kPerDeviceAttrName)) return true;
+  if (module->hasAttr(ir::kPartitionedAttrName)) return true;
   bool found = false;
   module.walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation* op) {
     if (llvm::isa<ir::ManualComputationOp>(op)) return mlir::WalkResult::skip();

@@ -17,6 +17,7 @@
 #include "collectives/hierarchical/axis_assignment.h"
 #include "mlir/IR/MLIRContext.h"
 #include "partitioner/ir/module_devices.h"
+#include "partitioner/ir/partitioned_marker.h"
 #include "runtime/interpreter.h"
 #include "runtime/kernels/linalg_utils.h"
 #include "runtime/npy.h"
@@ -48,6 +49,9 @@ ABSL_FLAG(std::string, output_dir, "",
 ABSL_FLAG(bool, check, false,
           "Also partition the program (it needs a tessel.mesh and shardings), run it on one "
           "local partition per mesh device, and check it gives the single-device results.");
+ABSL_FLAG(std::string, reference, "",
+          "With --check on a program 'tessel partition' wrote: the program it was partitioned "
+          "from, run on one device as the reference.");
 ABSL_FLAG(double, rtol, 1e-4,
           "With --check: the relative tolerance for float results (at least two ulps of "
           "the type).");
@@ -113,6 +117,7 @@ struct RunOptions {
   int64_t max_memory = 0;  // bytes; 0 where the system does not say how much it has
   bool timing = false;
   ShardingFlags shardings;
+  std::string reference;  // --reference: the source of a partitioned FILE, for --check
 };
 
 // Reads the flags into options; a conflict or out-of-range value is a usage error.
@@ -132,6 +137,10 @@ absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
   options.output_dir = absl::GetFlag(FLAGS_output_dir);
   options.print_limit = absl::GetFlag(FLAGS_print_limit);
   options.check = absl::GetFlag(FLAGS_check);
+  options.reference = absl::GetFlag(FLAGS_reference);
+  if (!options.reference.empty() && !options.check) {
+    return absl::InvalidArgumentError("--reference needs --check");
+  }
   options.tolerance = {absl::GetFlag(FLAGS_rtol), absl::GetFlag(FLAGS_atol)};
   if (!(options.tolerance.rtol >= 0) || !(options.tolerance.atol >= 0)) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -278,10 +287,19 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
                                                   options.shardings.in, options.shardings.out));
   TESSEL_ASSIGN_OR_RETURN(mlir::func::FuncOp function,
                           FindFunction(*module, options.function, options.file));
+  // A program `tessel partition` wrote says for how many devices and which global types:
+  // it runs on global inputs, each partition taking its piece, and gives global results.
+  std::optional<ir::PartitionedSignature> mark;
+  if (function.getSymName() == "main") {
+    TESSEL_ASSIGN_OR_RETURN(mark, ir::ReadPartitionedMark(*module, function.getNumArguments(),
+                                                          function.getNumResults()));
+  }
+  const llvm::ArrayRef<mlir::Type> input_types =
+      mark ? llvm::ArrayRef<mlir::Type>(mark->parameter_types) : llvm::ArrayRef<mlir::Type>();
   const absl::Time loaded = absl::Now();
   TESSEL_ASSIGN_OR_RETURN(std::vector<runtime::Tensor> inputs,
-                          options.use_inputs ? ReadInputs(function, options.inputs)
-                                             : RandomInputs(function, options.seed));
+                          options.use_inputs ? ReadInputs(function, options.inputs, input_types)
+                                             : RandomInputs(function, options.seed, input_types));
   const absl::Time inputsReady = absl::Now();
   // The run stage ends when the results exist, before they are printed or written.
   auto reportTiming = [&] {
@@ -294,15 +312,46 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
         runtime::MatMulIsaName(runtime::ChosenMatMulIsa()));
   };
   if (!options.output_dir.empty()) TESSEL_RETURN_IF_ERROR(CreateOutputDir(options.output_dir));
-  const bool perDevice = LooksPartitioned(*module);
-  if (options.check && perDevice) {
+  const bool perDevice = mark.has_value() || LooksPartitioned(*module);
+  if (options.check && mark && options.reference.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        options.file,
+        " is already partitioned: --check needs --reference=SOURCE, the program it was "
+        "partitioned from, to compare with"));
+  }
+  if (options.check && perDevice && !mark) {
     return absl::InvalidArgumentError(absl::StrCat(
         options.file,
         " is already the per-device program (it has collectives or partition_id, or every "
         "value is manual): --check compares a program with its partitioning, and this one "
         "has no single-device form; run it with --partitions=N"));
   }
+  if (!options.check && !options.reference.empty()) {
+    return absl::InvalidArgumentError("--reference needs --check");
+  }
   int64_t partitions = options.partitions;
+  if (mark) {
+    if (options.partitions_set && options.partitions != mark->num_partitions) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          options.file, " was partitioned for ", mark->num_partitions,
+          " devices; --partitions=", options.partitions,
+          " would run a different number of them (drop --partitions)"));
+    }
+    if (mark->num_partitions > kMaxPartitions) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          options.file, ": the program runs on ", mark->num_partitions,
+          " devices, more than the ", kMaxPartitions, " partitions (threads) a local run starts"));
+    }
+    partitions = mark->num_partitions;
+  } else if (perDevice && options.partitions_set && !(*module).getOps<ir::MeshOp>().empty() &&
+             options.partitions != ir::ModuleDeviceCount(*module)) {
+    // The collectives name the mesh's devices: a different count leaves some of them
+    // without a partition, or partitions no collective expects.
+    return absl::InvalidArgumentError(absl::StrCat(
+        options.file, ": its mesh has ", ir::ModuleDeviceCount(*module),
+        " devices, and the per-device program runs on exactly that many; --partitions=",
+        options.partitions, " does not match"));
+  }
   // HLO that is manual throughout runs on the devices its collectives name (the imported
   // mesh holds num_partitions of them) unless --partitions says otherwise.
   if ((*module)->hasAttr(ir::TesselDialect::kPerDeviceAttrName) && !options.partitions_set) {
@@ -326,7 +375,50 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
                        absl::FormatDuration(options.timeout))));
   const runtime::RunLimits limits{&stop, options.max_while_iterations};
 
-  if (partitions == 1) {
+  if (mark) {
+    std::vector<runtime::Shape> result_shapes;
+    for (mlir::Type type : mark->result_types) {
+      auto tensor = llvm::cast<mlir::RankedTensorType>(type);
+      result_shapes.emplace_back(tensor.getShape().begin(), tensor.getShape().end());
+    }
+    TESSEL_ASSIGN_OR_RETURN(
+        std::vector<runtime::Tensor> results,
+        RunOnPartitions(*module, function, partitions, inputs, result_shapes, limits));
+    reportTiming();
+    out << "ran the partitioned program on " << partitions
+        << " partitions; results assembled from their pieces\n";
+    for (size_t i = 0; i < results.size(); ++i) {
+      out << "result " << i << ": " << Describe(results[i], options.print_limit) << "\n";
+    }
+    if (!options.output_dir.empty()) {
+      TESSEL_RETURN_IF_ERROR(WriteResults(results, options.output_dir, "result_", out));
+    }
+    if (options.check) {
+      // Same context: the types are compared with the mark's.
+      TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> reference,
+                              LoadProgram(options.reference, context));
+      TESSEL_ASSIGN_OR_RETURN(mlir::func::FuncOp source,
+                              FindFunction(*reference, options.function, options.reference));
+      if (LooksPartitioned(*reference)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--reference=", options.reference,
+            " is partitioned too; give the program before partitioning"));
+      }
+      if (llvm::ArrayRef<mlir::Type>(source.getArgumentTypes()) != input_types ||
+          llvm::ArrayRef<mlir::Type>(source.getResultTypes()) !=
+              llvm::ArrayRef<mlir::Type>(mark->result_types)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--reference=", options.reference, ": @", options.function,
+            " does not have the global signature ", options.file, " was partitioned from"));
+      }
+      runtime::Interpreter interpreter(runtime::DefaultKernelRegistry(),
+                                       runtime::PartitionContext{}, limits);
+      TESSEL_ASSIGN_OR_RETURN(std::vector<runtime::Tensor> expected,
+                              interpreter.RunFunction(source, inputs));
+      out << "check: ran " << options.reference << " on one device\n";
+      TESSEL_RETURN_IF_ERROR(CompareResults(results, expected, out, options.tolerance));
+    }
+  } else if (partitions == 1) {
     runtime::Interpreter interpreter(runtime::DefaultKernelRegistry(), runtime::PartitionContext{},
                                      limits);
     absl::StatusOr<std::vector<runtime::Tensor>> run = interpreter.RunFunction(function, inputs);
@@ -429,7 +521,8 @@ Subcommand RunCommand() {
                    "backend",     "device_assignment", "collective_timeout",
                    "shard_weight_update", "combine_collectives", "rtol", "atol",
                    "timeout", "max_while_iterations", "max_memory", "timing",
-                   "in_shardings", "out_shardings", "conservative", "replication_is_error"};
+                   "in_shardings", "out_shardings", "conservative", "replication_is_error",
+                   "reference"};
   command.repeatable_flags = {"in_shardings", "out_shardings"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     absl::StatusOr<RunOptions> options = GetOptions(args);

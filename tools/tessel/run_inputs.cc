@@ -46,18 +46,19 @@ std::string TypeString(mlir::Type type) {
 }  // namespace
 
 absl::StatusOr<std::vector<runtime::Tensor>> ReadInputs(mlir::func::FuncOp function,
-                                                        absl::Span<const std::string> paths) {
-  mlir::FunctionType type = function.getFunctionType();
-  if (paths.size() != type.getNumInputs()) {
+                                                        absl::Span<const std::string> paths,
+                                                        llvm::ArrayRef<mlir::Type> types) {
+  if (types.empty()) types = function.getArgumentTypes();
+  if (paths.size() != types.size()) {
     return absl::InvalidArgumentError(
-        absl::StrCat(FunctionName(function), " takes ", Count(type.getNumInputs(), "argument"),
+        absl::StrCat(FunctionName(function), " takes ", Count(types.size(), "argument"),
                      ", but --inputs names ", Count(paths.size(), "file")));
   }
   std::vector<runtime::Tensor> inputs;
   for (size_t i = 0; i < paths.size(); ++i) {
     TESSEL_ASSIGN_OR_RETURN(runtime::Tensor tensor, runtime::ReadNpy(paths[i]));
     TESSEL_RETURN_IF_ERROR(runtime::CheckTensorMatchesType(
-        tensor, type.getInput(i),
+        tensor, types[i],
         absl::StrCat(paths[i], ": argument ", i, " of ", ShortName(function))));
     inputs.push_back(std::move(tensor));
   }
@@ -65,11 +66,12 @@ absl::StatusOr<std::vector<runtime::Tensor>> ReadInputs(mlir::func::FuncOp funct
 }
 
 absl::StatusOr<std::vector<runtime::Tensor>> RandomInputs(mlir::func::FuncOp function,
-                                                          uint64_t seed) {
-  mlir::FunctionType type = function.getFunctionType();
+                                                          uint64_t seed,
+                                                          llvm::ArrayRef<mlir::Type> types) {
+  if (types.empty()) types = function.getArgumentTypes();
   std::vector<runtime::Tensor> inputs;
-  for (unsigned i = 0; i < type.getNumInputs(); ++i) {
-    mlir::Type input = type.getInput(i);
+  for (unsigned i = 0; i < types.size(); ++i) {
+    mlir::Type input = types[i];
     std::string what =
         absl::StrCat(FunctionName(function), ": argument ", i, " (", TypeString(input), ")");
     auto tensor_type = llvm::dyn_cast<mlir::RankedTensorType>(input);

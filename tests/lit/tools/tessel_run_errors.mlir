@@ -66,7 +66,7 @@
 // ONE-DEVICE-NEXT: hint: the function has collectives; run it on several partitions with --partitions=N
 // ONE-DEVICE-NEXT: exit=1
 // RUN: sh -c 'tessel run %t/prog.mlir --function=collective --partitions=2; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=TOO-FEW
-// TOO-FEW: tessel run: partition {{[01]}}: tessel.all_reduce at {{.*}}prog.mlir:28:8: mesh @mesh has device 2, but the program runs on 2 partitions
+// TOO-FEW: tessel run: {{.*}}prog.mlir: its mesh has 4 devices, and the per-device program runs on exactly that many; --partitions=2 does not match
 // TOO-FEW: exit=1
 
 // An output directory that cannot be created.
