@@ -146,6 +146,7 @@ absl::StatusOr<std::vector<Tensor>> Interpreter::RunBlock(mlir::Block& block) {
     // stopped run names the op it would have run next, or the one it stopped in.
     if (stopped()) return OpError(&op, limits_.stop->reason());
     TESSEL_RETURN_IF_ERROR(RunOp(op));
+    if (limits_.counters) limits_.counters->ops.fetch_add(1, std::memory_order_relaxed);
   }
   // The terminator (func.return, hlo.return, tessel.return) yields the block's results.
   // A value this block computed is moved out at its last use in the terminator, since the

@@ -217,6 +217,22 @@ TEST_F(InterpreterTest, ALoopWithinTheIterationLimitRuns) {
               StatusIs(absl::StatusCode::kResourceExhausted, "max_while_iterations = 5"));
 }
 
+TEST_F(InterpreterTest, CountersCountTheOpsRun) {
+  RunCounters counters;
+  RunLimits limits;
+  limits.counters = &counters;
+  auto results = Run(R"(
+    func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+      %n = hlo.neg %x : tensor<2xf32>
+      %e = hlo.exp %n : tensor<2xf32>
+      %s = hlo.add %e, %x : tensor<2xf32>
+      return %s : tensor<2xf32>
+    })",
+                     {Tensor::FromVector<float>({2}, {1, 2})}, limits);
+  ASSERT_THAT(results, IsOk());
+  EXPECT_EQ(counters.ops.load(), 3);
+}
+
 TEST_F(InterpreterTest, AManualComputationOnMoreDevicesThanThreadsAllowIsRefused) {
   // One thread per device: 2048 is beyond the documented 1024, and says what to do.
   auto results = Run(R"(

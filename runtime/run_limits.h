@@ -102,6 +102,14 @@ class Watchdog {
 };
 
 // What an Interpreter (and every partition of an SPMD run) checks as it runs.
+// How far a run has got, for people watching a long one (`tessel`'s progress line): ops run
+// (every partition's, nested ones included) and partitions finished. Relaxed counts, read
+// from another thread while the run goes on.
+struct RunCounters {
+  std::atomic<int64_t> ops{0};
+  std::atomic<int64_t> partitions_done{0};
+};
+
 struct RunLimits {
   // Polled before every op and at every while iteration: once stopped, the run fails with
   // the signal's reason, after the op or loop it was in. Null: the run is never stopped.
@@ -109,6 +117,8 @@ struct RunLimits {
   // A while loop fails when it would start iteration max_while_iterations + 1, naming
   // itself and the limit. 0: no limit.
   int64_t max_while_iterations = 0;
+  // Counted into when not null; the run does not depend on it.
+  RunCounters* counters = nullptr;
 };
 
 // The stop signal of the op this thread runs: the interpreter sets it around every kernel

@@ -94,6 +94,9 @@ absl::StatusOr<std::vector<std::vector<Tensor>>> RunPartitions(
                                 limits);
         absl::StatusOr<std::vector<Tensor>> results =
             interpreter.RunFunction(function, per_partition_inputs[i]);
+        if (limits.counters) {
+          limits.counters->partitions_done.fetch_add(1, std::memory_order_relaxed);
+        }
         if (results.ok()) {
           outputs[i] = *std::move(results);
           return;

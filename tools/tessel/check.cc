@@ -104,7 +104,8 @@ absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_
                               const std::vector<runtime::Tensor>& inputs,
                               const std::vector<runtime::Tensor>& expected, std::ostream& out,
                               std::ostream& remarks, const PipelineOptions& pipeline,
-                              const CheckTolerance& tolerance, const runtime::RunLimits& limits) {
+                              const CheckTolerance& tolerance, const runtime::RunLimits& limits,
+                              Progress* progress) {
   mlir::OwningOpRef<mlir::ModuleOp> partitioned(module.clone());
   auto meshes = partitioned->getOps<ir::MeshOp>();
   if (meshes.empty()) {
@@ -121,12 +122,15 @@ absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_
                      num_partitions, " devices, more than ", kMaxCheckPartitions,
                      " (use --backend=mpi to spread them over processes)"));
   }
+  if (progress) progress->Stage("partitioning");
   TESSEL_RETURN_IF_ERROR(PropagateAndPartition(*partitioned, remarks, pipeline));
+  if (progress) progress->Stage("running the partitioned program", num_partitions);
   auto function = partitioned->lookupSymbol<mlir::func::FuncOp>(
       llvm::StringRef(function_name.data(), function_name.size()));
   TESSEL_ASSIGN_OR_RETURN(
       std::vector<runtime::Tensor> assembled,
       RunOnPartitions(*partitioned, function, num_partitions, inputs, ShapesOf(expected), limits));
+  if (progress) progress->Done();
   out << "check: ran the partitioned program on " << num_partitions << " partitions\n";
   return CompareResults(assembled, expected, out, tolerance);
 }

@@ -14,6 +14,7 @@
 #include "runtime/run_limits.h"
 #include "runtime/tensor.h"
 #include "tools/tessel/pipeline.h"
+#include "tools/tessel/progress.h"
 
 namespace tessel::cli {
 
@@ -31,14 +32,16 @@ struct CheckTolerance {
 // bit for integers and pred, within `tolerance` for floats.
 // Prints one line per result. Fails with FailedPrecondition on a mismatch (naming the
 // result and the first differing element) and with the pipeline's error if the program
-// cannot be partitioned. The partitions run under `limits` (a stop, a loop limit).
+// cannot be partitioned. The partitions run under `limits` (a stop, a loop limit); `progress`,
+// when given, shows the stages.
 absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_name,
                               const std::vector<runtime::Tensor>& inputs,
                               const std::vector<runtime::Tensor>& expected, std::ostream& out,
                               std::ostream& remarks,
                               const PipelineOptions& pipeline = PipelineOptions(),
                               const CheckTolerance& tolerance = CheckTolerance(),
-                              const runtime::RunLimits& limits = runtime::RunLimits());
+                              const runtime::RunLimits& limits = runtime::RunLimits(),
+                              Progress* progress = nullptr);
 
 // Runs the partitioned `function` of `module` on `num_partitions` local partitions: cuts
 // each global input into the partition's piece by the function's argument shardings and

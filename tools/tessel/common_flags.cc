@@ -45,6 +45,8 @@ ABSL_FLAG(bool, conservative, false,
           "pad and slice.");
 ABSL_FLAG(bool, replication_is_error, false,
           "Fail instead of partitioning an op by replication (gathering its operands whole).");
+ABSL_FLAG(bool, quiet, false,
+          "Show no progress line on standard error (it shows only on a terminal anyway).");
 ABSL_FLAG(std::string, mesh, "",
           "Device mesh axes NAME=SIZE,...: replaces the sizes of the program's one mesh "
           "(same axis names), or declares the mesh of a program without one.");

@@ -34,6 +34,9 @@ ABSL_DECLARE_FLAG(std::string, out_shardings);
 ABSL_DECLARE_FLAG(bool, conservative);
 ABSL_DECLARE_FLAG(bool, replication_is_error);
 
+// No progress line on standard error (progress.h).
+ABSL_DECLARE_FLAG(bool, quiet);
+
 // The device mesh to use instead of the program's: "data=4,model=2" (see docs/cli.md).
 ABSL_DECLARE_FLAG(std::string, mesh);
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -24,6 +25,7 @@
 #include "tools/tessel/common_flags.h"
 #include "tools/tessel/pipeline.h"
 #include "tools/tessel/program.h"
+#include "tools/tessel/progress.h"
 #include "tools/tessel/subcommands.h"
 
 ABSL_FLAG(std::string, output, "",
@@ -144,7 +146,7 @@ Subcommand PartitionCommand() {
                    "output",        "shard_weight_update", "combine_collectives",
                    "hardware",      "strategy_remarks",    "timing",
                    "format",        "propagated",          "conservative",
-                   "replication_is_error"};
+                   "replication_is_error", "quiet"};
   command.flag_defaults = {{"format", "auto"}};
   command.repeatable_flags = {"in_shardings", "out_shardings"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
@@ -187,6 +189,8 @@ Subcommand PartitionCommand() {
       }
     }
     const absl::Time start = absl::Now();
+    Progress progress("tessel partition", ProgressMode(), err);
+    progress.Stage(absl::StrCat("loading ", args.positional[0]));
     mlir::MLIRContext context;
     absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
         LoadProgram(args.positional[0], context);
@@ -212,6 +216,7 @@ Subcommand PartitionCommand() {
       // The global types of @main, before partitioning makes them local: the mark lets
       // `tessel run` feed the partitioned program global inputs.
       std::optional<ir::PartitionedSignature> signature = GlobalSignature(**module);
+      progress.Stage(pipeline.propagate_only ? "propagating" : "propagating and partitioning");
       status = PropagateAndPartition(**module, err, pipeline);
       if (status.ok() && signature && !pipeline.propagate_only) {
         signature->num_partitions = ir::ModuleDeviceCount(**module);
@@ -240,8 +245,10 @@ Subcommand PartitionCommand() {
       }
     };
     if (output.empty()) {
+      progress.Done();  // standard output may be the terminal the line is on
       printTo(out);
     } else {
+      progress.Stage(absl::StrCat("writing ", output));
       absl::StatusOr<std::unique_ptr<OutputFile>> file = OutputFile::Open(output);
       absl::Status written = file.status();
       if (file.ok()) {

@@ -30,6 +30,7 @@
 #include "tools/tessel/common_flags.h"
 #include "tools/tessel/mpi_run.h"
 #include "tools/tessel/program.h"
+#include "tools/tessel/progress.h"
 #include "tools/tessel/run_inputs.h"
 #include "tools/tessel/subcommands.h"
 
@@ -279,6 +280,8 @@ absl::Status CreateOutputDir(const std::string& dir) {
 
 absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err) {
   const absl::Time start = absl::Now();
+  Progress progress("tessel run", ProgressMode(), err);
+  progress.Stage(absl::StrCat("loading ", options.file));
   mlir::MLIRContext context;
   TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
                           LoadProgram(options.file, context));
@@ -297,6 +300,7 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
   const llvm::ArrayRef<mlir::Type> input_types =
       mark ? llvm::ArrayRef<mlir::Type>(mark->parameter_types) : llvm::ArrayRef<mlir::Type>();
   const absl::Time loaded = absl::Now();
+  progress.Stage(options.use_inputs ? "reading the inputs" : "drawing the inputs");
   TESSEL_ASSIGN_OR_RETURN(std::vector<runtime::Tensor> inputs,
                           options.use_inputs ? ReadInputs(function, options.inputs, input_types)
                                              : RandomInputs(function, options.seed, input_types));
@@ -373,7 +377,8 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
       absl::DeadlineExceededError(
           absl::StrCat("stopped here: the run took longer than --timeout=",
                        absl::FormatDuration(options.timeout))));
-  const runtime::RunLimits limits{&stop, options.max_while_iterations};
+  runtime::RunLimits limits{&stop, options.max_while_iterations};
+  limits.counters = progress.counters();
 
   if (mark) {
     std::vector<runtime::Shape> result_shapes;
@@ -381,9 +386,11 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
       auto tensor = llvm::cast<mlir::RankedTensorType>(type);
       result_shapes.emplace_back(tensor.getShape().begin(), tensor.getShape().end());
     }
+    progress.Stage("running the partitioned program", partitions);
     TESSEL_ASSIGN_OR_RETURN(
         std::vector<runtime::Tensor> results,
         RunOnPartitions(*module, function, partitions, inputs, result_shapes, limits));
+    progress.Done();
     reportTiming();
     out << "ran the partitioned program on " << partitions
         << " partitions; results assembled from their pieces\n";
@@ -413,15 +420,19 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
       }
       runtime::Interpreter interpreter(runtime::DefaultKernelRegistry(),
                                        runtime::PartitionContext{}, limits);
+      progress.Stage(absl::StrCat("running ", options.reference, " on one device"));
       TESSEL_ASSIGN_OR_RETURN(std::vector<runtime::Tensor> expected,
                               interpreter.RunFunction(source, inputs));
+      progress.Done();
       out << "check: ran " << options.reference << " on one device\n";
       TESSEL_RETURN_IF_ERROR(CompareResults(results, expected, out, options.tolerance));
     }
   } else if (partitions == 1) {
     runtime::Interpreter interpreter(runtime::DefaultKernelRegistry(), runtime::PartitionContext{},
                                      limits);
+    progress.Stage("running on one device");
     absl::StatusOr<std::vector<runtime::Tensor>> run = interpreter.RunFunction(function, inputs);
+    progress.Done();
     // Not after a limit stopped the run: that is about the limit, not the collectives.
     const bool limited =
         stop.stopped() || run.status().code() == absl::StatusCode::kResourceExhausted;
@@ -444,14 +455,17 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
       pipeline.shard_weight_update = options.shard_weight_update;
       pipeline.combine_collectives = options.combine_collectives;
       TESSEL_RETURN_IF_ERROR(CheckPartitioned(*module, options.function, inputs, results, out,
-                                              err, pipeline, options.tolerance, limits));
+                                              err, pipeline, options.tolerance, limits,
+                                              &progress));
     }
   } else {
     std::vector<std::vector<runtime::Tensor>> per_partition(partitions, inputs);
     runtime::SpmdOptions spmd;
     spmd.limits = limits;
+    progress.Stage(absl::StrCat("running on ", partitions, " partitions"), partitions);
     TESSEL_ASSIGN_OR_RETURN(std::vector<std::vector<runtime::Tensor>> results,
                             runtime::RunSpmd(function, per_partition, partitions, spmd));
+    progress.Done();
     reportTiming();
     for (size_t p = 0; p < results.size(); ++p) {
       out << "partition " << p << ":\n";
@@ -522,7 +536,7 @@ Subcommand RunCommand() {
                    "shard_weight_update", "combine_collectives", "rtol", "atol",
                    "timeout", "max_while_iterations", "max_memory", "timing",
                    "in_shardings", "out_shardings", "conservative", "replication_is_error",
-                   "reference"};
+                   "reference", "quiet"};
   command.repeatable_flags = {"in_shardings", "out_shardings"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     absl::StatusOr<RunOptions> options = GetOptions(args);
