@@ -13,6 +13,11 @@ for file in "$dir"/*.hlo; do
   base="$(basename "$file" .hlo)"
   tessel partition "$file" --output="$tmp/$base.mlir" 2>/dev/null
   tessel partition "$file" --output="$tmp/$base.hlo" 2>/dev/null
+  # Without its tessel.partitioned mark the MLIR runs as the HLO does: each partition on
+  # the same local inputs (with it, run would feed global inputs and assemble).
+  sed -i -e '1s/ attributes {tessel.partitioned = {[^}]*}}//' \
+      -e '1s/, tessel.partitioned = {[^}]*}//' -e '1s/{tessel.partitioned = {[^}]*}, /{/' \
+      "$tmp/$base.mlir"
   tessel run "$tmp/$base.mlir" --partitions=8 --print_limit=16 > "$tmp/$base.mlir.out"
   tessel run "$tmp/$base.hlo" --partitions=8 --print_limit=16 > "$tmp/$base.hlo.out"
   if ! diff -q "$tmp/$base.mlir.out" "$tmp/$base.hlo.out" > /dev/null; then
