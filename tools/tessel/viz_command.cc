@@ -1,7 +1,10 @@
 // `tessel viz FILE`: propagates shardings and draws, for every argument and op result of a
 // function (or the ones named by --value), which device holds which block of the tensor,
 // as text pictures or as JSON (the renderer is partitioner/sharding/visualize.h).
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +22,7 @@
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "partitioner/sharding/mlir_conversion.h"
 #include "partitioner/sharding/visualize.h"
+#include "partitioner/sharding/visualize_color.h"
 #include "tools/tessel/command_line_shardings.h"
 #include "tools/tessel/common_flags.h"
 #include "tools/tessel/pipeline.h"
@@ -27,8 +31,22 @@
 #include "tools/tessel/subcommands.h"
 #include "support/json_quote.h"
 
+ABSL_FLAG(std::string, color, "auto",
+          "Colour the text pictures, a background per set of devices holding a tile: always, "
+          "never, or auto (when standard output is a terminal, TERM is not dumb and NO_COLOR "
+          "is not set).");
+
 namespace tessel::cli {
 namespace {
+
+// Whether --color=auto colours: only for a person at a terminal that can show colour, and
+// not when they asked for none (NO_COLOR, https://no-color.org; set at all, even empty).
+// `tessel` writes its output to standard output, so that is the stream to ask about.
+bool TerminalWantsColor() {
+  const char* term = std::getenv("TERM");
+  return isatty(STDOUT_FILENO) && (term == nullptr || std::string(term) != "dumb") &&
+         std::getenv("NO_COLOR") == nullptr;
+}
 
 struct VizOptions {
   std::string file;
@@ -37,6 +55,7 @@ struct VizOptions {
   std::vector<std::string> values;
   ShardingFlags shardings;
   bool json = false;
+  bool color = false;
 };
 
 absl::StatusOr<VizOptions> GetOptions(const ParsedArgs& args) {
@@ -54,6 +73,12 @@ absl::StatusOr<VizOptions> GetOptions(const ParsedArgs& args) {
         absl::StrCat("--format must be text or json, got '", format, "'"));
   }
   options.json = format == "json";
+  const std::string color = absl::GetFlag(FLAGS_color);
+  if (color != "auto" && color != "always" && color != "never") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--color must be auto, always or never, got '", color, "'"));
+  }
+  options.color = color == "always" || (color == "auto" && TerminalWantsColor());
   absl::StatusOr<std::vector<MeshAxisSize>> mesh = ParseMeshSpec(absl::GetFlag(FLAGS_mesh));
   if (!mesh.ok()) return mesh.status();
   options.mesh = *std::move(mesh);
@@ -141,6 +166,8 @@ absl::Status Viz(const VizOptions& options, std::ostream& out, std::ostream& err
     fallback = sharding::MeshFromAttr(mesh.getMesh());
     break;
   }
+  // One colour per device set across all values, so equal holders look equal everywhere.
+  sharding::DeviceSetColors colors;
   if (options.json) {
     out << "{\n  \"file\": " << JsonQuote(options.file)
         << ",\n  \"function\": " << JsonQuote(options.function)
@@ -167,7 +194,8 @@ absl::Status Viz(const VizOptions& options, std::ostream& out, std::ostream& err
     }
     out << (i == 0 ? "" : "\n") << value.title << ": " << Print(value.type) << " "
         << (value.sharding ? sharding_text : "(no sharding)") << "\n";
-    out << Indented(view.ok() ? sharding::RenderShardingView(*view)
+    out << Indented(view.ok() ? sharding::RenderShardingView(*view, 80,
+                                                             options.color ? &colors : nullptr)
                               : std::string(view.status().message()),
                     "  ");
   }
@@ -182,21 +210,22 @@ Subcommand VizCommand() {
   command.name = "viz";
   command.synopsis =
       "viz FILE [--function=main] [--value=NAME,...] [--mesh=NAME=SIZE,...] "
-      "[--format=text|json]";
+      "[--format=text|json] [--color=auto|always|never]";
   command.summary = "Draw which device holds which tile of each value.";
   command.details =
       "Propagates shardings through FILE (MLIR or XLA HLO text, not yet partitioned) and\n"
       "draws, for every argument and op result of the function, how the tensor is laid out\n"
       "over the devices: per dimension the axes that split it and into how many pieces, and\n"
       "a grid of its tiles, each labelled with the devices that hold it and its index\n"
-      "ranges. Uneven splits, empty tiles and partial sums are called out.\n"
+      "ranges. Uneven splits, empty tiles and partial sums are called out. In a terminal the\n"
+      "tiles are coloured, one colour per set of devices holding a tile (--color).\n"
       "\n"
       "Values are named argN, %name (the SSA name in MLIR text) and LINE:COL[#K] (the op\n"
       "at that place, as 'tessel explain' prints it; #K picks one of several results).\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
-  command.flags = {"function",     "value",         "mesh",        "in_shardings",
-                   "out_shardings", "conservative",  "format"};
+  command.flags = {"function",      "value",        "mesh",   "in_shardings",
+                   "out_shardings", "conservative", "format", "color"};
   command.flag_defaults = {{"format", "text"}};
   command.repeatable_flags = {"value", "in_shardings", "out_shardings"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
