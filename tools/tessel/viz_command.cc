@@ -23,6 +23,7 @@
 #include "partitioner/sharding/mlir_conversion.h"
 #include "partitioner/sharding/visualize.h"
 #include "partitioner/sharding/visualize_color.h"
+#include "partitioner/sharding/visualize_html.h"
 #include "tools/tessel/command_line_shardings.h"
 #include "tools/tessel/common_flags.h"
 #include "tools/tessel/pipeline.h"
@@ -54,7 +55,8 @@ struct VizOptions {
   std::vector<MeshAxisSize> mesh;
   std::vector<std::string> values;
   ShardingFlags shardings;
-  bool json = false;
+  // "text", "json", "html" or "svg".
+  std::string format;
   bool color = false;
 };
 
@@ -67,12 +69,12 @@ absl::StatusOr<VizOptions> GetOptions(const ParsedArgs& args) {
   options.file = args.positional[0];
   options.function = absl::GetFlag(FLAGS_function);
   options.values = absl::GetFlag(FLAGS_value);
-  std::string format = absl::GetFlag(FLAGS_format);
-  if (format != "text" && format != "json") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--format must be text or json, got '", format, "'"));
+  options.format = absl::GetFlag(FLAGS_format);
+  if (options.format != "text" && options.format != "json" && options.format != "html" &&
+      options.format != "svg") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--format must be text, json, html or svg, got '", options.format, "'"));
   }
-  options.json = format == "json";
   const std::string color = absl::GetFlag(FLAGS_color);
   if (color != "auto" && color != "always" && color != "never") {
     return absl::InvalidArgumentError(
@@ -121,6 +123,12 @@ absl::StatusOr<sharding::ShardingView> ViewOf(const FunctionValue& value, mlir::
                                 sharding::TensorShardingFromAttr(value.sharding), shape);
 }
 
+// The first line of a value's picture: its names, its type and its sharding.
+std::string Header(const FunctionValue& value) {
+  return absl::StrCat(value.title, ": ", Print(value.type), " ",
+                      value.sharding ? Print(value.sharding) : "(no sharding)");
+}
+
 std::string Indented(const std::string& text, absl::string_view indent) {
   std::string out;
   size_t start = 0;
@@ -166,9 +174,26 @@ absl::Status Viz(const VizOptions& options, std::ostream& out, std::ostream& err
     fallback = sharding::MeshFromAttr(mesh.getMesh());
     break;
   }
+  if (options.format == "html" || options.format == "svg") {
+    sharding::ShardingGraphic graphic(
+        options.format == "html" ? sharding::GraphicFormat::kHtml : sharding::GraphicFormat::kSvg,
+        absl::StrCat("tessel viz ", options.file, " @", options.function));
+    for (const FunctionValue& value : *values) {
+      absl::StatusOr<sharding::ShardingView> view = ViewOf(value, *function, fallback);
+      const std::string header = Header(value);
+      if (view.ok()) {
+        graphic.AddValue(header, *view);
+      } else {
+        graphic.AddMessage(header, view.status().message());
+      }
+    }
+    out << graphic.Finish();
+    return absl::OkStatus();
+  }
+  const bool json = options.format == "json";
   // One colour per device set across all values, so equal holders look equal everywhere.
   sharding::DeviceSetColors colors;
-  if (options.json) {
+  if (json) {
     out << "{\n  \"file\": " << JsonQuote(options.file)
         << ",\n  \"function\": " << JsonQuote(options.function)
         << ",\n  \"values\": [";
@@ -177,7 +202,7 @@ absl::Status Viz(const VizOptions& options, std::ostream& out, std::ostream& err
     const FunctionValue& value = (*values)[i];
     absl::StatusOr<sharding::ShardingView> view = ViewOf(value, *function, fallback);
     const std::string sharding_text = value.sharding ? Print(value.sharding) : "";
-    if (options.json) {
+    if (json) {
       std::vector<std::string> quoted;
       for (const std::string& name : value.names) quoted.push_back(JsonQuote(name));
       out << (i == 0 ? "" : ",") << "\n    {\"title\": " << JsonQuote(value.title)
@@ -192,14 +217,13 @@ absl::Status Viz(const VizOptions& options, std::ostream& out, std::ostream& err
       }
       continue;
     }
-    out << (i == 0 ? "" : "\n") << value.title << ": " << Print(value.type) << " "
-        << (value.sharding ? sharding_text : "(no sharding)") << "\n";
+    out << (i == 0 ? "" : "\n") << Header(value) << "\n";
     out << Indented(view.ok() ? sharding::RenderShardingView(*view, 80,
                                                              options.color ? &colors : nullptr)
                               : std::string(view.status().message()),
                     "  ");
   }
-  if (options.json) out << "\n  ]\n}\n";
+  if (json) out << "\n  ]\n}\n";
   return absl::OkStatus();
 }
 
@@ -210,7 +234,7 @@ Subcommand VizCommand() {
   command.name = "viz";
   command.synopsis =
       "viz FILE [--function=main] [--value=NAME,...] [--mesh=NAME=SIZE,...] "
-      "[--format=text|json] [--color=auto|always|never]";
+      "[--format=text|json|html|svg] [--color=auto|always|never]";
   command.summary = "Draw which device holds which tile of each value.";
   command.details =
       "Propagates shardings through FILE (MLIR or XLA HLO text, not yet partitioned) and\n"
@@ -219,6 +243,9 @@ Subcommand VizCommand() {
       "a grid of its tiles, each labelled with the devices that hold it and its index\n"
       "ranges. Uneven splits, empty tiles and partial sums are called out. In a terminal the\n"
       "tiles are coloured, one colour per set of devices holding a tile (--color).\n"
+      "--format=html and --format=svg draw the same tiles as one self-contained page or\n"
+      "image: coloured boxes, padding hatched, empty tiles and partial sums marked, and each\n"
+      "tile's devices and index ranges shown on hover.\n"
       "\n"
       "Values are named argN, %name (the SSA name in MLIR text) and LINE:COL[#K] (the op\n"
       "at that place, as 'tessel explain' prints it; #K picks one of several results).\n"
