@@ -14,6 +14,7 @@ PACKAGES=(
   python3
   clang-14 lld libclang-rt-14-dev  # the sanitized stage and the libFuzzer targets (--config=fuzz)
   iproute2                  # ip netns for the multi-host MPI test
+  chromium                  # headless, loads `tessel viz --format=html` in tests/viz
 )
 
 missing=()

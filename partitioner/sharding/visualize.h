@@ -1,7 +1,9 @@
 // Pictures of how a sharding lays a tensor out over the devices of a mesh: which device holds
 // which block of indices, what is replicated, which blocks are short or empty because a split
 // is uneven, and which axes hold partial sums. `tessel viz` prints these for every value of a
-// program; the facts behind the picture (ShardingView) are also available as JSON.
+// program, as text (coloured in a terminal, visualize_color.h) or as an HTML page or SVG
+// image (visualize_html.h); the facts behind the picture (ShardingView) are also available
+// as JSON.
 //
 //   TESSEL_ASSIGN_OR_RETURN(ShardingView view, ViewSharding(mesh, sharding, {8, 6}));
 //   std::cout << RenderShardingView(view);
@@ -30,6 +32,8 @@
 #include "partitioner/sharding/tensor_sharding.h"
 
 namespace tessel::sharding {
+
+class DeviceSetColors;  // visualize_color.h
 
 // The half-open index interval [begin, end) of one dimension.
 struct IndexRange {
@@ -104,7 +108,11 @@ absl::StatusOr<ShardingView> ViewSharding(const Mesh& mesh, const TensorSharding
 //  - device lists of more than four runs of consecutive ids show the first three, "...",
 //    the last and the count ("0,8,16,...,120 (16 devices)");
 //  - a note on partial sums when some axis is unreduced.
-std::string RenderShardingView(const ShardingView& view, int width = 80);
+// With `colors`, the cells of each drawn tile are drawn on the ANSI 256-colour background
+// `colors` gives the set of devices holding it, and a legend line follows the grid; without,
+// the text is plain.
+std::string RenderShardingView(const ShardingView& view, int width = 80,
+                               DeviceSetColors* colors = nullptr);
 
 // The same facts as one JSON object: {"dims": [{"size", "axes", "pieces", "piece_size"}],
 // "unreduced": [...], "devices": [{"device", "ranges": [[begin, end], ...], "empty",

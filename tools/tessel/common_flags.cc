@@ -26,7 +26,7 @@
 ABSL_FLAG(std::string, function, "main", "The function of the program to work on.");
 ABSL_FLAG(std::string, format, "text",
           "Output format: text for people or json for programs (report also takes table, its "
-          "old name for text); "
+          "old name for text; viz also html and svg, a page or an image of its pictures); "
           "for partition, mlir, hlo (XLA HLO text) or auto (hlo when --output ends in .hlo).");
 ABSL_FLAG(std::vector<std::string>, value, {},
           "Only these values: argN (argument N), the source's name (%name in MLIR text, the "

@@ -20,8 +20,8 @@
 ABSL_DECLARE_FLAG(std::string, function);
 
 // The output format: "text" (for people) or "json" for report, viz and explain (report
-// also takes "table", text's old name), "mlir", "hlo" or "auto" for partition; each
-// command sets its own default (Subcommand::flag_defaults).
+// also takes "table", text's old name; viz "html" and "svg"), "mlir", "hlo" or "auto" for
+// partition; each command sets its own default (Subcommand::flag_defaults).
 ABSL_DECLARE_FLAG(std::string, format);
 
 // The values explain and viz show: argN, source names, LINE:COL[#K] (function_values.h).

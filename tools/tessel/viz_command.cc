@@ -1,7 +1,10 @@
 // `tessel viz FILE`: propagates shardings and draws, for every argument and op result of a
 // function (or the ones named by --value), which device holds which block of the tensor,
 // as text pictures or as JSON (the renderer is partitioner/sharding/visualize.h).
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +22,8 @@
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "partitioner/sharding/mlir_conversion.h"
 #include "partitioner/sharding/visualize.h"
+#include "partitioner/sharding/visualize_color.h"
+#include "partitioner/sharding/visualize_html.h"
 #include "tools/tessel/command_line_shardings.h"
 #include "tools/tessel/common_flags.h"
 #include "tools/tessel/pipeline.h"
@@ -27,8 +32,22 @@
 #include "tools/tessel/subcommands.h"
 #include "support/json_quote.h"
 
+ABSL_FLAG(std::string, color, "auto",
+          "Colour the text pictures, a background per set of devices holding a tile: always, "
+          "never, or auto (when standard output is a terminal, TERM is not dumb and NO_COLOR "
+          "is not set).");
+
 namespace tessel::cli {
 namespace {
+
+// Whether --color=auto colours: only for a person at a terminal that can show colour, and
+// not when they asked for none (NO_COLOR, https://no-color.org; set at all, even empty).
+// `tessel` writes its output to standard output, so that is the stream to ask about.
+bool TerminalWantsColor() {
+  const char* term = std::getenv("TERM");
+  return isatty(STDOUT_FILENO) && (term == nullptr || std::string(term) != "dumb") &&
+         std::getenv("NO_COLOR") == nullptr;
+}
 
 struct VizOptions {
   std::string file;
@@ -36,7 +55,9 @@ struct VizOptions {
   std::vector<MeshAxisSize> mesh;
   std::vector<std::string> values;
   ShardingFlags shardings;
-  bool json = false;
+  // "text", "json", "html" or "svg".
+  std::string format;
+  bool color = false;
 };
 
 absl::StatusOr<VizOptions> GetOptions(const ParsedArgs& args) {
@@ -48,12 +69,18 @@ absl::StatusOr<VizOptions> GetOptions(const ParsedArgs& args) {
   options.file = args.positional[0];
   options.function = absl::GetFlag(FLAGS_function);
   options.values = absl::GetFlag(FLAGS_value);
-  std::string format = absl::GetFlag(FLAGS_format);
-  if (format != "text" && format != "json") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--format must be text or json, got '", format, "'"));
+  options.format = absl::GetFlag(FLAGS_format);
+  if (options.format != "text" && options.format != "json" && options.format != "html" &&
+      options.format != "svg") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--format must be text, json, html or svg, got '", options.format, "'"));
   }
-  options.json = format == "json";
+  const std::string color = absl::GetFlag(FLAGS_color);
+  if (color != "auto" && color != "always" && color != "never") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--color must be auto, always or never, got '", color, "'"));
+  }
+  options.color = color == "always" || (color == "auto" && TerminalWantsColor());
   absl::StatusOr<std::vector<MeshAxisSize>> mesh = ParseMeshSpec(absl::GetFlag(FLAGS_mesh));
   if (!mesh.ok()) return mesh.status();
   options.mesh = *std::move(mesh);
@@ -94,6 +121,12 @@ absl::StatusOr<sharding::ShardingView> ViewOf(const FunctionValue& value, mlir::
   }
   return sharding::ViewSharding(sharding::MeshFromAttr(mesh),
                                 sharding::TensorShardingFromAttr(value.sharding), shape);
+}
+
+// The first line of a value's picture: its names, its type and its sharding.
+std::string Header(const FunctionValue& value) {
+  return absl::StrCat(value.title, ": ", Print(value.type), " ",
+                      value.sharding ? Print(value.sharding) : "(no sharding)");
 }
 
 std::string Indented(const std::string& text, absl::string_view indent) {
@@ -141,7 +174,26 @@ absl::Status Viz(const VizOptions& options, std::ostream& out, std::ostream& err
     fallback = sharding::MeshFromAttr(mesh.getMesh());
     break;
   }
-  if (options.json) {
+  if (options.format == "html" || options.format == "svg") {
+    sharding::ShardingGraphic graphic(
+        options.format == "html" ? sharding::GraphicFormat::kHtml : sharding::GraphicFormat::kSvg,
+        absl::StrCat("tessel viz ", options.file, " @", options.function));
+    for (const FunctionValue& value : *values) {
+      absl::StatusOr<sharding::ShardingView> view = ViewOf(value, *function, fallback);
+      const std::string header = Header(value);
+      if (view.ok()) {
+        graphic.AddValue(header, *view);
+      } else {
+        graphic.AddMessage(header, view.status().message());
+      }
+    }
+    out << graphic.Finish();
+    return absl::OkStatus();
+  }
+  const bool json = options.format == "json";
+  // One colour per device set across all values, so equal holders look equal everywhere.
+  sharding::DeviceSetColors colors;
+  if (json) {
     out << "{\n  \"file\": " << JsonQuote(options.file)
         << ",\n  \"function\": " << JsonQuote(options.function)
         << ",\n  \"values\": [";
@@ -150,7 +202,7 @@ absl::Status Viz(const VizOptions& options, std::ostream& out, std::ostream& err
     const FunctionValue& value = (*values)[i];
     absl::StatusOr<sharding::ShardingView> view = ViewOf(value, *function, fallback);
     const std::string sharding_text = value.sharding ? Print(value.sharding) : "";
-    if (options.json) {
+    if (json) {
       std::vector<std::string> quoted;
       for (const std::string& name : value.names) quoted.push_back(JsonQuote(name));
       out << (i == 0 ? "" : ",") << "\n    {\"title\": " << JsonQuote(value.title)
@@ -165,13 +217,13 @@ absl::Status Viz(const VizOptions& options, std::ostream& out, std::ostream& err
       }
       continue;
     }
-    out << (i == 0 ? "" : "\n") << value.title << ": " << Print(value.type) << " "
-        << (value.sharding ? sharding_text : "(no sharding)") << "\n";
-    out << Indented(view.ok() ? sharding::RenderShardingView(*view)
+    out << (i == 0 ? "" : "\n") << Header(value) << "\n";
+    out << Indented(view.ok() ? sharding::RenderShardingView(*view, 80,
+                                                             options.color ? &colors : nullptr)
                               : std::string(view.status().message()),
                     "  ");
   }
-  if (options.json) out << "\n  ]\n}\n";
+  if (json) out << "\n  ]\n}\n";
   return absl::OkStatus();
 }
 
@@ -182,21 +234,25 @@ Subcommand VizCommand() {
   command.name = "viz";
   command.synopsis =
       "viz FILE [--function=main] [--value=NAME,...] [--mesh=NAME=SIZE,...] "
-      "[--format=text|json]";
+      "[--format=text|json|html|svg] [--color=auto|always|never]";
   command.summary = "Draw which device holds which tile of each value.";
   command.details =
       "Propagates shardings through FILE (MLIR or XLA HLO text, not yet partitioned) and\n"
       "draws, for every argument and op result of the function, how the tensor is laid out\n"
       "over the devices: per dimension the axes that split it and into how many pieces, and\n"
       "a grid of its tiles, each labelled with the devices that hold it and its index\n"
-      "ranges. Uneven splits, empty tiles and partial sums are called out.\n"
+      "ranges. Uneven splits, empty tiles and partial sums are called out. In a terminal the\n"
+      "tiles are coloured, one colour per set of devices holding a tile (--color).\n"
+      "--format=html and --format=svg draw the same tiles as one self-contained page or\n"
+      "image: coloured boxes, padding hatched, empty tiles and partial sums marked, and each\n"
+      "tile's devices and index ranges shown on hover.\n"
       "\n"
       "Values are named argN, %name (the SSA name in MLIR text) and LINE:COL[#K] (the op\n"
       "at that place, as 'tessel explain' prints it; #K picks one of several results).\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
-  command.flags = {"function",     "value",         "mesh",        "in_shardings",
-                   "out_shardings", "conservative",  "format"};
+  command.flags = {"function",      "value",        "mesh",   "in_shardings",
+                   "out_shardings", "conservative", "format", "color"};
   command.flag_defaults = {{"format", "text"}};
   command.repeatable_flags = {"value", "in_shardings", "out_shardings"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {

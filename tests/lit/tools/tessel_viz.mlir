@@ -178,7 +178,7 @@
 // HLO-NEXT:   |     0,2,4,6      |     1,3,5,7      |
 // HLO-NEXT:   |      [0:64]      |     [64:128]     |
 
-// HELP:      usage: tessel viz FILE [--function=main] [--value=NAME,...] [--mesh=NAME=SIZE,...] [--format=text|json]
+// HELP:      usage: tessel viz FILE [--function=main] [--value=NAME,...] [--mesh=NAME=SIZE,...] [--format=text|json|html|svg] [--color=auto|always|never]
 // HELP:      flags:
 // HELP-NEXT:   --function (default: main)
 // HELP:        --value
@@ -220,7 +220,7 @@
 // BAD-FLAG-NEXT: see 'tessel viz --help' for usage
 // BAD-FLAG-NEXT: exit=2
 // RUN: sh -c 'tessel viz %t/grid.mlir --format=table; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=FORMAT
-// FORMAT: tessel viz: --format must be text or json, got 'table'
+// FORMAT: tessel viz: --format must be text, json, html or svg, got 'table'
 // FORMAT-NEXT: see 'tessel viz --help' for usage
 // FORMAT-NEXT: exit=2
 // RUN: sh -c 'tessel viz %t/grid.mlir --mesh=x=0,y=3; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=MESH-VALUE
