@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
@@ -159,6 +160,9 @@ class BuilderState {
   // Whether ops are being added inside a region rather than to the entry function.
   bool InRegion() const { return scopes_.size() > 1; }
 
+  // Records `name` as given (GraphBuilder::Named); false if it was given before.
+  bool ClaimName(absl::string_view name) { return names_.insert(std::string(name)).second; }
+
  private:
   struct ValueInfo {
     mlir::Value value;
@@ -179,6 +183,7 @@ class BuilderState {
   int64_t next_scope_ = 1;
   absl::Status status_;
   bool built_ = false;
+  absl::flat_hash_set<std::string> names_;
 };
 
 }  // namespace tessel::api_internal

@@ -3,18 +3,28 @@
 
 #include "absl/strings/str_cat.h"
 #include "llvm/Support/raw_ostream.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
 #include "partitioner/ir/location.h"
 
 namespace tessel::api_internal {
+
+std::string UserLocation(mlir::Location loc) {
+  if (!loc->findInstanceOf<mlir::FileLineColLoc>()) {
+    // A value named in C++ (GraphBuilder::Named) has a name but no place in a file.
+    if (auto name = loc->findInstanceOf<mlir::NameLoc>()) {
+      return absl::StrCat("'", name.getName().getValue().str(), "'");
+    }
+  }
+  return FormatLocation(loc);
+}
 
 DiagnosticCollector::DiagnosticCollector(mlir::MLIRContext* context)
     : handler_(context, [this](mlir::Diagnostic& diagnostic) {
         if (diagnostic.getSeverity() == mlir::DiagnosticSeverity::Error) {
           Message message;
           if (!mlir::isa<mlir::UnknownLoc>(diagnostic.getLocation())) {
-            llvm::raw_string_ostream os(message.location);
-            diagnostic.getLocation().print(os);
+            message.location = UserLocation(diagnostic.getLocation());
           }
           message.text = diagnostic.str();
           errors_.push_back(std::move(message));
@@ -22,7 +32,7 @@ DiagnosticCollector::DiagnosticCollector(mlir::MLIRContext* context)
                    diagnostic.getSeverity() == mlir::DiagnosticSeverity::Remark) {
           Message message;
           if (!mlir::isa<mlir::UnknownLoc>(diagnostic.getLocation())) {
-            message.location = FormatLocation(diagnostic.getLocation());
+            message.location = UserLocation(diagnostic.getLocation());
           }
           message.text = diagnostic.str();
           notices_.push_back(std::move(message));

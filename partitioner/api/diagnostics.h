@@ -7,9 +7,14 @@
 #include <vector>
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
 
 namespace tessel::api_internal {
+
+// "program.mlir:4:8" for a location with a place in a file, 'h' for a value named in C++
+// (GraphBuilder::Named) and nothing more, MLIR's own spelling otherwise.
+std::string UserLocation(mlir::Location loc);
 
 class DiagnosticCollector {
  public:

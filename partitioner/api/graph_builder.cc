@@ -22,6 +22,31 @@ Value GraphBuilder::Parameter(const TensorType& type, const std::optional<Shardi
   return state_->AddParameter(type, sharding);
 }
 
+Value GraphBuilder::Named(absl::string_view name, Value value) {
+  constexpr absl::string_view kOp = "named";
+  if (!ok()) return Value();
+  std::optional<mlir::Value> named = state_->Unwrap(kOp, value, "value");
+  if (!named) return Value();
+  if (name.empty()) {
+    state_->Fail(kOp, "the name is empty");
+    return Value();
+  }
+  if (!state_->ClaimName(name)) {
+    state_->Fail(kOp, absl::StrCat("the name '", name, "' is given to another value already"));
+    return Value();
+  }
+  auto location = mlir::NameLoc::get(mlir::StringAttr::get(state_->context(), api_internal::ToStringRef(name)));
+  if (auto argument = mlir::dyn_cast<mlir::BlockArgument>(*named)) {
+    argument.setLoc(location);
+  } else {
+    mlir::Operation* op = named->getDefiningOp();
+    // An op of several results has one location: its results are named `name#k` where the
+    // tools list them.
+    op->setLoc(location);
+  }
+  return value;
+}
+
 Value GraphBuilder::ShardingConstraint(Value value, const Sharding& sharding) {
   constexpr absl::string_view kOp = "sharding_constraint";
   if (!ok()) return Value();

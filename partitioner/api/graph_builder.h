@@ -113,6 +113,13 @@ class GraphBuilder {
   // `value`, required to have `sharding` at this point (tessel.sharding_constraint).
   Value ShardingConstraint(Value value, const Sharding& sharding);
 
+  // Names `value` and returns it: `Value h = b.Named("h", b.MatMul(x, w));`. The name is a
+  // name location on the op that makes it (or on the parameter), so it stays with the
+  // program: PartitionResult's records, fallback warnings and errors name the value by it,
+  // and `tessel explain` and `tessel viz` select it by it in the program's MLIR text. An
+  // empty name, or a name given twice, is an error (sticky, as for ops).
+  Value Named(absl::string_view name, Value value);
+
   // Finishes the program: the entry function returns `results`, the i-th with
   // `result_shardings[i]` if given (empty: no result shardings; otherwise one entry per
   // result, nullopt for none). Returns the first error recorded, if any, or the verifier's

@@ -40,8 +40,15 @@ namespace {
 constexpr absl::string_view kReplicationRemark = "is partitioned by replication";
 constexpr absl::string_view kForbiddenReplication = "would be partitioned by replication";
 
+// "program.mlir:4:8", or "" where the location has no place in a file.
 std::string KnownLocation(mlir::Location loc) {
-  return mlir::isa<mlir::UnknownLoc>(loc) ? "" : FormatLocation(loc);
+  return loc->findInstanceOf<mlir::FileLineColLoc>() ? FormatLocation(loc) : "";
+}
+
+// The name a name location gives (GraphBuilder::Named, `loc("h")`), or "".
+std::string SourceName(mlir::Location loc) {
+  auto name = loc->findInstanceOf<mlir::NameLoc>();
+  return name ? name.getName().str() : "";
 }
 
 // A copy of `module` in a fresh context. A Program owns its context, so the partitioned
@@ -84,8 +91,9 @@ struct Records {
 // "hlo.add (program.mlir:3:8)", or "hlo.add" without a known location.
 std::string DescribeStep(mlir::Operation* op) {
   std::string step = op->getName().getStringRef().str();
-  std::string location = KnownLocation(op->getLoc());
-  if (!location.empty()) absl::StrAppend(&step, " (", location, ")");
+  if (!mlir::isa<mlir::UnknownLoc>(op->getLoc())) {
+    absl::StrAppend(&step, " (", api_internal::UserLocation(op->getLoc()), ")");
+  }
   return step;
 }
 
@@ -120,6 +128,7 @@ absl::Status RecordShardings(mlir::func::FuncOp entry, const std::vector<Mesh>& 
     ShardedValue value;
     value.kind = ShardedValue::Kind::kParameter;
     value.index = arg.getArgNumber();
+    value.source_name = SourceName(arg.getLoc());
     TESSEL_ASSIGN_OR_RETURN(value.type, api_internal::FromMlirType(arg.getType()));
     auto attr = entry.getArgAttrOfType<ir::ShardingAttr>(arg.getArgNumber(), sharding_key);
     TESSEL_ASSIGN_OR_RETURN(value.sharding, ToSharding(attr, meshes));
@@ -143,6 +152,10 @@ absl::Status RecordShardings(mlir::func::FuncOp entry, const std::vector<Mesh>& 
       value.result_number = static_cast<int64_t>(k);
       value.op_name = op->getName().getStringRef().str();
       value.location = KnownLocation(op->getLoc());
+      value.source_name = SourceName(op->getLoc());
+      if (!value.source_name.empty() && op->getNumResults() > 1) {
+        absl::StrAppend(&value.source_name, "#", k);
+      }
       value.type = *std::move(type);
       if (shardings && k < shardings.getShardings().size()) {
         absl::StatusOr<std::optional<Sharding>> sharding =

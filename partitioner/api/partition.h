@@ -107,6 +107,9 @@ struct ShardedValue {
   int64_t result_number = 0;
   // The op's name ("hlo.dot_general"); empty for parameters and results.
   std::string op_name;
+  // The name the program gives the value (GraphBuilder::Named, or an MLIR name location
+  // `loc("h")`); empty when it has none.
+  std::string source_name;
   // The op's source location ("program.mlir:4:8"); empty when the program has none (as for
   // programs made by GraphBuilder).
   std::string location;
@@ -117,7 +120,8 @@ struct ShardedValue {
   Explanation explanation;
 
   // "parameter 0", "result 1", "hlo.dot_general (op 3)", "hlo.sort (op 2) result 1",
-  // with " at <location>" when known.
+  // with " at <location>" when known, after "<source_name> = " when the value has a name
+  // ("h = hlo.dot_general (op 3)").
   std::string name() const;
   // "<name> <type>: <sharding or replicated>".
   std::string ToString() const;

@@ -29,7 +29,7 @@ std::string ShardedValue::name() const {
       break;
   }
   if (!location.empty()) absl::StrAppend(&text, " at ", location);
-  return text;
+  return source_name.empty() ? text : absl::StrCat(source_name, " = ", text);
 }
 
 std::string ShardedValue::ToString() const {

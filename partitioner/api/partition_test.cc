@@ -142,6 +142,39 @@ func.func @main(%x: tensor<8x16xf32> {tessel.sharding = #tessel.sharding<@mesh, 
   EXPECT_TRUE(result->parameters[0].explanation.axes[0].path.empty());
 }
 
+// Names given in C++ label the records, the explanations' paths and the fallback warnings.
+TEST(PartitionTest, BuilderNamesLabelTheRecords) {
+  Mesh mesh = *Mesh::Create({{"x", 4}});
+  GraphBuilder b;
+  Value v = b.Named("tokens", b.Parameter(S32({16}), *Sharding::Create(mesh, {"x"})));
+  Value doubled = b.Named("doubled", b.Add(v, v));
+  Value reshaped = b.Named("grid", b.Reshape(doubled, {2, 8}));
+  absl::StatusOr<Program> program =
+      b.Build({reshaped}, {*Sharding::Create(mesh, {"x", Replicated()})});
+  ASSERT_THAT(program, IsOk());
+  absl::StatusOr<PartitionResult> result = Partition(*program);
+  ASSERT_THAT(result, IsOk());
+  EXPECT_EQ(result->parameters[0].source_name, "tokens");
+  EXPECT_EQ(result->parameters[0].name(), "tokens = parameter 0");
+  ASSERT_EQ(result->op_results.size(), 2u);
+  EXPECT_EQ(result->op_results[0].name(), "doubled = hlo.add (op 0)");
+  EXPECT_EQ(result->op_results[1].source_name, "grid");
+  EXPECT_THAT(result->op_results[0].explanation.path, ElementsAre("hlo.add ('doubled')"));
+  ASSERT_EQ(result->fallback_warnings.size(), 1u);
+  EXPECT_EQ(result->fallback_warnings[0].location, "'grid'");
+}
+
+TEST(PartitionTest, BuilderNamesMustBeNewAndNonEmpty) {
+  GraphBuilder b;
+  Value v = b.Named("v", b.Parameter(F32({4})));
+  b.Named("v", b.Exp(v));
+  EXPECT_THAT(b.status(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                   "named: the name 'v' is given to another value already"));
+  GraphBuilder c;
+  c.Named("", c.Parameter(F32({4})));
+  EXPECT_THAT(c.status(), StatusIs(absl::StatusCode::kInvalidArgument, "named: the name is empty"));
+}
+
 // A reshape of 16 elements split 4 ways into [2, 8] split 4 ways along the 2: no split of
 // the operand maps onto the result's, so the partitioner gathers the operand.
 Program ReshapeAcrossFactors() {
