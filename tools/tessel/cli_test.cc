@@ -129,6 +129,11 @@ TEST(DidYouMeanTest, OffersOnlyNearNames) {
   EXPECT_EQ(ClosestSpelling("x", {}), std::nullopt);
   EXPECT_EQ(DidYouMean("verfy", commands), "; did you mean 'verify'?");
   EXPECT_EQ(DidYouMean("zzzzzz", commands), "");
+  // A swap of neighbours is one slip: "modle" is one edit from "model", not two.
+  EXPECT_EQ(ClosestSpelling("modle", {"data", "model"}), "model");
+  EXPECT_EQ(ClosestSpelling("dtaa", {"data", "model"}), "data");
+  EXPECT_EQ(ClosestSpelling("mdoel", {"data", "model"}), "model");
+  EXPECT_EQ(ClosestSpelling("ldoem", {"data", "model"}), std::nullopt);
 }
 
 TEST_F(CliTest, DoubleDashEndsFlagsAndLoneDashIsPositional) {

@@ -13,10 +13,7 @@
 #include "absl/strings/strip.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/Verifier.h"
 #include "partitioner/ir/function_attrs.h"
-#include "partitioner/ir/location.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "absl/flags/flag.h"
 #include "tools/tessel/common_flags.h"
@@ -312,17 +309,7 @@ absl::Status ApplyShardingAssignments(mlir::ModuleOp module, const std::string& 
   }
   attrs.commit();
 
-  std::string errors;
-  mlir::ScopedDiagnosticHandler handler(context, [&](mlir::Diagnostic& diagnostic) {
-    absl::StrAppend(&errors, errors.empty() ? "" : "\n", FormatLocation(diagnostic.getLocation()),
-                    ": error: ", diagnostic.str());
-    return mlir::success();
-  });
-  if (mlir::failed(mlir::verify(module))) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the program is invalid with the command-line shardings:\n", errors));
-  }
-  return absl::OkStatus();
+  return VerifyAfterFlags(module, "the program is invalid with the command-line shardings");
 }
 
 absl::StatusOr<ShardingFlags> ParseShardingFlags() {

@@ -223,15 +223,18 @@ absl::Status ApplyMeshAxes(mlir::ModuleOp module, absl::Span<const MeshAxisSize>
   }
   // Shardings and collectives were verified against the old sizes; a sub-axis that no
   // longer divides its axis, for one, makes the program invalid.
+  return VerifyAfterFlags(module, "--mesh: the program is invalid with the new mesh");
+}
+
+absl::Status VerifyAfterFlags(mlir::ModuleOp module, absl::string_view what) {
   std::string errors;
-  mlir::ScopedDiagnosticHandler handler(context, [&](mlir::Diagnostic& diagnostic) {
+  mlir::ScopedDiagnosticHandler handler(module.getContext(), [&](mlir::Diagnostic& diagnostic) {
     absl::StrAppend(&errors, errors.empty() ? "" : "\n", FormatLocation(diagnostic.getLocation()),
                     ": error: ", diagnostic.str());
     return mlir::success();
   });
   if (mlir::failed(mlir::verify(module))) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--mesh: the program is invalid with the new mesh:\n", errors));
+    return absl::InvalidArgumentError(absl::StrCat(what, ":\n", errors));
   }
   return absl::OkStatus();
 }

@@ -76,6 +76,10 @@ absl::StatusOr<int64_t> ParseByteSize(absl::string_view flag, absl::string_view 
 // with explicit device ids, or a program that no longer verifies. No axes: no change.
 absl::Status ApplyMeshAxes(mlir::ModuleOp module, absl::Span<const MeshAxisSize> axes);
 
+// Verifies `module` after a command-line option changed it. InvalidArgument with `what`
+// ("--mesh: the program is invalid with the new mesh") and the verifier's located errors.
+absl::Status VerifyAfterFlags(mlir::ModuleOp module, absl::string_view what);
+
 // Succeeds if every axis the hardware spec gives a link of its own is an axis of a mesh of
 // `module`; otherwise the error names it and lists the axes there are (a typo in a spec
 // would otherwise silently price that axis on the default link).

@@ -7,6 +7,20 @@
 #include "llvm/ADT/StringRef.h"
 
 namespace tessel::cli {
+namespace {
+
+// Whether `a` becomes `b` by swapping two neighbouring characters ("modle" and "model"),
+// the commonest typing slip, which plain edit distance counts as two edits.
+bool OneSwapApart(llvm::StringRef a, llvm::StringRef b) {
+  if (a.size() != b.size()) return false;
+  size_t first = 0;
+  while (first < a.size() && a[first] == b[first]) ++first;
+  if (first + 1 >= a.size()) return false;
+  return a[first] == b[first + 1] && a[first + 1] == b[first] &&
+         a.drop_front(first + 2) == b.drop_front(first + 2);
+}
+
+}  // namespace
 
 std::optional<std::string> ClosestSpelling(absl::string_view word,
                                            const std::vector<std::string>& candidates) {
@@ -16,8 +30,11 @@ std::optional<std::string> ClosestSpelling(absl::string_view word,
   unsigned best_distance = limit + 1;
   for (const std::string& candidate : candidates) {
     if (candidate == word) return std::nullopt;
-    const unsigned distance = typed.edit_distance(candidate, /*AllowReplacements=*/true,
-                                                  /*MaxEditDistance=*/limit + 1);
+    const unsigned distance =
+        OneSwapApart(typed, candidate)
+            ? 1
+            : typed.edit_distance(candidate, /*AllowReplacements=*/true,
+                                  /*MaxEditDistance=*/limit + 1);
     if (distance < best_distance) {
       best_distance = distance;
       best = candidate;

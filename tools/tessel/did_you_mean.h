@@ -11,8 +11,8 @@
 
 namespace tessel::cli {
 
-// The candidate nearest to `word` in edit distance (insertions, deletions, replacements),
-// the first of equals, when it is at most one edit per three characters of `word` (at least
+// The candidate nearest to `word` in edit distance (insertions, deletions, replacements;
+// a swap of two neighbouring characters counts as one edit), the first of equals, when it is at most one edit per three characters of `word` (at least
 // one) away; nullopt otherwise, and for an exact match.
 std::optional<std::string> ClosestSpelling(absl::string_view word,
                                            const std::vector<std::string>& candidates);
