@@ -18,6 +18,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/MLIRContext.h"
 #include "partitioner/ir/location.h"
+#include "partitioner/ir/partitioned_marker.h"
 #include "partitioner/ir/tessel/sharding_verification.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "partitioner/sharding/mlir_conversion.h"
@@ -141,30 +142,78 @@ std::string Indented(const std::string& text, absl::string_view indent) {
   return out;
 }
 
+// The global arguments and results of a partitioned @main, from its tessel.partitioned
+// mark and the shardings it keeps: what each device holds of the values it is called with
+// and returns. Its other values are per-device pieces, which no global tile describes.
+std::vector<FunctionValue> PartitionedBoundary(mlir::func::FuncOp function,
+                                               const ir::PartitionedSignature& mark,
+                                               const SourceNames& names) {
+  std::vector<FunctionValue> values;
+  for (FunctionValue& value : CollectFunctionValues(function, names)) {
+    if (value.argument < 0) continue;
+    value.type = mark.parameter_types[value.argument];
+    values.push_back(std::move(value));
+  }
+  for (auto [k, type] : llvm::enumerate(mark.result_types)) {
+    FunctionValue value;
+    value.title = absl::StrCat("result", k);
+    value.name = value.title;
+    value.names = {value.title};
+    value.type = type;
+    value.sharding =
+        function.getResultAttrOfType<ir::ShardingAttr>(k, ir::TesselDialect::kShardingAttrName);
+    values.push_back(std::move(value));
+  }
+  return values;
+}
+
 absl::Status Viz(const VizOptions& options, std::ostream& out, std::ostream& err) {
   mlir::MLIRContext context;
   absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module = LoadProgram(options.file, context);
   if (!module.ok()) return module.status();
-  if (LooksPartitioned(**module)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        options.file, " is already partitioned (it has collectives or partition_id); viz "
-                      "draws the shardings of a program before partitioning"));
-  }
-  absl::Status status = ApplyMeshAxes(**module, options.mesh);
-  if (status.ok()) {
-    status = ApplyShardingAssignments(**module, options.function, options.file,
-                                      options.shardings.in, options.shardings.out);
-  }
-  if (status.ok()) status = Propagate(**module, nullptr, err, absl::GetFlag(FLAGS_conservative));
-  if (!status.ok()) return status;
   absl::StatusOr<mlir::func::FuncOp> function =
       FindFunction(**module, options.function, options.file);
   if (!function.ok()) return function.status();
-
-  // The parsed module forgets the source's names; read them from the text again.
+  std::optional<ir::PartitionedSignature> mark;
+  if (function->getSymName() == "main") {
+    absl::StatusOr<std::optional<ir::PartitionedSignature>> read = ir::ReadPartitionedMark(
+        **module, function->getNumArguments(), function->getNumResults());
+    if (!read.ok()) return read.status();
+    mark = *std::move(read);
+  }
+  const SourceNames names = ReadProgramNames(options.file);
+  std::vector<FunctionValue> all;
+  if (mark) {
+    // Partitioned already: nothing to propagate, and nothing the flags that act before
+    // partitioning could change.
+    if (!options.mesh.empty() || !options.shardings.in.empty() ||
+        !options.shardings.out.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          options.file, " is already partitioned; --mesh, --in_shardings and --out_shardings "
+                        "act before partitioning"));
+    }
+    all = PartitionedBoundary(*function, *mark, names);
+  } else if (LooksPartitioned(**module)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        options.file, " is already partitioned (it has collectives or partition_id) and has "
+                      "no tessel.partitioned mark to say what its global values are; viz "
+                      "draws the shardings of a program before partitioning, or of the "
+                      "arguments and results of a program 'tessel partition' wrote"));
+  } else {
+    absl::Status status = ApplyMeshAxes(**module, options.mesh);
+    if (status.ok()) {
+      status = ApplyShardingAssignments(**module, options.function, options.file,
+                                        options.shardings.in, options.shardings.out);
+    }
+    if (status.ok()) {
+      status = Propagate(**module, nullptr, err, absl::GetFlag(FLAGS_conservative));
+    }
+    if (!status.ok()) return status;
+    // The parsed module forgets the source's names; read them from the text again.
+    all = CollectFunctionValues(*function, names);
+  }
   absl::StatusOr<std::vector<FunctionValue>> values =
-      SelectFunctionValues(CollectFunctionValues(*function, ReadProgramNames(options.file)),
-                           options.values, options.file, options.function);
+      SelectFunctionValues(std::move(all), options.values, options.file, options.function);
   if (!values.ok()) return values.status();
 
   // Values without a sharding are replicated over the program's first mesh (or, without

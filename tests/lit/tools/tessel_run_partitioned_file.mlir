@@ -24,6 +24,16 @@
 // RUN: sh -c 'tessel run %t/part.mlir --check --reference=%t/other.mlir; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=OTHER-REFERENCE
 // RUN: sh -c 'tessel run %t/mlp.mlir --reference=%t/mlp.mlir; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NO-CHECK
 // RUN: sh -c 'tessel run %t/bad_mark.mlir; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=BAD-MARK
+// viz draws the partitioned file's global arguments and results.
+// RUN: tessel viz %t/part6.mlir --value=arg0,result0 | FileCheck %s --check-prefix=VIZ
+// RUN: sh -c 'tessel viz %t/part.mlir --mesh=data=4; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=VIZ-MESH
+
+// VIZ:      %arg0 = arg0: tensor<16x8xf32> #tessel.sharding<@mesh, [{"data"}, {}]>
+// VIZ-NEXT:   dim 0: 16 over "data" (3 pieces of 6; [12:16] holds 4 of 6 rows, padded)
+// VIZ:      result0: tensor<16x4xf32> #tessel.sharding<@mesh, [{"data"}, {}]>
+// VIZ:      [12:16, 0:4]
+// VIZ-MESH: tessel viz: {{.*}}part.mlir is already partitioned; --mesh, --in_shardings and --out_shardings act before partitioning
+// VIZ-MESH: exit=1
 
 // MARK: module attributes {tessel.partitioned = {num_partitions = 4 : i64, parameter_types = [tensor<16x8xf32>, tensor<8x4xf32>], result_types = [tensor<16x4xf32>]}}
 // MARK: func.func @main(%arg0: tensor<8x8xf32>

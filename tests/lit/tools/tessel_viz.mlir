@@ -205,7 +205,7 @@
 // SYNTAX: tessel viz: {{.*}}syntax.mlir:2:19: error: expected SSA operand
 // SYNTAX: exit=1
 // RUN: sh -c 'tessel viz %t/spmd.mlir; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=PARTITIONED
-// PARTITIONED: tessel viz: {{.*}}spmd.mlir is already partitioned (it has collectives or partition_id); viz draws the shardings of a program before partitioning
+// PARTITIONED: tessel viz: {{.*}}spmd.mlir is already partitioned (it has collectives or partition_id) and has no tessel.partitioned mark to say what its global values are; viz draws the shardings of a program before partitioning, or of the arguments and results of a program 'tessel partition' wrote
 // PARTITIONED-NEXT: exit=1
 // RUN: sh -c 'tessel viz %t/grid.mlir --function=nope; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NO-FUNCTION
 // NO-FUNCTION: tessel viz: {{.*}}grid.mlir: no function @nope (functions: @main, @sorted)
