@@ -1,31 +1,33 @@
-// `tessel explain FILE`: shows, for every value of a function, the sharding propagation
-// gives it and where that sharding came from (the annotation and the ops on the way); with
-// --shard_weight_update also what weight-update sharding changed, and why it left each
-// gradient it declined alone.
+// `tessel explain FILE`: shows, for every value of a function (or those --value names), the
+// sharding propagation gives it and, per dimension, where each axis came from (the
+// annotation and the ops on the way), and the conflicts propagation left at the ops it takes
+// part in; as text or JSON. With --shard_weight_update also what weight-update sharding
+// changed, and why it left each gradient it declined alone.
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/flags/flag.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "partitioner/ir/location.h"
+#include "partitioner/ir/tessel/sharding_verification.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "partitioner/passes/weight_update_sharding.h"
+#include "partitioner/propagation/propagate.h"
+#include "support/json_quote.h"
 #include "tools/tessel/command_line_shardings.h"
 #include "tools/tessel/common_flags.h"
-#include "partitioner/ir/location.h"
+#include "tools/tessel/function_values.h"
 #include "tools/tessel/pipeline.h"
 #include "tools/tessel/program.h"
 #include "tools/tessel/subcommands.h"
-#include "tools/tessel/function_values.h"
-#include "support/json_quote.h"
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
-#include "absl/strings/match.h"
-#include "partitioner/ir/tessel/sharding_verification.h"
-#include "partitioner/propagation/propagate.h"
 
 namespace tessel::cli {
 namespace {
