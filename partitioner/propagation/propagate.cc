@@ -368,18 +368,15 @@ std::vector<AxisProvenance> PropagationReport::axisProvenanceOf(
 
 std::vector<const OpConflict*> PropagationReport::conflictsOf(mlir::Value value) const {
   std::vector<const OpConflict*> result;
-  for (const OpConflict& conflict : conflicts) {
-    if (llvm::any_of(conflict.members,
-                     [&](const OpConflict::Member& member) { return member.value == value; })) {
-      result.push_back(&conflict);
-    }
-  }
+  auto it = conflictsByValue.find(value);
+  if (it == conflictsByValue.end()) return result;
+  for (int32_t index : it->second) result.push_back(&conflicts[index]);
   return result;
 }
 
 std::string describeAxisProvenance(const AxisProvenance& provenance) {
   std::string text = ir::axisRefToString(provenance.axis);
-  if (provenance.origin.empty()) return text + " (not from propagation)";
+  if (provenance.origin.empty()) return text + " (added after propagation)";
   Provenance whole{provenance.origin, provenance.path};
   return text + " from " + describeProvenance(whole);
 }
@@ -487,10 +484,8 @@ mlir::LogicalResult propagateShardings(mlir::ModuleOp module, const PropagationO
                                        PropagationReport* report) {
   rules::ensureShardingRuleModels(module.getContext());
   auto build = [&](bool enterManualBodies) {
-    mlir::FailureOr<PropagationGraph> built =
-        buildPropagationGraph(module, options.conservative, enterManualBodies);
-    if (mlir::succeeded(built)) built->recordAxisOrigins = options.recordAxisOrigins;
-    return built;
+    return buildPropagationGraph(module, options.conservative, enterManualBodies,
+                                 options.recordAxisOrigins);
   };
   mlir::FailureOr<PropagationGraph> graph = build(/*enterManualBodies=*/false);
   if (mlir::failed(graph)) return mlir::failure();
@@ -517,6 +512,15 @@ mlir::LogicalResult propagateShardings(mlir::ModuleOp module, const PropagationO
   reportConflicts(*graph, graph->levels.back());
   if (report && options.recordAxisOrigins) {
     report->conflicts = collectDisagreements(*graph, graph->levels.back());
+    for (auto [index, conflict] : llvm::enumerate(report->conflicts)) {
+      for (const OpConflict::Member& member : conflict.members) {
+        llvm::SmallVector<int32_t, 1>& indices = report->conflictsByValue[member.value];
+        // An op may take a value twice (x * x): one entry per conflict.
+        if (indices.empty() || indices.back() != static_cast<int32_t>(index)) {
+          indices.push_back(static_cast<int32_t>(index));
+        }
+      }
+    }
   }
   writeShardings(module, *graph, options.annotateOrigins, report, entered);
   return mlir::success();

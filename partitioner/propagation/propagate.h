@@ -72,6 +72,9 @@ struct PropagationReport {
 
   llvm::DenseMap<mlir::Value, llvm::SmallVector<AxisLink, 0>> axisLinks;
   std::vector<OpConflict> conflicts;
+  // Per value, the indices into `conflicts` of those it takes part in, so that explaining
+  // every value of a large program does not scan every conflict for each.
+  llvm::DenseMap<mlir::Value, llvm::SmallVector<int32_t, 1>> conflictsByValue;
 };
 
 // `"data" from argument 0 of @main via hlo.add (f.mlir:3:8)`: one axis's story.

@@ -46,8 +46,11 @@ rules::OpShardingRule identityRule(llvm::ArrayRef<mlir::Value> values) {
 
 class GraphBuilder {
  public:
-  GraphBuilder(mlir::ModuleOp module, bool conservative, bool enterManualBodies)
-      : module_(module), conservative_(conservative), enterManualBodies_(enterManualBodies) {}
+  GraphBuilder(mlir::ModuleOp module, bool conservative, bool enterManualBodies,
+               bool recordAxisOrigins)
+      : module_(module), conservative_(conservative), enterManualBodies_(enterManualBodies) {
+    graph_.recordAxisOrigins = recordAxisOrigins;
+  }
 
   mlir::FailureOr<PropagationGraph> build() {
     // Every value may get a slot and most ops a node: sizing the vectors once spares the
@@ -91,6 +94,7 @@ class GraphBuilder {
     TensorState state = stateFromAttr(sharding, mesh);
     state.provenance.origin = std::make_shared<const std::string>(std::move(origin));
     for (auto [d, dim] : llvm::enumerate(state.dims)) {
+      if (!graph_.recordAxisOrigins) break;
       for (AxisRefAttr axis : dim.axes) {
         state.axisLinks.push_back(
             {static_cast<int64_t>(d), axis, state.provenance.origin, mlir::Value(), nullptr});
@@ -243,8 +247,9 @@ MeshAttr lookupMeshIn(mlir::ModuleOp module, mlir::FlatSymbolRefAttr name) {
 
 mlir::FailureOr<PropagationGraph> buildPropagationGraph(mlir::ModuleOp module,
                                                         bool conservative,
-                                                        bool enterManualBodies) {
-  return GraphBuilder(module, conservative, enterManualBodies).build();
+                                                        bool enterManualBodies,
+                                                        bool recordAxisOrigins) {
+  return GraphBuilder(module, conservative, enterManualBodies, recordAxisOrigins).build();
 }
 
 ir::ShardingAttr withoutManualAxes(ir::ShardingAttr sharding, mlir::ArrayAttr manualAxes) {

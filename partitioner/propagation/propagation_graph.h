@@ -56,8 +56,8 @@ struct PropagationGraph {
   MeshAttr defaultMesh;
   // User priority levels present in the annotations, ascending (at least {0}).
   llvm::SmallVector<int64_t> levels;
-  // Whether steps record where each axis they give a value came from (TensorState's
-  // axisLinks; the annotations' own axes are always recorded).
+  // Whether the annotations' axes and the axes steps give values keep where they came
+  // from (TensorState's axisLinks).
   bool recordAxisOrigins = false;
 };
 
@@ -68,9 +68,12 @@ struct PropagationGraph {
 // block arguments seeded with the in_shardings' automatic (non-manual) part: body values
 // are split over the axes left to automatic partitioning. Without it a manual computation
 // is a boundary.
+// With `recordAxisOrigins`, the annotations' axes get their links and the graph asks its
+// steps for theirs (PropagationGraph::recordAxisOrigins).
 mlir::FailureOr<PropagationGraph> buildPropagationGraph(mlir::ModuleOp module,
                                                         bool conservative,
-                                                        bool enterManualBodies = false);
+                                                        bool enterManualBodies = false,
+                                                        bool recordAxisOrigins = false);
 
 // `sharding` without the axes named in `manualAxes` (a list of StringAttr): the part that
 // splits a manual computation's local value.

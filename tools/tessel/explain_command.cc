@@ -139,24 +139,15 @@ std::string DescribeConflict(const propagation::OpConflict& conflict, const Name
                       "; ", outcome, "; partitioning reconciles them with communication");
 }
 
-void PrintText(const FunctionValue& value, const ValueStory& story, const Namer& namer,
-               std::ostream& out) {
-  bool anyAxis = false;
-  for (const propagation::AxisProvenance& axis : story.axes) {
-    anyAxis = true;
-    out << "  dimension " << axis.dim << ": ";
-    if (axis.origin.empty()) {
-      out << ir::axisRefToString(axis.axis) << " (added after propagation)\n";
-      continue;
-    }
-    propagation::Provenance path{namer.Origin(axis.origin, axis.annotated), axis.path};
-    out << ir::axisRefToString(axis.axis) << " from " << propagation::describeProvenance(path)
+void PrintText(const ValueStory& story, const Namer& namer, std::ostream& out) {
+  for (propagation::AxisProvenance axis : story.axes) {
+    if (!axis.origin.empty()) axis.origin = namer.Origin(axis.origin, axis.annotated);
+    out << "  dimension " << axis.dim << ": " << propagation::describeAxisProvenance(axis)
         << "\n";
   }
-  if (!anyAxis) {
+  if (story.axes.empty()) {
     if (story.whole) {
-      propagation::Provenance whole = *story.whole;
-      out << "  unsplit, from " << propagation::describeProvenance(whole) << "\n";
+      out << "  unsplit, from " << propagation::describeProvenance(*story.whole) << "\n";
     } else {
       out << "  replicated: no sharding reached it\n";
     }
@@ -388,7 +379,7 @@ Subcommand ExplainCommand() {
         continue;
       }
       out << value.title << ": " << sharding << "\n";
-      if (!inserted) PrintText(value, story, namer, out);
+      if (!inserted) PrintText(story, namer, out);
       for (const std::string& line : changes) out << "  " << line << "\n";
     }
     if (json) out << "\n  ]\n}\n";

@@ -330,9 +330,6 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
         "value is manual): --check compares a program with its partitioning, and this one "
         "has no single-device form; run it with --partitions=N"));
   }
-  if (!options.check && !options.reference.empty()) {
-    return absl::InvalidArgumentError("--reference needs --check");
-  }
   int64_t partitions = options.partitions;
   if (mark) {
     if (options.partitions_set && options.partitions != mark->num_partitions) {

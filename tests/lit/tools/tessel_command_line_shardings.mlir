@@ -23,6 +23,7 @@
 // RUN: sh -c 'tessel explain %t/plain.mlir --mesh=data=4,model=2 --in_shardings="x=P((data,model),data)"; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=TWICE
 // RUN: sh -c 'tessel explain %t/plain.mlir --in_shardings="x=P(data)"; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NO-MESH
 // RUN: sh -c 'tessel report %t/plain.mlir --partitioned --in_shardings="x=P()"; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=PARTITIONED
+// RUN: sh -c 'tessel explain %t/two_meshes.mlir --in_shardings="a=P(x)"; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=TWO-MESHES
 
 // Strictness: a reshape that can only be partitioned by replication.
 // RUN: tessel partition %t/reshape.mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALLOWED
@@ -82,6 +83,8 @@
 // NO-MESH-NEXT: exit=1
 // PARTITIONED: tessel report: --in_shardings and --out_shardings act before partitioning; they cannot be used with --partitioned
 // PARTITIONED: exit=2
+// TWO-MESHES: tessel explain: --in_shardings/--out_shardings use the program's one mesh, and it declares 2; annotate the program instead
+// TWO-MESHES-NEXT: exit=1
 
 // ALLOWED: warning: 'hlo.reshape' {{.*}}is partitioned by replication
 // FORBIDDEN: error: 'hlo.reshape' would be partitioned by replication (64 bytes of split operands gathered), which the options forbid
@@ -103,6 +106,12 @@ ENTRY main {
   x = f32[8,4] parameter(0)
   w1 = f32[4,6] parameter(1)
   ROOT d = f32[8,6] dot(x, w1), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+//--- two_meshes.mlir
+tessel.mesh @m1 = <["x"=2]>
+tessel.mesh @m2 = <["y"=2]>
+func.func @main(%a: tensor<8xf32>) -> tensor<8xf32> {
+  return %a : tensor<8xf32>
 }
 //--- reshape.mlir
 tessel.mesh @mesh = <["x"=4]>

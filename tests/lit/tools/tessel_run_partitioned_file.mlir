@@ -24,6 +24,10 @@
 // RUN: sh -c 'tessel run %t/part.mlir --check --reference=%t/other.mlir; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=OTHER-REFERENCE
 // RUN: sh -c 'tessel run %t/mlp.mlir --reference=%t/mlp.mlir; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NO-CHECK
 // RUN: sh -c 'tessel run %t/bad_mark.mlir; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=BAD-MARK
+// RUN: sh -c 'tessel run %t/mark_not_dict.mlir; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NOT-DICT
+// RUN: sh -c 'tessel run %t/mark_no_count.mlir; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NO-COUNT
+// RUN: sh -c 'tessel run %t/mark_not_types.mlir; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NOT-TYPES
+// RUN: sh -c 'tessel run %t/mark_too_many.mlir; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=TOO-MANY
 // viz draws the partitioned file's global arguments and results.
 // RUN: tessel viz %t/part6.mlir --value=arg0,result0 | FileCheck %s --check-prefix=VIZ
 // RUN: sh -c 'tessel viz %t/part.mlir --mesh=data=4; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=VIZ-MESH
@@ -70,6 +74,14 @@
 // NO-CHECK: exit=2
 // BAD-MARK: tessel run: module attribute tessel.partitioned needs parameter_types, one type per entry function parameter
 // BAD-MARK: exit=1
+// NOT-DICT: tessel run: module attribute tessel.partitioned must be a dictionary
+// NOT-DICT: exit=1
+// NO-COUNT: tessel run: module attribute tessel.partitioned needs num_partitions, an integer >= 1
+// NO-COUNT: exit=1
+// NOT-TYPES: tessel run: module attribute tessel.partitioned parameter_types must hold types
+// NOT-TYPES: exit=1
+// TOO-MANY: tessel run: {{.*}}mark_too_many.mlir: the program runs on 2048 devices, more than the 1024 partitions (threads) a local run starts
+// TOO-MANY: exit=1
 
 //--- mlp.mlir
 tessel.mesh @mesh = <["data"=2, "model"=2]>
@@ -92,6 +104,30 @@ func.func @main(%x: tensor<16x8xf32>) -> tensor<16x8xf32> {
 }
 //--- bad_mark.mlir
 module attributes {tessel.partitioned = {num_partitions = 2 : i64}} {
+  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+}
+//--- mark_not_dict.mlir
+module attributes {tessel.partitioned = 2 : i64} {
+  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+}
+//--- mark_no_count.mlir
+module attributes {tessel.partitioned = {parameter_types = [tensor<4xf32>], result_types = [tensor<4xf32>]}} {
+  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+}
+//--- mark_not_types.mlir
+module attributes {tessel.partitioned = {num_partitions = 2 : i64, parameter_types = [3 : i64], result_types = [tensor<4xf32>]}} {
+  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+}
+//--- mark_too_many.mlir
+module attributes {tessel.partitioned = {num_partitions = 2048 : i64, parameter_types = [tensor<4xf32>], result_types = [tensor<4xf32>]}} {
   func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
     return %x : tensor<4xf32>
   }
