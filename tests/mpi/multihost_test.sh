@@ -25,16 +25,9 @@ unset TEST_PREMATURE_EXIT_FILE XML_OUTPUT_FILE
 work="$(mktemp -d "${TEST_TMPDIR:-/tmp}/multihost.XXXXXX")"
 export TMPDIR="$work"
 
+source "$(dirname "$0")/../skipped_test.sh"
 skip() {
-  echo "SKIPPED: $*"
-  if [[ -n "$xml_report" ]]; then
-    cat > "$xml_report" <<XML
-<?xml version="1.0" encoding="UTF-8"?>
-<testsuites><testsuite name="mpi_multihost_test" tests="1" skipped="1">
-<testcase name="mpi_multihost_test" status="notrun"><skipped message="$*"/></testcase>
-</testsuite></testsuites>
-XML
-  fi
+  report_skipped mpi_multihost_test "$xml_report" "$@"
   rm -rf "$work"
   exit 0
 }

@@ -14,16 +14,9 @@ program="$3"
 work="$(TMPDIR="${TEST_TMPDIR:-${TMPDIR:-}}" mktemp -d -t viz_chromium.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 
+source "$(dirname "$0")/../skipped_test.sh"
 skip() {
-  echo "SKIPPED: $*"
-  if [[ -n "${XML_OUTPUT_FILE:-}" ]]; then
-    cat > "$XML_OUTPUT_FILE" <<XML
-<?xml version="1.0" encoding="UTF-8"?>
-<testsuites><testsuite name="viz_chromium_test" tests="1" skipped="1">
-<testcase name="viz_chromium_test" status="notrun"><skipped message="$*"/></testcase>
-</testsuite></testsuites>
-XML
-  fi
+  report_skipped viz_chromium_test "${XML_OUTPUT_FILE:-}" "$@"
   exit 0
 }
 

@@ -25,26 +25,13 @@
 #include "tools/tessel/command_line_shardings.h"
 #include "tools/tessel/common_flags.h"
 #include "tools/tessel/function_values.h"
+#include "tools/tessel/mlir_text.h"
 #include "tools/tessel/pipeline.h"
 #include "tools/tessel/program.h"
 #include "tools/tessel/subcommands.h"
 
 namespace tessel::cli {
 namespace {
-
-std::string Print(mlir::Attribute attr) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << attr;
-  return os.str();
-}
-
-std::string Print(mlir::Type type) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << type;
-  return os.str();
-}
 
 // "operand 1" or "result 0" of a conflict's op; "a value" for the members of a data-flow
 // edge (while, case, call), which are one value seen from several places.
@@ -343,7 +330,7 @@ Subcommand ExplainCommand() {
       }
       if (before != after) {
         lines.push_back("changed by weight-update sharding (propagation gave " +
-                        (before ? Print(before) : std::string("none")) + ")");
+                        (before ? MlirText(before) : std::string("none")) + ")");
       }
       if (value.op != nullptr && value.result + 1 == value.op->getNumResults()) {
         auto remarks = notes.remarks.find(value.op->getLoc().getAsOpaquePointer());
@@ -359,7 +346,7 @@ Subcommand ExplainCommand() {
     }
     for (size_t i = 0; i < values->size(); ++i) {
       const FunctionValue& value = (*values)[i];
-      const std::string sharding = value.sharding ? Print(value.sharding) : "(none)";
+      const std::string sharding = value.sharding ? MlirText(value.sharding) : "(none)";
       std::vector<std::string> changes = weightUpdateLines(value);
       const bool inserted =
           weightUpdate && value.op != nullptr && llvm::isa<ir::ReshardOp>(value.op) &&
@@ -372,7 +359,7 @@ Subcommand ExplainCommand() {
             << (value.name.empty() ? "null" : JsonQuote(value.name))
             << ", \"title\": " << JsonQuote(value.title)
             << ", \"at\": " << (value.at.empty() ? "null" : JsonQuote(value.at))
-            << ", \"type\": " << JsonQuote(Print(value.type))
+            << ", \"type\": " << JsonQuote(MlirText(value.type))
             << ", \"sharding\": " << (value.sharding ? JsonQuote(sharding) : "null") << ",\n     "
             << JsonStory(story, namer) << ",\n     \"weight_update\": ["
             << absl::StrJoin(quoted, ", ") << "]}";

@@ -30,6 +30,7 @@
 #include "tools/tessel/pipeline.h"
 #include "tools/tessel/program.h"
 #include "tools/tessel/function_values.h"
+#include "tools/tessel/mlir_text.h"
 #include "tools/tessel/subcommands.h"
 #include "support/json_quote.h"
 
@@ -91,20 +92,6 @@ absl::StatusOr<VizOptions> GetOptions(const ParsedArgs& args) {
   return options;
 }
 
-std::string Print(mlir::Attribute attr) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << attr;
-  return os.str();
-}
-
-std::string Print(mlir::Type type) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << type;
-  return os.str();
-}
-
 // The mesh and sharding to draw `value` with: its own, or replicated over `fallback`.
 absl::StatusOr<sharding::ShardingView> ViewOf(const FunctionValue& value, mlir::Operation* scope,
                                               const sharding::Mesh& fallback) {
@@ -126,8 +113,8 @@ absl::StatusOr<sharding::ShardingView> ViewOf(const FunctionValue& value, mlir::
 
 // The first line of a value's picture: its names, its type and its sharding.
 std::string Header(const FunctionValue& value) {
-  return absl::StrCat(value.title, ": ", Print(value.type), " ",
-                      value.sharding ? Print(value.sharding) : "(no sharding)");
+  return absl::StrCat(value.title, ": ", MlirText(value.type), " ",
+                      value.sharding ? MlirText(value.sharding) : "(no sharding)");
 }
 
 std::string Indented(const std::string& text, absl::string_view indent) {
@@ -250,13 +237,13 @@ absl::Status Viz(const VizOptions& options, std::ostream& out, std::ostream& err
   for (size_t i = 0; i < values->size(); ++i) {
     const FunctionValue& value = (*values)[i];
     absl::StatusOr<sharding::ShardingView> view = ViewOf(value, *function, fallback);
-    const std::string sharding_text = value.sharding ? Print(value.sharding) : "";
+    const std::string sharding_text = value.sharding ? MlirText(value.sharding) : "";
     if (json) {
       std::vector<std::string> quoted;
       for (const std::string& name : value.names) quoted.push_back(JsonQuote(name));
       out << (i == 0 ? "" : ",") << "\n    {\"title\": " << JsonQuote(value.title)
           << ", \"names\": [" << absl::StrJoin(quoted, ", ")
-          << "], \"type\": " << JsonQuote(Print(value.type)) << ", \"sharding\": "
+          << "], \"type\": " << JsonQuote(MlirText(value.type)) << ", \"sharding\": "
           << (value.sharding ? JsonQuote(sharding_text) : "null") << ",\n     ";
       if (view.ok()) {
         out << "\"layout\": " << sharding::ShardingViewToJson(*view, "     ") << "}";
