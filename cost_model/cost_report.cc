@@ -153,7 +153,8 @@ int64_t DeviceCount(mlir::func::FuncOp func) {
 
 }  // namespace
 
-CostReport BuildCostReport(mlir::func::FuncOp func, const HardwareSpec& spec) {
+CostReport BuildCostReport(mlir::func::FuncOp func, const HardwareSpec& spec,
+                           const PlaceNamer& name_of) {
   CostReport report;
   report.function = func.getSymName().str();
   report.hardware = spec.name();
@@ -167,6 +168,12 @@ CostReport BuildCostReport(mlir::func::FuncOp func, const HardwareSpec& spec) {
   if (memory.peak_op) {
     report.peak_op = memory.peak_op->getName().getStringRef().str();
     report.peak_location = FormatLocation(memory.peak_op->getLoc());
+    const mlir::Location loc = memory.peak_op->getLoc();
+    if (name_of) {
+      report.peak_value = name_of(loc);
+    } else if (auto name = mlir::dyn_cast<mlir::NameLoc>(loc)) {
+      report.peak_value = name.getName().str();
+    }
   }
 
   Walker walker(spec);

@@ -15,6 +15,7 @@
 #define TESSEL_COST_MODEL_COST_REPORT_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -45,6 +46,7 @@ struct CostReport {
   int64_t peak_bytes = 0;
   std::string peak_op;        // the op where the peak is reached, e.g. "hlo.dot_general"
   std::string peak_location;  // and where it is, "file:line:col"
+  std::string peak_value;     // the name the source gives the op's value ("%h", "dot.3"), or ""
   int64_t memory_capacity_bytes = 0;
 
   // Compute on one device.
@@ -66,8 +68,13 @@ struct CostReport {
   int64_t while_loops = 0;
 };
 
+// Names the value computed at a place in the source; "" where the source gives none.
+using PlaceNamer = std::function<std::string(mlir::Location)>;
+
 // The report for `func` (normally a partitioned function, whose types are per device).
-CostReport BuildCostReport(mlir::func::FuncOp func, const HardwareSpec& spec);
+// `name_of` names the op where memory peaks; without it, a name location's name does.
+CostReport BuildCostReport(mlir::func::FuncOp func, const HardwareSpec& spec,
+                           const PlaceNamer& name_of = nullptr);
 
 // A readable table, ending in a newline.
 std::string FormatCostReport(const CostReport& report);

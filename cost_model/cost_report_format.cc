@@ -87,7 +87,9 @@ std::string FormatCostReport(const CostReport& report) {
   absl::StrAppend(&out, Row("results", ExactBytes(report.result_bytes)));
   std::string peak = ExactBytes(report.peak_bytes);
   if (!report.peak_op.empty()) {
-    absl::StrAppend(&peak, " at ", report.peak_op, " (", report.peak_location, ")");
+    absl::StrAppend(&peak, " at ",
+                    report.peak_value.empty() ? "" : absl::StrCat(report.peak_value, " = "),
+                    report.peak_op, " (", report.peak_location, ")");
   }
   absl::StrAppend(&out, Row("peak live", peak));
   double used = report.memory_capacity_bytes > 0
@@ -153,6 +155,7 @@ std::string FormatCostReportJson(const CostReport& report) {
                   ", \"peak_bytes\": ", report.peak_bytes,
                   ", \"peak_op\": ", JsonQuote(report.peak_op),
                   ", \"peak_location\": ", JsonQuote(report.peak_location),
+                  ", \"peak_value\": ", JsonQuote(report.peak_value),
                   ", \"capacity_bytes\": ", report.memory_capacity_bytes, "},\n");
   absl::StrAppend(&out, "  \"compute\": {\"flops\": ", Number(report.flops),
                   ", \"memory_traffic_bytes\": ", Number(report.memory_traffic_bytes),

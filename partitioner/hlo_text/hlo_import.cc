@@ -31,6 +31,9 @@ mlir::OwningOpRef<mlir::ModuleOp> ImportHloText(llvm::StringRef text, llvm::Stri
 absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> ImportHloTextToModule(
     absl::string_view text, absl::string_view bufferName, mlir::MLIRContext& context) {
   llvm::StringRef name(bufferName.data(), bufferName.size());
+  // Errors point at the HLO text; MLIR's note with the failing op in its generic MLIR form
+  // would show the reader a program they never wrote.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(text.data(), text.size()), name),

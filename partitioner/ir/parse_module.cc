@@ -58,6 +58,10 @@ absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> ParseModule(absl::string_view 
   RegisterTesselDialects(registry);
   context.appendDialectRegistry(registry);
   context.loadAllAvailableDialects();
+  // Errors point at the text with a caret; MLIR's note with the failing op in its generic
+  // form ("see current operation: %0 = \"hlo.add\"(...)") repeats that in a spelling the
+  // reader never wrote.
+  context.printOpOnDiagnostic(false);
 
   absl::Status nesting = CheckMlirNesting(text, buffer_name);
   if (!nesting.ok()) return nesting;

@@ -280,7 +280,10 @@ Subcommand ExplainCommand() {
       status = ApplyShardingAssignments(**module, function_name, path, shardings->in,
                                         shardings->out);
     }
-    if (status.ok()) status = Propagate(**module, &report, err, absl::GetFlag(FLAGS_conservative));
+    if (status.ok()) {
+      const PipelineOptions pipeline = PipelineOptionsFromFlags(path);
+      status = Propagate(**module, &report, err, pipeline.conservative, pipeline.name_of);
+    }
     absl::StatusOr<mlir::func::FuncOp> function =
         status.ok() ? FindFunction(**module, function_name, path)
                     : absl::StatusOr<mlir::func::FuncOp>(status);

@@ -179,4 +179,15 @@ absl::StatusOr<std::vector<FunctionValue>> SelectFunctionValues(
   return selected;
 }
 
+std::string SourceNamer::NameAt(mlir::Location loc) {
+  std::string name = LocationName(loc);
+  if (!name.empty()) return name;
+  if (!names_) names_ = ReadProgramNames(path_);
+  const std::vector<std::string>* at = NamesAt(names_->results, PositionOf(loc));
+  if (at == nullptr || at->empty()) return "";
+  name = at->front();
+  // `%q#0` names one result of `%q:2 = ...`; the place holds them all.
+  return name.substr(0, name.find('#'));
+}
+
 }  // namespace tessel::cli

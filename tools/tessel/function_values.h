@@ -11,7 +11,9 @@
 #define TESSEL_TOOLS_TESSEL_FUNCTION_VALUES_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -56,6 +58,23 @@ std::vector<FunctionValue> CollectFunctionValues(mlir::func::FuncOp function,
 absl::StatusOr<std::vector<FunctionValue>> SelectFunctionValues(
     std::vector<FunctionValue> values, const std::vector<std::string>& requested,
     const std::string& file, const std::string& function);
+
+// Names places in the program at `path` for messages, by the source's own names: a name
+// location's name, else the name the source gives what is computed at that position (`%h`,
+// the HLO instruction name `dot.3`; `%q` for all results of `%q:2 = ...`). It reads the names
+// (a second parse of the text) the first time it is asked, so a run that prints no warning
+// and no report pays nothing for it.
+class SourceNamer {
+ public:
+  explicit SourceNamer(std::string path) : path_(std::move(path)) {}
+
+  // The name at `loc`, or "" where the source gives none.
+  std::string NameAt(mlir::Location loc);
+
+ private:
+  std::string path_;
+  std::optional<SourceNames> names_;
+};
 
 }  // namespace tessel::cli
 

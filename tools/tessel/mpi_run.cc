@@ -166,7 +166,7 @@ absl::Status Prepare(const MpiRunOptions& options, int rank, int world_size,
   }
   setup.mesh = (*meshes.begin()).getMesh();
   // Every rank partitions the same text the same way, so all run the same program.
-  PipelineOptions pipeline = PipelineOptionsFromFlags();
+  PipelineOptions pipeline = PipelineOptionsFromFlags(options.file);
   pipeline.shard_weight_update = options.shard_weight_update;
   pipeline.combine_collectives = options.combine_collectives;
   TESSEL_RETURN_IF_ERROR(PropagateAndPartition(*setup.partitioned, remarks, pipeline));

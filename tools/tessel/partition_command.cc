@@ -206,7 +206,7 @@ Subcommand PartitionCommand() {
     }
     if (status.ok()) status = CheckSpecAxes(spec, **module);
     if (status.ok()) {
-      PipelineOptions pipeline = PipelineOptionsFromFlags();
+      PipelineOptions pipeline = PipelineOptionsFromFlags(args.positional[0]);
       pipeline.shard_weight_update = absl::GetFlag(FLAGS_shard_weight_update);
       pipeline.combine_collectives = absl::GetFlag(FLAGS_combine_collectives);
       pipeline.hardware = &spec;

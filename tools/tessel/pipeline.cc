@@ -3,6 +3,7 @@
 #include "tools/tessel/pipeline.h"
 
 #include <ctime>
+#include <memory>
 #include <string>
 
 #include "absl/flags/flag.h"
@@ -22,6 +23,7 @@
 #include "partitioner/sharding/transforms/passes.h"
 #include "partitioner/spmd/partition.h"
 #include "tools/tessel/common_flags.h"
+#include "tools/tessel/function_values.h"
 
 namespace tessel::cli {
 namespace {
@@ -29,11 +31,13 @@ namespace {
 // Collects errors and forwards remarks and warnings while it lives.
 class DiagnosticCollector {
  public:
-  DiagnosticCollector(mlir::MLIRContext* context, std::ostream& remarks)
-      : handler_(context, [this, &remarks](mlir::Diagnostic& diagnostic) {
+  DiagnosticCollector(mlir::MLIRContext* context, std::ostream& remarks,
+                      const PlaceNamer& name_of = nullptr)
+      : handler_(context, [this, &remarks, name_of](mlir::Diagnostic& diagnostic) {
+          const std::string name = name_of ? name_of(diagnostic.getLocation()) : "";
           std::string line =
               absl::StrCat(FormatLocation(diagnostic.getLocation()), ": ", Severity(diagnostic),
-                           ": ", diagnostic.str());
+                           ": ", name.empty() ? "" : absl::StrCat(name, ": "), diagnostic.str());
           if (diagnostic.getSeverity() == mlir::DiagnosticSeverity::Error) {
             absl::StrAppend(&errors_, errors_.empty() ? "" : "\n", line);
           } else {
@@ -121,8 +125,8 @@ absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks) {
 }
 
 absl::Status Propagate(mlir::ModuleOp module, propagation::PropagationReport* report,
-                       std::ostream& remarks, bool conservative) {
-  DiagnosticCollector collector(module.getContext(), remarks);
+                       std::ostream& remarks, bool conservative, const PlaceNamer& name_of) {
+  DiagnosticCollector collector(module.getContext(), remarks, name_of);
   propagation::PropagationOptions options;
   options.conservative = conservative;
   // Whoever asks for a report wants to know where each axis came from.
@@ -137,8 +141,11 @@ double ProcessCpuSeconds() {
   return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
 
-PipelineOptions PipelineOptionsFromFlags() {
+PipelineOptions PipelineOptionsFromFlags(const std::string& path) {
   PipelineOptions options;
+  // Shared by the copies of the options a command makes, so the names are read once.
+  auto namer = std::make_shared<SourceNamer>(path);
+  options.name_of = [namer](mlir::Location loc) { return namer->NameAt(loc); };
   options.conservative = absl::GetFlag(FLAGS_conservative);
   options.replication_is_error = absl::GetFlag(FLAGS_replication_is_error);
   return options;
@@ -148,7 +155,8 @@ absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
                                    const PipelineOptions& options) {
   const absl::Time start = absl::Now();
   const double startCpu = ProcessCpuSeconds();
-  absl::Status propagated = Propagate(module, nullptr, remarks, options.conservative);
+  absl::Status propagated =
+      Propagate(module, nullptr, remarks, options.conservative, options.name_of);
   const absl::Time propagatedAt = absl::Now();
   const double propagatedCpu = ProcessCpuSeconds();
   if (options.seconds) {
@@ -156,7 +164,7 @@ absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
     options.seconds->propagate_cpu = propagatedCpu - startCpu;
   }
   if (!propagated.ok()) return propagated;
-  DiagnosticCollector collector(module.getContext(), remarks);
+  DiagnosticCollector collector(module.getContext(), remarks, options.name_of);
   if (options.shard_weight_update) {
     passes::shardWeightUpdates(module, passes::WeightUpdateShardingOptions());
   }

@@ -4,11 +4,14 @@
 #ifndef TESSEL_TOOLS_TESSEL_PIPELINE_H_
 #define TESSEL_TOOLS_TESSEL_PIPELINE_H_
 
+#include <functional>
 #include <ostream>
+#include <string>
 
 #include "absl/status/status.h"
 #include "cost_model/hardware_spec.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Location.h"
 #include "partitioner/propagation/propagate.h"
 
 namespace tessel::cli {
@@ -21,8 +24,12 @@ absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks);
 // every axis (PropagationOptions::recordAxisOrigins).
 // With `conservative`, shardings do not pass through the shifted dimensions of pad and
 // slice (--conservative).
+// Names the place of a diagnostic in its message (SourceNamer::NameAt); "" for none.
+using PlaceNamer = std::function<std::string(mlir::Location)>;
+
 absl::Status Propagate(mlir::ModuleOp module, propagation::PropagationReport* report,
-                       std::ostream& remarks, bool conservative = false);
+                       std::ostream& remarks, bool conservative = false,
+                       const PlaceNamer& name_of = nullptr);
 
 // Seconds spent in each stage of PropagateAndPartition.
 struct StageSeconds {
@@ -57,11 +64,15 @@ struct PipelineOptions {
   bool conservative = false;
   // Fail where an op could only be partitioned by replication (--replication_is_error).
   bool replication_is_error = false;
+  // When set, each warning and error names the value it is about by its source name:
+  // "model.hlo:12:3: warning: dot.3: ...".
+  PlaceNamer name_of;
 };
 
-// The pipeline options the shared flags give (--conservative, --replication_is_error);
-// each command sets the rest.
-PipelineOptions PipelineOptionsFromFlags();
+// The pipeline options the shared flags give (--conservative, --replication_is_error), with
+// messages naming values by their names in the program at `path`; each command sets the
+// rest.
+PipelineOptions PipelineOptionsFromFlags(const std::string& path);
 
 // Runs --tessel-propagate, the passes `options` asks for, and --tessel-partition on
 // `module`.

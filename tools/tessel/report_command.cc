@@ -15,6 +15,7 @@
 #include "partitioner/passes/collective_combining.h"
 #include "tools/tessel/command_line_shardings.h"
 #include "tools/tessel/common_flags.h"
+#include "tools/tessel/function_values.h"
 #include "tools/tessel/pipeline.h"
 #include "tools/tessel/program.h"
 #include "tools/tessel/subcommands.h"
@@ -112,7 +113,7 @@ absl::Status Report(const ReportOptions& options, std::ostream& out, std::ostrea
   if (!assigned.ok()) return assigned;
   if (absl::Status axes = CheckSpecAxes(spec, **module); !axes.ok()) return axes;
   if (!partitioned) {
-    PipelineOptions pipeline = PipelineOptionsFromFlags();
+    PipelineOptions pipeline = PipelineOptionsFromFlags(options.file);
     pipeline.shard_weight_update = options.shard_weight_update;
     pipeline.combine_collectives = options.combine_collectives;
     pipeline.hardware = &spec;
@@ -125,7 +126,9 @@ absl::Status Report(const ReportOptions& options, std::ostream& out, std::ostrea
   absl::StatusOr<mlir::func::FuncOp> function =
       FindFunction(**module, options.function, options.file);
   if (!function.ok()) return function.status();
-  cost_model::CostReport report = cost_model::BuildCostReport(*function, spec);
+  SourceNamer namer(options.file);
+  cost_model::CostReport report = cost_model::BuildCostReport(
+      *function, spec, [&namer](mlir::Location loc) { return namer.NameAt(loc); });
   out << (options.json ? cost_model::FormatCostReportJson(report)
                        : cost_model::FormatCostReport(report));
   return absl::OkStatus();

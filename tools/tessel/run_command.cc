@@ -448,7 +448,7 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
       TESSEL_RETURN_IF_ERROR(WriteResults(results, options.output_dir, "result_", out));
     }
     if (options.check) {
-      PipelineOptions pipeline = PipelineOptionsFromFlags();
+      PipelineOptions pipeline = PipelineOptionsFromFlags(options.file);
       pipeline.shard_weight_update = options.shard_weight_update;
       pipeline.combine_collectives = options.combine_collectives;
       TESSEL_RETURN_IF_ERROR(CheckPartitioned(*module, options.function, inputs, results, out,

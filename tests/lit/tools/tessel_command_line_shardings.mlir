@@ -86,8 +86,8 @@
 // TWO-MESHES: tessel explain: --in_shardings/--out_shardings use the program's one mesh, and it declares 2; annotate the program instead
 // TWO-MESHES-NEXT: exit=1
 
-// ALLOWED: warning: 'hlo.reshape' {{.*}}is partitioned by replication
-// FORBIDDEN: error: 'hlo.reshape' would be partitioned by replication (64 bytes of split operands gathered), which the options forbid
+// ALLOWED: warning: %r: 'hlo.reshape' {{.*}}is partitioned by replication
+// FORBIDDEN: error: %r: 'hlo.reshape' would be partitioned by replication (64 bytes of split operands gathered), which the options forbid
 // FORBIDDEN: exit=1
 
 // PAD: %p = hlo.pad at {{.*}}: #tessel.sharding<@mesh, [{"x"}]>

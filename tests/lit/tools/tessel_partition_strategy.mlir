@@ -20,15 +20,15 @@
 // BANDWIDTH-DAG: tessel.all_to_all
 // BANDWIDTH-DAG: tessel.all_gather
 
-// REMARK: dot.mlir:3:8: remark: strategy: operand 0 [{}, {"x"}], operand 1 [{"x"}, {}] with reduce_scatter over x (10 us, 600 bytes sent); runner-up: operand 0 [{"x"}, {}], operand 1 [{}, {}] with all_to_all over x, all_gather over x (20 us, 520 bytes sent)
+// REMARK: dot.mlir:3:8: remark: %d: strategy: operand 0 [{}, {"x"}], operand 1 [{"x"}, {}] with reduce_scatter over x (10 us, 600 bytes sent); runner-up: operand 0 [{"x"}, {}], operand 1 [{}, {}] with all_to_all over x, all_gather over x (20 us, 520 bytes sent)
 
 // The JAX program's row-parallel matmul: a reduce_scatter over "model".
-// CORPUS: remark: strategy: operand 0 [{}, {"model"}], operand 1 [{"model"}, {}] with reduce_scatter over model
+// CORPUS: remark: dot_general.1: strategy: operand 0 [{}, {"model"}], operand 1 [{"model"}, {}] with reduce_scatter over model
 
 // A convolution is computed in the layout its users want, or in that layout less the axes
 // splitting its input features (partial sums reduce-scattered), or in the layout its operands
 // imply; the fastest that sends no more bytes than the first wins.
-// CONV: conv.mlir:3:8: remark: strategy: computed as #tessel.sharding<@mesh, [{}, {}, {}, {}]> with reduce_scatter over x ({{.*}} us, 1728 bytes sent); runner-up: computed as #tessel.sharding<@mesh, [{"x"}, {}, {}, {}]> with all_to_all over x, all_gather over x ({{.*}} us, {{[0-9]+}} bytes sent)
+// CONV: conv.mlir:3:8: remark: %c: strategy: computed as #tessel.sharding<@mesh, [{}, {}, {}, {}]> with reduce_scatter over x ({{.*}} us, 1728 bytes sent); runner-up: computed as #tessel.sharding<@mesh, [{"x"}, {}, {}, {}]> with all_to_all over x, all_gather over x ({{.*}} us, {{[0-9]+}} bytes sent)
 
 // NO-SPEC: tessel partition: {{.*}}missing.textproto: cannot read the hardware spec
 // NO-SPEC: exit=1

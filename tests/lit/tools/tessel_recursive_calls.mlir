@@ -8,7 +8,7 @@
 // RUN: sh -c 'tessel run %s; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=EXEC
 // RUN: sh -c 'tessel explain %s; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=EXPLAIN
 
-// PARTITION: tessel_recursive_calls.mlir:31:8: error: recursive call (@f -> @g -> @f): a recursive function cannot be inlined for partitioning
+// PARTITION: tessel_recursive_calls.mlir:31:8: error: %r: recursive call (@f -> @g -> @f): a recursive function cannot be inlined for partitioning
 // PARTITION-NOT: error
 // PARTITION: exit=1
 

@@ -23,7 +23,7 @@
 // MLP-NEXT: memory per device
 // MLP-NEXT:   arguments          65.0 KiB (66560 B)
 // MLP-NEXT:   results            1.00 KiB (1024 B)
-// MLP-NEXT:   peak live          71.0 KiB (72704 B) at hlo.max ({{.*}}mlp.mlir:18:11)
+// MLP-NEXT:   peak live          71.0 KiB (72704 B) at %relu = hlo.max ({{.*}}mlp.mlir:18:11)
 // MLP-NEXT:   capacity           74.5 GiB (peak uses 0.00%)
 // MLP-EMPTY:
 // MLP-NEXT: compute per device
@@ -42,7 +42,7 @@
 
 // JSON:      "function": "main",
 // JSON-NEXT: "devices": 8,
-// JSON:      "memory": {"argument_bytes": 66560, "result_bytes": 1024, "peak_bytes": 72704, "peak_op": "hlo.max", "peak_location": "{{.*}}mlp.mlir:18:11", "capacity_bytes": 80000000000},
+// JSON:      "memory": {"argument_bytes": 66560, "result_bytes": 1024, "peak_bytes": 72704, "peak_op": "hlo.max", "peak_location": "{{.*}}mlp.mlir:18:11", "peak_value": "%relu", "capacity_bytes": 80000000000},
 // JSON-NEXT: "compute": {"flops": 131584, "memory_traffic_bytes": 79876, "seconds": 2.38435820896e-08},
 // JSON-NEXT: "communication": {
 // JSON-NEXT:   "seconds": 4.00227555556e-06,
@@ -73,7 +73,7 @@
 // 2*3/4 of 2 KiB. The peak is at the reduce_scatter: the arguments, the gathered 8 KiB and
 // the scattered 1 KiB.
 // SPMD:      cost report: @main on 8 devices
-// SPMD:        peak live          11.0 KiB (11269 B) at tessel.reduce_scatter ({{.*}}spmd.mlir:4:8)
+// SPMD:        peak live          11.0 KiB (11269 B) at %s = tessel.reduce_scatter ({{.*}}spmd.mlir:4:8)
 // SPMD:        kind                 axes          count      operand         sent       time
 // SPMD-NEXT:   all_reduce           y                 1     2.00 KiB     3.00 KiB    12.0 us
 // SPMD-NEXT:   all_gather           y                 1     2.00 KiB     6.00 KiB    6.01 us
