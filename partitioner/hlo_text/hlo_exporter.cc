@@ -12,6 +12,7 @@
 #include "partitioner/hlo_text/hlo_parser.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/module_devices.h"
+#include "partitioner/ir/partitioned_marker.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 
 namespace tessel::hlo_text {
@@ -316,10 +317,33 @@ mlir::LogicalResult Exporter::run(llvm::raw_ostream& os) {
     if (numDevices_ == 1) numDevices_ = 0;
   }
   if (numDevices_ > 0) header += ", num_partitions=" + std::to_string(numDevices_);
-  if (auto frontend = module_->getAttrOfType<mlir::DictionaryAttr>(kFrontendAttrsAttr)) {
-    mlir::NamedAttribute entryAttr(mlir::StringAttr::get(module_.getContext(), kFrontendAttrsAttr),
-                                   frontend);
-    header += passThrough(mlir::DictionaryAttr::get(module_.getContext(), {entryAttr}));
+  mlir::MLIRContext* context = module_.getContext();
+  llvm::SmallVector<mlir::NamedAttribute> frontend;
+  if (auto kept = module_->getAttrOfType<mlir::DictionaryAttr>(kFrontendAttrsAttr)) {
+    frontend.append(kept.begin(), kept.end());
+  }
+  // A partitioned module keeps its global signature, so that it runs on global inputs
+  // after a trip through HLO text (the importer reads it back).
+  absl::StatusOr<std::optional<ir::PartitionedSignature>> mark =
+      ir::ReadPartitionedMark(module_, entry.getNumArguments(), entry.getNumResults());
+  if (!mark.ok()) {
+    return entry.emitError() << "cannot write the partitioned mark: " << mark.status().message();
+  }
+  if (*mark) {
+    auto tuple = [](llvm::ArrayRef<mlir::Type> types) {
+      std::string text = "(";
+      for (size_t i = 0; i < types.size(); ++i) text += (i ? ", " : "") + shapeOf(types[i]);
+      return text + ")";
+    };
+    frontend.emplace_back(mlir::StringAttr::get(context, kGlobalParametersKey),
+                          mlir::StringAttr::get(context, tuple((*mark)->parameter_types)));
+    frontend.emplace_back(mlir::StringAttr::get(context, kGlobalResultsKey),
+                          mlir::StringAttr::get(context, tuple((*mark)->result_types)));
+  }
+  if (!frontend.empty()) {
+    mlir::NamedAttribute entryAttr(mlir::StringAttr::get(context, kFrontendAttrsAttr),
+                                   mlir::DictionaryAttr::get(context, frontend));
+    header += passThrough(mlir::DictionaryAttr::get(context, {entryAttr}));
   }
   os << header << "\n\n";
   for (const std::string& text : computations_) os << text << "\n\n";

@@ -504,7 +504,7 @@ mlir::FailureOr<mlir::Attribute> Importer::meshFor(const Instruction& inst, int6
     for (const sharding::MeshAxis& axis : declared->mesh.axes) {
       axes.push_back(ir::MeshAxisAttr::get(context(), axis.name, axis.size));
     }
-  } else if (std::optional<sharding::Mesh> derived = shardMapMeshFor(numDevices)) {
+  } else if (std::optional<sharding::Mesh> derived = derivedMeshFor(numDevices)) {
     for (const sharding::MeshAxis& axis : derived->axes) {
       axes.push_back(ir::MeshAxisAttr::get(context(), axis.name, axis.size));
     }
@@ -545,8 +545,12 @@ const sharding::DeclaredMesh* Importer::declaredMeshFor(int64_t numDevices) {
   return nullptr;
 }
 
-std::optional<sharding::Mesh> Importer::shardMapMeshFor(int64_t numDevices) {
-  if (!hasGspmdManualComputations_) return std::nullopt;
+std::optional<sharding::Mesh> Importer::derivedMeshFor(int64_t numDevices) {
+  // Also a partitioned module Tessel wrote (its header carries the global shapes): its
+  // collectives run along the axes of the mesh it was partitioned on, which its entry
+  // shardings and groups give, where a mesh of the device count's prime factors may order
+  // the axes otherwise (6 devices as 2 x 3 where groups of 2 neighbours need 3 x 2).
+  if (!hasGspmdManualComputations_ && globalSignature_.empty()) return std::nullopt;
   // The shard_maps' own shardings come first: where another sharding of the module cuts the
   // devices incompatibly, they are the ones the mesh must keep.
   std::vector<sharding::HloShardingLeaf> first, rest;

@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "partitioner/ir/function_attrs.h"
+#include "partitioner/ir/partitioned_marker.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 
 namespace tessel::hlo_text {
@@ -526,6 +527,12 @@ mlir::LogicalResult Importer::run() {
       if (mlir::DictionaryAttr kept = shardyFrontendAttrs(&attr, context())) {
         module_->setAttr(kFrontendAttrsAttr, kept);
       }
+      for (auto& [key, value] : *entries) {
+        if (key == kGlobalParametersKey || key == kGlobalResultsKey) {
+          globalSignature_.emplace_back(key, value);
+          globalSignatureAttr_ = &attr;
+        }
+      }
     }
   }
   bool placesOnOneDevice = false;
@@ -547,7 +554,55 @@ mlir::LogicalResult Importer::run() {
   if (placesOnOneDevice && numPartitions_ > 1) {
     module_->setAttr(kHloNumPartitionsAttr, builder_.getI64IntegerAttr(numPartitions_));
   }
-  return importEntry(parsed_.computations[parsed_.entryIndex]);
+  if (mlir::failed(importEntry(parsed_.computations[parsed_.entryIndex]))) return mlir::failure();
+  return importPartitionedMark();
+}
+
+mlir::LogicalResult Importer::importPartitionedMark() {
+  if (globalSignature_.empty()) return mlir::success();
+  const AttrText& attr = *globalSignatureAttr_;
+  auto entry = module_.lookupSymbol<mlir::func::FuncOp>("main");
+  if (!entry) return mlir::success();  // importEntry has said why
+  if (numPartitions_ < 1) {
+    return error(attr) << kGlobalParametersKey << " and " << kGlobalResultsKey
+                       << " describe a partitioned module, which needs num_partitions";
+  }
+  ir::PartitionedSignature signature;
+  signature.num_partitions = numPartitions_;
+  bool sawParameters = false;
+  bool sawResults = false;
+  for (const auto& [key, value] : globalSignature_) {
+    const bool parameters = key == kGlobalParametersKey;
+    (parameters ? sawParameters : sawResults) = true;
+    // The value's text sits somewhere inside the attribute; errors point at the attribute.
+    Lexer lex(value, attr.pos, context());
+    Shape shape;
+    if (mlir::failed(ParseShape(lex, shape))) return mlir::failure();
+    lex.skipSpace();
+    if (!shape.isTuple || !lex.atEnd()) {
+      return error(attr) << key << " must be a tuple of shapes, e.g. \"(f32[16,64], s32[])\"";
+    }
+    llvm::SmallVector<mlir::Type>& types =
+        parameters ? signature.parameter_types : signature.result_types;
+    for (const Shape& element : shape.elements) {
+      if (element.isTuple || element.isToken) {
+        return error(attr) << key << " lists arrays only, one per entry "
+                           << (parameters ? "parameter" : "result");
+      }
+      types.push_back(mlir::RankedTensorType::get(element.dims, element.elementType));
+    }
+    const size_t expected = parameters ? entry.getNumArguments() : entry.getNumResults();
+    if (types.size() != expected) {
+      return error(attr) << key << " lists " << types.size() << " shapes; the entry computation has "
+                         << expected << (parameters ? " parameters" : " results");
+    }
+  }
+  if (!sawParameters || !sawResults) {
+    return error(attr) << "a partitioned module's frontend attributes need both "
+                       << kGlobalParametersKey << " and " << kGlobalResultsKey;
+  }
+  ir::MarkPartitioned(module_, signature);
+  return mlir::success();
 }
 
 }  // namespace tessel::hlo_text

@@ -54,6 +54,13 @@ void RegisterRngImporters(ImporterTable& table);
 inline constexpr llvm::StringLiteral kHloNumPartitionsAttr = "tessel.hlo_num_partitions";
 inline constexpr llvm::StringLiteral kHloShardingAttr = "tessel.hlo_sharding";
 inline constexpr llvm::StringLiteral kFrontendAttrsAttr = "tessel.hlo_frontend_attributes";
+// The module header's frontend attributes that carry a partitioned module's mark
+// (partitioner/ir/partitioned_marker.h) in HLO text: the entry's global parameter and result
+// shapes, as tuples, e.g. tessel.global_parameters="(f32[16,64]{1,0}, f32[64,128]{1,0})".
+// The partition count is the header's num_partitions; the shardings are the entry
+// parameters' and root's `sharding=`.
+inline constexpr llvm::StringLiteral kGlobalParametersKey = "tessel.global_parameters";
+inline constexpr llvm::StringLiteral kGlobalResultsKey = "tessel.global_results";
 
 class Importer {
  public:
@@ -142,12 +149,13 @@ class Importer {
   // The declared Shardy mesh of `numDevices` devices in order, where the module has manual
   // computations; null otherwise.
   const sharding::DeclaredMesh* declaredMeshFor(int64_t numDevices);
-  // In a module with GSPMD's shard_map (SPMDFullToShardShape), which declares no mesh: the
+  // In a module with GSPMD's shard_map (SPMDFullToShardShape), which declares no mesh, and
+  // in a partitioned module with Tessel's global shapes in its header: the
   // mesh of `numDevices` devices that the module's tiled shardings and collective device
   // groups make (HloShardingsToMesh; the shard_maps' shardings first, then the groups), so
   // that the body's collectives name the axes its in and out shardings will; none if they
   // split no device.
-  std::optional<sharding::Mesh> shardMapMeshFor(int64_t numDevices);
+  std::optional<sharding::Mesh> derivedMeshFor(int64_t numDevices);
   // The synthesized device mesh used by imported collectives, created on first use.
   mlir::FailureOr<mlir::Attribute> meshFor(const Instruction& inst, int64_t numDevices);
 
@@ -155,6 +163,8 @@ class Importer {
   using Scope = llvm::StringMap<std::pair<const Shape*, llvm::SmallVector<mlir::Value>>>;
 
   mlir::LogicalResult importEntry(Computation& comp);
+  // The partitioned mark from the header's tessel.global_* frontend attributes, if any.
+  mlir::LogicalResult importPartitionedMark();
   mlir::FailureOr<llvm::SmallVector<mlir::Value>> importBody(
       Computation& comp, llvm::ArrayRef<llvm::SmallVector<mlir::Value>> params,
       const Instruction* user);
@@ -184,9 +194,12 @@ class Importer {
   // Whether the module has Shardy's manual computations (shard_map); then collectives use
   // the mesh the module declares (declaredMeshFor).
   bool hasManualComputations_ = false;
-  // Whether the module has GSPMD's form of shard_map (shardMapMeshFor).
+  // Whether the module has GSPMD's form of shard_map (derivedMeshFor).
   bool hasGspmdManualComputations_ = false;
   std::vector<sharding::DeclaredMesh> declaredMeshes_;
+  // The header's kGlobalParametersKey / kGlobalResultsKey entries and their attribute.
+  std::vector<std::pair<std::string, std::string>> globalSignature_;
+  const AttrText* globalSignatureAttr_ = nullptr;
 };
 
 }  // namespace tessel::hlo_text

@@ -8,10 +8,13 @@
 #include "partitioner/api/tensor_compare.h"
 #include "partitioner/ir/module_devices.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
+#include "runtime/interpreter.h"
+#include "runtime/kernel_registry.h"
 #include "runtime/sharded_tensors.h"
 #include "runtime/spmd_runner.h"
 #include "support/status_macros.h"
 #include "tools/tessel/pipeline.h"
+#include "tools/tessel/program.h"
 
 namespace tessel::cli {
 namespace {
@@ -98,6 +101,32 @@ absl::Status CompareResults(const std::vector<runtime::Tensor>& got,
     TESSEL_RETURN_IF_ERROR(Compare(got[r], expected[r], r, out, tolerance));
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<runtime::Tensor>> RunReference(
+    const std::string& reference, const std::string& file, const std::string& function_name,
+    const ir::PartitionedSignature& mark, const std::vector<runtime::Tensor>& inputs,
+    mlir::MLIRContext& context, const runtime::RunLimits& limits) {
+  TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
+                          LoadProgram(reference, context));
+  TESSEL_ASSIGN_OR_RETURN(mlir::func::FuncOp source,
+                          FindFunction(*module, function_name, reference));
+  if (LooksPartitioned(*module)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--reference=", reference, " is partitioned too; give the program before partitioning"));
+  }
+  if (llvm::ArrayRef<mlir::Type>(source.getArgumentTypes()) !=
+          llvm::ArrayRef<mlir::Type>(mark.parameter_types) ||
+      llvm::ArrayRef<mlir::Type>(source.getResultTypes()) !=
+          llvm::ArrayRef<mlir::Type>(mark.result_types)) {
+    return absl::InvalidArgumentError(absl::StrCat("--reference=", reference, ": @",
+                                                   function_name,
+                                                   " does not have the global signature ", file,
+                                                   " was partitioned from"));
+  }
+  runtime::Interpreter interpreter(runtime::DefaultKernelRegistry(), runtime::PartitionContext{},
+                                   limits);
+  return interpreter.RunFunction(source, inputs);
 }
 
 absl::Status CheckPartitioned(mlir::ModuleOp module, absl::string_view function_name,

@@ -4,6 +4,7 @@
 #define TESSEL_TOOLS_TESSEL_CHECK_H_
 
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -11,6 +12,8 @@
 #include "absl/strings/string_view.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "partitioner/ir/partitioned_marker.h"
 #include "runtime/run_limits.h"
 #include "runtime/tensor.h"
 #include "tools/tessel/pipeline.h"
@@ -51,6 +54,17 @@ absl::StatusOr<std::vector<runtime::Tensor>> RunOnPartitions(
     mlir::ModuleOp module, mlir::func::FuncOp function, int64_t num_partitions,
     const std::vector<runtime::Tensor>& inputs, const std::vector<runtime::Shape>& result_shapes,
     const runtime::RunLimits& limits = runtime::RunLimits());
+
+// The single-device results of `reference`, the program the partitioned `file` came from, on
+// the global `inputs`: loads it into `context` (the context of `file`, so that its types
+// compare with `mark`'s), checks that its function `function_name` has the global signature
+// `mark` gives, and runs it under `limits`. Fails if it does not load, is partitioned too, or
+// has another signature. For --check --reference=SOURCE on a partitioned file, with every
+// backend.
+absl::StatusOr<std::vector<runtime::Tensor>> RunReference(
+    const std::string& reference, const std::string& file, const std::string& function_name,
+    const ir::PartitionedSignature& mark, const std::vector<runtime::Tensor>& inputs,
+    mlir::MLIRContext& context, const runtime::RunLimits& limits = runtime::RunLimits());
 
 // Compares the assembled results of a partitioned run, `got`, with the single-device
 // `expected` by the rules above, printing one line per result to `out`. Fails with

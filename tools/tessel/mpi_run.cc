@@ -25,6 +25,8 @@
 #include "collectives/mpi/abort_job.h"
 #include "collectives/mpi/mpi_communicator.h"
 #include "mlir/IR/MLIRContext.h"
+#include "partitioner/ir/module_devices.h"
+#include "partitioner/ir/partitioned_marker.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "runtime/element_type.h"
 #include "runtime/interpreter.h"
@@ -128,6 +130,8 @@ struct Setup {
   // The global arguments, and this rank's partitions' shards of them, by slot.
   std::vector<Tensor> inputs;
   std::vector<std::vector<Tensor>> local_inputs;
+  // The mark of a file `tessel partition` wrote, which runs as it is.
+  std::optional<ir::PartitionedSignature> mark;
 };
 
 // A spec whose mpi axes make `world_size` ranks, or "" if no choice of axes does.
@@ -155,9 +159,25 @@ absl::Status Prepare(const MpiRunOptions& options, int rank, int world_size,
                                                   options.shardings.in, options.shardings.out));
   TESSEL_ASSIGN_OR_RETURN(setup.original,
                           FindFunction(*setup.module, options.function, options.file));
-  TESSEL_ASSIGN_OR_RETURN(setup.inputs, options.use_inputs
-                                            ? ReadInputs(setup.original, options.inputs)
-                                            : RandomInputs(setup.original, options.seed));
+  if (options.function == "main") {
+    TESSEL_ASSIGN_OR_RETURN(setup.mark,
+                            ir::ReadPartitionedMark(*setup.module,
+                                                    setup.original.getNumArguments(),
+                                                    setup.original.getNumResults()));
+  }
+  if (options.check && setup.mark && options.reference.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        options.file,
+        " is already partitioned: --check needs --reference=SOURCE, the program it was "
+        "partitioned from, to compare with"));
+  }
+  const llvm::ArrayRef<mlir::Type> input_types =
+      setup.mark ? llvm::ArrayRef<mlir::Type>(setup.mark->parameter_types)
+                 : llvm::ArrayRef<mlir::Type>();
+  TESSEL_ASSIGN_OR_RETURN(setup.inputs,
+                          options.use_inputs
+                              ? ReadInputs(setup.original, options.inputs, input_types)
+                              : RandomInputs(setup.original, options.seed, input_types));
   setup.partitioned = mlir::OwningOpRef<mlir::ModuleOp>(setup.module->clone());
   auto meshes = setup.partitioned->getOps<ir::MeshOp>();
   if (meshes.empty()) {
@@ -165,11 +185,20 @@ absl::Status Prepare(const MpiRunOptions& options, int rank, int world_size,
         "--backend=mpi runs the partitioned program, which needs a tessel.mesh and shardings");
   }
   setup.mesh = (*meshes.begin()).getMesh();
-  // Every rank partitions the same text the same way, so all run the same program.
-  PipelineOptions pipeline = PipelineOptionsFromFlags(options.file);
-  pipeline.shard_weight_update = options.shard_weight_update;
-  pipeline.combine_collectives = options.combine_collectives;
-  TESSEL_RETURN_IF_ERROR(PropagateAndPartition(*setup.partitioned, remarks, pipeline));
+  if (setup.mark) {
+    // Partitioned already: every partition runs the file's program.
+    if (ir::ModuleDeviceCount(*setup.partitioned) != setup.mark->num_partitions) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          options.file, " was partitioned for ", setup.mark->num_partitions,
+          " devices, but its mesh has ", ir::ModuleDeviceCount(*setup.partitioned)));
+    }
+  } else {
+    // Every rank partitions the same text the same way, so all run the same program.
+    PipelineOptions pipeline = PipelineOptionsFromFlags(options.file);
+    pipeline.shard_weight_update = options.shard_weight_update;
+    pipeline.combine_collectives = options.combine_collectives;
+    TESSEL_RETURN_IF_ERROR(PropagateAndPartition(*setup.partitioned, remarks, pipeline));
+  }
   setup.function = setup.partitioned->lookupSymbol<mlir::func::FuncOp>(
       llvm::StringRef(options.function.data(), options.function.size()));
 
@@ -256,7 +285,8 @@ absl::Status Report(const MpiRunOptions& options, Setup& setup, const std::vecto
   for (size_t r = 0; r < shapes.size(); ++r) {
     auto sharding = setup.function.getResultAttrOfType<ir::ShardingAttr>(
         r, ir::TesselDialect::kShardingAttrName);
-    auto global = llvm::cast<mlir::RankedTensorType>(setup.original.getResultTypes()[r]);
+    auto global = llvm::cast<mlir::RankedTensorType>(
+        setup.mark ? setup.mark->result_types[r] : setup.original.getResultTypes()[r]);
     TESSEL_ASSIGN_OR_RETURN(ir::MeshAttr mesh,
                             runtime::MeshOfSharding(*setup.partitioned, sharding));
     TESSEL_ASSIGN_OR_RETURN(
@@ -289,10 +319,18 @@ absl::Status Report(const MpiRunOptions& options, Setup& setup, const std::vecto
     }
   }
   if (options.check) {
-    runtime::Interpreter reference(runtime::DefaultKernelRegistry(), runtime::PartitionContext{},
-                                   runtime::RunLimits{nullptr, options.max_while_iterations});
-    TESSEL_ASSIGN_OR_RETURN(std::vector<Tensor> expected,
-                            reference.RunFunction(setup.original, setup.inputs));
+    const runtime::RunLimits limits{nullptr, options.max_while_iterations};
+    std::vector<Tensor> expected;
+    if (setup.mark) {
+      TESSEL_ASSIGN_OR_RETURN(expected, RunReference(options.reference, options.file,
+                                                     options.function, *setup.mark, setup.inputs,
+                                                     *setup.module->getContext(), limits));
+      out << "check: ran " << options.reference << " on one device\n";
+    } else {
+      runtime::Interpreter reference(runtime::DefaultKernelRegistry(),
+                                     runtime::PartitionContext{}, limits);
+      TESSEL_ASSIGN_OR_RETURN(expected, reference.RunFunction(setup.original, setup.inputs));
+    }
     TESSEL_RETURN_IF_ERROR(CompareResults(results, expected, out, options.tolerance));
   }
   return absl::OkStatus();

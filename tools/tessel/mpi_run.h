@@ -3,6 +3,8 @@
 // the same way, places the mesh's devices by the device-assignment spec (which mesh axes
 // are threads of one rank and which span ranks), builds the same inputs and cuts its own
 // partitions' shards, and runs its partitions as threads on a HierarchicalCommunicator.
+// A FILE that `tessel partition` wrote (partitioned_marker.h) runs as it is, on global
+// inputs of the types its mark gives; --check then needs --reference=SOURCE.
 // The results are gathered to rank 0, assembled into global tensors and printed there; with
 // --check rank 0 also runs the single-device program and compares.
 #ifndef TESSEL_TOOLS_TESSEL_MPI_RUN_H_
@@ -34,6 +36,8 @@ struct MpiRunOptions {
   std::string output_dir;
   int64_t print_limit = 16;
   bool check = false;
+  // --reference: the source of a partitioned FILE, which --check runs on one device.
+  std::string reference;
   CheckTolerance tolerance;  // for --check's float results
   // --mesh: new sizes for the program's mesh axes (see common_flags.h).
   std::vector<MeshAxisSize> mesh;

@@ -85,14 +85,16 @@ void dropImportedText(mlir::Operation* op) {
 }
 
 // The module as HLO text in `hlo`. What the input said in HLO (its shardings and Shardy's
-// attributes) no longer describes it and is dropped; a propagated program gets the
-// shardings propagation found, in GSPMD form (--tessel-export-hlo-shardings), which XLA
-// reads with or without Shardy; a partitioned one has none, as XLA's own partitioned
-// modules. What cannot be written (an op with no HLO form) is an error at that op.
-absl::Status ToHloText(mlir::ModuleOp module, bool propagated, std::string& hlo) {
+// attributes) no longer describes it and is dropped; the shardings Tessel found are written
+// in GSPMD form (--tessel-export-hlo-shardings), which XLA reads with or without Shardy: on
+// every value of a propagated program, and on the entry parameters and root of a
+// partitioned one, as XLA's own partitioned modules have them, with the global shapes in
+// the header (the partitioned mark), so `tessel run` feeds it global inputs. What cannot be
+// written (an op with no HLO form) is an error at that op.
+absl::Status ToHloText(mlir::ModuleOp module, std::string& hlo) {
   module->walk(dropImportedText);
   mlir::PassManager pm(module.getContext());
-  if (propagated) pm.addPass(sharding::createExportHloShardingsPass());
+  pm.addPass(sharding::createExportHloShardingsPass());
   std::string diagnostics;
   {
     mlir::ScopedDiagnosticHandler handler(module.getContext(), [&](mlir::Diagnostic& diag) {
@@ -224,7 +226,7 @@ Subcommand PartitionCommand() {
       }
     }
     std::string hlo;
-    if (status.ok() && format == "hlo") status = ToHloText(**module, absl::GetFlag(FLAGS_propagated), hlo);
+    if (status.ok() && format == "hlo") status = ToHloText(**module, hlo);
     if (!status.ok()) {
       err << "tessel partition: " << status.message() << "\n";
       return static_cast<int>(kExitBadInput);

@@ -398,28 +398,10 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
       TESSEL_RETURN_IF_ERROR(WriteResults(results, options.output_dir, "result_", out));
     }
     if (options.check) {
-      // Same context: the types are compared with the mark's.
-      TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> reference,
-                              LoadProgram(options.reference, context));
-      TESSEL_ASSIGN_OR_RETURN(mlir::func::FuncOp source,
-                              FindFunction(*reference, options.function, options.reference));
-      if (LooksPartitioned(*reference)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "--reference=", options.reference,
-            " is partitioned too; give the program before partitioning"));
-      }
-      if (llvm::ArrayRef<mlir::Type>(source.getArgumentTypes()) != input_types ||
-          llvm::ArrayRef<mlir::Type>(source.getResultTypes()) !=
-              llvm::ArrayRef<mlir::Type>(mark->result_types)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "--reference=", options.reference, ": @", options.function,
-            " does not have the global signature ", options.file, " was partitioned from"));
-      }
-      runtime::Interpreter interpreter(runtime::DefaultKernelRegistry(),
-                                       runtime::PartitionContext{}, limits);
       progress.Stage(absl::StrCat("running ", options.reference, " on one device"));
       TESSEL_ASSIGN_OR_RETURN(std::vector<runtime::Tensor> expected,
-                              interpreter.RunFunction(source, inputs));
+                              RunReference(options.reference, options.file, options.function,
+                                           *mark, inputs, context, limits));
       progress.Done();
       out << "check: ran " << options.reference << " on one device\n";
       TESSEL_RETURN_IF_ERROR(CompareResults(results, expected, out, options.tolerance));
@@ -559,6 +541,7 @@ Subcommand RunCommand() {
       mpi.output_dir = options->output_dir;
       mpi.print_limit = options->print_limit;
       mpi.check = options->check;
+      mpi.reference = options->reference;
       mpi.tolerance = options->tolerance;
       mpi.mesh = options->mesh;
       mpi.shard_weight_update = options->shard_weight_update;

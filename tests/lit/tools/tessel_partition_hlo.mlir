@@ -3,7 +3,7 @@
 // the unpartitioned one with a GSPMD sharding on every instruction.
 // RUN: tessel partition %s --format=hlo | FileCheck %s --check-prefix=PART
 // RUN: tessel partition %s --output=%t.hlo && FileCheck %s --check-prefix=PART < %t.hlo
-// RUN: tessel run %t.hlo --partitions=4 --print_limit=0 | FileCheck %s --check-prefix=RUN4
+// RUN: tessel run %t.hlo --print_limit=0 | FileCheck %s --check-prefix=RUN4
 // RUN: tessel partition %s --propagated --format=hlo | FileCheck %s --check-prefix=PROP
 // RUN: tessel partition %s --propagated --output=%t.prop.hlo && tessel run %t.prop.hlo --check --print_limit=0 | FileCheck %s --check-prefix=CHECKED
 // RUN: tessel partition %s --propagated | FileCheck %s --check-prefix=PROP-MLIR
@@ -17,13 +17,12 @@ func.func @main(%a: tensor<8x16xf32> {tessel.sharding = #tessel.sharding<@mesh, 
   return %y : tensor<8x4xf32>
 }
 
-// PART: HloModule {{.*}}, num_partitions=4
-// PART-NOT: sharding=
+// PART: HloModule {{.*}}, num_partitions=4, frontend_attributes={tessel.global_parameters="(f32[8,16]{1,0}, f32[16,4]{1,0})",tessel.global_results="(f32[8,4]{1,0})"}
 // PART: ENTRY %main
-// PART: %arg0.1 = f32[2,16]{1,0} parameter(0)
+// PART: %arg0.1 = f32[2,16]{1,0} parameter(0), sharding={devices=[4,1]<=[4]}
 // PART: all-gather(
-// RUN4: partition 3:
-// RUN4-NEXT: result 0: f32[2,4]
+// RUN4: ran the partitioned program on 4 partitions; results assembled from their pieces
+// RUN4-NEXT: result 0: f32[8,4]
 
 // PROP: HloModule {{.*}}, num_partitions=4
 // PROP: %arg0.1 = f32[8,16]{1,0} parameter(0), sharding={devices=[4,1]<=[4]}
