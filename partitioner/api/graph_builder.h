@@ -128,9 +128,9 @@ class GraphBuilder {
   // Names `value` and returns it: `Value h = b.Named("h", b.MatMul(x, w));`. The name is a
   // name location on the op that makes it (or on the parameter), wrapped around the call
   // site the op was made at, so it stays with the program: PartitionResult's records,
-  // fallback warnings and errors name the value by it and its place ("'h' at my_model.cc:42"),
-  // and `tessel explain` and `tessel viz` select it by it in the program's MLIR text. An
-  // empty name, or a name given twice, is an error (sticky, as for ops).
+  // fallback warnings and errors name the value by it and its place ("'h' at my_model.cc:42").
+  // Program::ToMlirText() prints no locations, so neither names nor places reach text
+  // written with it. An empty name, or a name given twice, is an error (sticky, as for ops).
   Value Named(absl::string_view name, Value value, CallSite site = CallSite::Current());
 
   // Finishes the program: the entry function returns `results`, the i-th with
