@@ -1,5 +1,5 @@
-// BuilderState: value handles, region scopes, op creation with verification, and the
-// built-in reducers.
+// BuilderState: value handles, region scopes, call sites, op creation with verification, and
+// the built-in reducers.
 #include "partitioner/api/builder_state.h"
 
 #include <algorithm>
@@ -32,6 +32,12 @@ std::unique_ptr<mlir::MLIRContext> NewContext() {
       std::make_unique<mlir::MLIRContext>(registry, mlir::MLIRContext::Threading::DISABLED);
   context->loadAllAvailableDialects();
   return context;
+}
+
+mlir::Location SiteLocation(const CallSite& site, mlir::MLIRContext* context) {
+  if (!site.known()) return mlir::UnknownLoc::get(context);
+  return mlir::FileLineColLoc::get(context, site.file(), static_cast<unsigned>(site.line()),
+                                   static_cast<unsigned>(site.column()));
 }
 
 bool InClass(ElementType type, ElementClass element_class) {
@@ -73,11 +79,17 @@ absl::string_view ClassName(ElementClass element_class) {
 
 }  // namespace
 
-BuilderState::BuilderState(GraphBuilder* self)
-    : self_(self), context_(NewContext()), builder_(context_.get()) {
-  module_ = mlir::ModuleOp::create(loc());
+BuilderState::BuilderState(GraphBuilder* self, const CallSite& site)
+    : self_(self),
+      context_(NewContext()),
+      builder_(context_.get()),
+      loc_(builder_.getUnknownLoc()) {
+  // Only the module and the function take the builder's own site; between method calls no
+  // site is current, so `site` (which may point at the caller's storage) is not kept.
+  mlir::Location where = SiteLocation(site, context());
+  module_ = mlir::ModuleOp::create(where);
   builder_.setInsertionPointToEnd(module_->getBody());
-  entry_ = builder_.create<mlir::func::FuncOp>(loc(), ToStringRef(Program::kEntryFunctionName),
+  entry_ = builder_.create<mlir::func::FuncOp>(where, ToStringRef(Program::kEntryFunctionName),
                                                builder_.getFunctionType({}, {}));
   builder_.setInsertionPointToEnd(entry_.addEntryBlock());
 }
@@ -85,8 +97,25 @@ BuilderState::BuilderState(GraphBuilder* self)
 // The module must go before the context it lives in.
 BuilderState::~BuilderState() { module_ = nullptr; }
 
+BuilderState::SiteScope::SiteScope(BuilderState& state, const CallSite& site)
+    : state_(state), previous_site_(state.site_), previous_loc_(state.loc_) {
+  state_.site_ = site;
+  // After Build() the context belongs to the Program, and no call makes anything any more.
+  if (state_.context() != nullptr) state_.loc_ = SiteLocation(site, state_.context());
+}
+
+BuilderState::SiteScope::~SiteScope() {
+  state_.site_ = previous_site_;
+  state_.loc_ = previous_loc_;
+}
+
 void BuilderState::Fail(absl::string_view op, absl::string_view message) {
-  if (status_.ok()) status_ = absl::InvalidArgumentError(absl::StrCat(op, ": ", message));
+  if (!status_.ok()) return;
+  // The form of located diagnostics elsewhere ("program.mlir:3:14: ..."), so editors and
+  // terminals that link file positions link this one too.
+  std::string text = absl::StrCat(op, ": ", message);
+  if (site_.known()) text = absl::StrCat(site_.ToString(), ": ", text);
+  status_ = absl::InvalidArgumentError(text);
 }
 
 Value BuilderState::Wrap(absl::string_view op, mlir::Value value) {
@@ -192,21 +221,21 @@ bool BuilderState::BuildRegion(absl::string_view op, absl::string_view name, mli
   return true;
 }
 
-Computation BuilderState::Reducer(ReduceKind kind) {
-  return [kind](GraphBuilder& b, absl::Span<const Value> args) -> std::vector<Value> {
+Computation BuilderState::Reducer(ReduceKind kind, const CallSite& site) {
+  return [kind, site](GraphBuilder& b, absl::Span<const Value> args) -> std::vector<Value> {
     switch (kind) {
       case ReduceKind::kSum:
-        return {b.Add(args[0], args[1])};
+        return {b.Add(args[0], args[1], site)};
       case ReduceKind::kProd:
-        return {b.Mul(args[0], args[1])};
+        return {b.Mul(args[0], args[1], site)};
       case ReduceKind::kMax:
-        return {b.Max(args[0], args[1])};
+        return {b.Max(args[0], args[1], site)};
       case ReduceKind::kMin:
-        return {b.Min(args[0], args[1])};
+        return {b.Min(args[0], args[1], site)};
       case ReduceKind::kAnd:
-        return {b.And(args[0], args[1])};
+        return {b.And(args[0], args[1], site)};
       case ReduceKind::kOr:
-        return {b.Or(args[0], args[1])};
+        return {b.Or(args[0], args[1], site)};
     }
     return {};
   };
@@ -255,7 +284,7 @@ Value BuilderState::Identity(absl::string_view op, ReduceKind kind, ElementType 
       return Tensor::Scalar<T>(value);
     }
   });
-  return self().Constant(identity);
+  return self().Constant(identity, site());
 }
 
 }  // namespace tessel::api_internal

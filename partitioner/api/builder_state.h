@@ -1,7 +1,8 @@
 // The state behind a GraphBuilder, shared by the graph_builder_*.cc files (one per op family):
 // the MLIR context and module being built, the table of Value handles, the region scopes, the
-// sticky status, and the one way every op is made (infer or take result types, create, verify,
-// turn diagnostics into the sticky status). Internal to partitioner/api.
+// sticky status, the call site that ops and errors are attributed to, and the one way every op
+// is made (infer or take result types, create, verify, turn diagnostics into the sticky
+// status). Internal to partitioner/api.
 #ifndef TESSEL_PARTITIONER_API_BUILDER_STATE_H_
 #define TESSEL_PARTITIONER_API_BUILDER_STATE_H_
 
@@ -22,6 +23,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
+#include "partitioner/api/call_site.h"
 #include "partitioner/api/diagnostics.h"
 #include "partitioner/api/graph_builder.h"
 
@@ -32,17 +34,44 @@ enum class ElementClass { kAny, kFloat, kSignedOrFloat, kPredOrInt, kInt, kIntOr
 
 class BuilderState {
  public:
-  explicit BuilderState(GraphBuilder* self);
+  // `site`: where the GraphBuilder is made, the location of the module and entry function.
+  BuilderState(GraphBuilder* self, const CallSite& site);
   ~BuilderState();
 
   GraphBuilder& self() { return *self_; }
   mlir::MLIRContext* context() { return context_.get(); }
   mlir::OpBuilder& builder() { return builder_; }
-  mlir::Location loc() { return builder_.getUnknownLoc(); }
+
+  // ---- Call sites ----------------------------------------------------------------------
+
+  // Makes a call site current for as long as it lives, then restores the one before. Each
+  // GraphBuilder method opens one first thing, so that the ops it makes, directly or
+  // through other methods, and the error it records name the user's call. Scopes nest: a
+  // region callback's calls open their own, and the enclosing op's comes back after it.
+  class [[nodiscard]] SiteScope {
+   public:
+    SiteScope(BuilderState& state, const CallSite& site);
+    ~SiteScope();
+    SiteScope(const SiteScope&) = delete;
+    SiteScope& operator=(const SiteScope&) = delete;
+
+   private:
+    BuilderState& state_;
+    CallSite previous_site_;
+    mlir::Location previous_loc_;
+  };
+  SiteScope At(const CallSite& site) { return SiteScope(*this, site); }
+
+  // The current call site, for a method that makes its ops through other GraphBuilder
+  // methods: it passes this on, or they would name the library's own source.
+  const CallSite& site() const { return site_; }
+  // The location of the current call site (file:line:col), unknown when there is none.
+  mlir::Location loc() const { return loc_; }
 
   const absl::Status& status() const { return status_; }
   bool ok() const { return status_.ok(); }
-  // Records "<op>: <message>" as the sticky error unless one is recorded already.
+  // Records "<site>: <op>: <message>" as the sticky error unless one is recorded already;
+  // "<op>: <message>" when the call site is unknown.
   void Fail(absl::string_view op, absl::string_view message);
 
   // ---- Values --------------------------------------------------------------------------
@@ -142,8 +171,9 @@ class BuilderState {
   bool BuildRegion(absl::string_view op, absl::string_view name, mlir::Region& region,
                    mlir::TypeRange argument_types, const Computation& body);
 
-  // A reducer computing `kind` over rank-0 tensors (one accumulator, one element).
-  static Computation Reducer(ReduceKind kind);
+  // A reducer computing `kind` over rank-0 tensors (one accumulator, one element), whose ops
+  // are attributed to `site`, the call that asked for the built-in reducer.
+  static Computation Reducer(ReduceKind kind, const CallSite& site);
   // A rank-0 constant holding the identity of `kind` for `type`; invalid (with the sticky
   // error) if `kind` does not apply to `type` (kAnd on floats).
   Value Identity(absl::string_view op, ReduceKind kind, ElementType type);
@@ -174,6 +204,9 @@ class BuilderState {
   std::unique_ptr<mlir::MLIRContext> context_;
   mlir::OwningOpRef<mlir::ModuleOp> module_;
   mlir::OpBuilder builder_;
+  // The call site of the method running now (SiteScope), and its location in context_.
+  CallSite site_;
+  mlir::Location loc_;
   mlir::func::FuncOp entry_;
   std::vector<std::optional<Sharding>> parameter_shardings_;
   std::vector<Mesh> meshes_;

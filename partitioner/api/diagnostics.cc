@@ -10,13 +10,11 @@
 namespace tessel::api_internal {
 
 std::string UserLocation(mlir::Location loc) {
-  if (!loc->findInstanceOf<mlir::FileLineColLoc>()) {
-    // A value named in C++ (GraphBuilder::Named) has a name but no place in a file.
-    if (auto name = loc->findInstanceOf<mlir::NameLoc>()) {
-      return absl::StrCat("'", name.getName().getValue().str(), "'");
-    }
-  }
-  return FormatLocation(loc);
+  auto name = loc->findInstanceOf<mlir::NameLoc>();
+  if (!name) return FormatLocation(loc);
+  std::string quoted = absl::StrCat("'", name.getName().getValue().str(), "'");
+  if (!loc->findInstanceOf<mlir::FileLineColLoc>()) return quoted;
+  return absl::StrCat(quoted, " at ", FormatLocation(loc));
 }
 
 DiagnosticCollector::DiagnosticCollector(mlir::MLIRContext* context)

@@ -12,8 +12,12 @@
 
 namespace tessel::api_internal {
 
-// "program.mlir:4:8" for a location with a place in a file, 'h' for a value named in C++
-// (GraphBuilder::Named) and nothing more, MLIR's own spelling otherwise.
+// How the API names the place of an op for users:
+//   loc("program.mlir":4:8)             program.mlir:4:8
+//   loc("h")                            'h'            (a name without a place)
+//   loc("h"("my_model.cc":42:7))        'h' at my_model.cc:42:7
+// The last is what GraphBuilder::Named makes of a value built at a call site. MLIR's own
+// spelling for anything else.
 std::string UserLocation(mlir::Location loc);
 
 class DiagnosticCollector {

@@ -4,27 +4,30 @@
 
 #include "absl/strings/str_cat.h"
 #include "partitioner/api/builder_state.h"
-#include "partitioner/ir/function_attrs.h"
 #include "partitioner/api/mlir_conversion.h"
 #include "partitioner/api/program_mlir.h"
+#include "partitioner/ir/function_attrs.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 
 namespace tessel {
 
 using api_internal::BuilderState;
 
-GraphBuilder::GraphBuilder() : state_(std::make_unique<BuilderState>(this)) {}
+GraphBuilder::GraphBuilder(CallSite site) : state_(std::make_unique<BuilderState>(this, site)) {}
 GraphBuilder::~GraphBuilder() = default;
 
 const absl::Status& GraphBuilder::status() const { return state_->status(); }
 
-Value GraphBuilder::Parameter(const TensorType& type, const std::optional<Sharding>& sharding) {
+Value GraphBuilder::Parameter(const TensorType& type, const std::optional<Sharding>& sharding,
+                              CallSite site) {
+  auto at = state_->At(site);
   return state_->AddParameter(type, sharding);
 }
 
-Value GraphBuilder::Named(absl::string_view name, Value value) {
+Value GraphBuilder::Named(absl::string_view name, Value value, CallSite site) {
   constexpr absl::string_view kOp = "named";
   if (!ok()) return Value();
+  auto at = state_->At(site);
   std::optional<mlir::Value> named = state_->Unwrap(kOp, value, "value");
   if (!named) return Value();
   if (name.empty()) {
@@ -35,21 +38,28 @@ Value GraphBuilder::Named(absl::string_view name, Value value) {
     state_->Fail(kOp, absl::StrCat("the name '", name, "' is given to another value already"));
     return Value();
   }
-  auto location = mlir::NameLoc::get(mlir::StringAttr::get(state_->context(), api_internal::ToStringRef(name)));
+  // The name wraps where the value was made (not where it is named), as MLIR's own
+  // `loc("h"("f.mlir":3:8))` does, so records show both; a name given before is replaced.
+  auto rename = [&](mlir::Location made) -> mlir::Location {
+    if (auto earlier = mlir::dyn_cast<mlir::NameLoc>(made)) made = earlier.getChildLoc();
+    return mlir::NameLoc::get(
+        mlir::StringAttr::get(state_->context(), api_internal::ToStringRef(name)), made);
+  };
   if (auto argument = mlir::dyn_cast<mlir::BlockArgument>(*named)) {
-    argument.setLoc(location);
+    argument.setLoc(rename(argument.getLoc()));
   } else {
     mlir::Operation* op = named->getDefiningOp();
     // An op of several results has one location: its results are named `name#k` where the
     // tools list them.
-    op->setLoc(location);
+    op->setLoc(rename(op->getLoc()));
   }
   return value;
 }
 
-Value GraphBuilder::ShardingConstraint(Value value, const Sharding& sharding) {
+Value GraphBuilder::ShardingConstraint(Value value, const Sharding& sharding, CallSite site) {
   constexpr absl::string_view kOp = "sharding_constraint";
   if (!ok()) return Value();
+  auto at = state_->At(site);
   std::optional<mlir::Value> input = state_->Unwrap(kOp, value, "operand");
   if (!input) return Value();
   if (absl::Status fits = sharding.CheckFits(value.type()); !fits.ok()) {
@@ -63,7 +73,9 @@ Value GraphBuilder::ShardingConstraint(Value value, const Sharding& sharding) {
 }
 
 absl::StatusOr<Program> GraphBuilder::Build(
-    absl::Span<const Value> results, absl::Span<const std::optional<Sharding>> result_shardings) {
+    absl::Span<const Value> results, absl::Span<const std::optional<Sharding>> result_shardings,
+    CallSite site) {
+  auto at = state_->At(site);
   return state_->Build(results, result_shardings);
 }
 

@@ -8,10 +8,12 @@
 namespace tessel {
 
 std::vector<Value> GraphBuilder::Sort(absl::Span<const Value> inputs, int64_t dimension,
-                                      const Computation& comparator, bool is_stable) {
+                                      const Computation& comparator, bool is_stable,
+                                      CallSite site) {
   constexpr absl::string_view kOp = "sort";
   std::vector<Value> failed(inputs.size());
   if (!ok()) return failed;
+  auto at = state_->At(site);
   llvm::SmallVector<mlir::Value> operands;
   if (!state_->UnwrapAll(kOp, inputs, "input", operands)) return failed;
   auto state = state_->NewState<hlo::SortOp>(operands, dimension, is_stable);
@@ -30,24 +32,27 @@ std::vector<Value> GraphBuilder::Sort(absl::Span<const Value> inputs, int64_t di
 }
 
 Value GraphBuilder::Sort(Value input, int64_t dimension, ComparisonDirection direction,
-                         bool is_stable) {
+                         bool is_stable, CallSite site) {
   // Floats compare by IEEE totalOrder, a strict weak order even with NaNs (they go to the
   // ends); the element type decides for the others.
   bool is_float = runtime::IsFloat(input.type().element_type());
-  Computation comparator = [direction, is_float](GraphBuilder& b, absl::Span<const Value> args) {
+  Computation comparator = [direction, is_float, site](GraphBuilder& b,
+                                                       absl::Span<const Value> args) {
     std::optional<ComparisonType> type;
     if (is_float) type = ComparisonType::kTotalOrder;
-    return std::vector<Value>{b.Compare(args[0], args[1], direction, type)};
+    return std::vector<Value>{b.Compare(args[0], args[1], direction, type, site)};
   };
-  std::vector<Value> sorted = Sort({input}, dimension, comparator, is_stable);
+  std::vector<Value> sorted = Sort({input}, dimension, comparator, is_stable, site);
   return sorted.front();
 }
 
 std::vector<Value> GraphBuilder::While(absl::Span<const Value> initial_state,
-                                       const Computation& cond, const Computation& body) {
+                                       const Computation& cond, const Computation& body,
+                                       CallSite site) {
   constexpr absl::string_view kOp = "while";
   std::vector<Value> failed(initial_state.size());
   if (!ok()) return failed;
+  auto at = state_->At(site);
   llvm::SmallVector<mlir::Value> inputs;
   if (!state_->UnwrapAll(kOp, initial_state, "initial state", inputs)) return failed;
   auto state = state_->NewState<hlo::WhileOp>(inputs);
@@ -61,7 +66,8 @@ std::vector<Value> GraphBuilder::While(absl::Span<const Value> initial_state,
   return state_->Results(kOp, state_->Finish(kOp, *state), inputs.size());
 }
 
-std::vector<Value> GraphBuilder::Case(Value index, const std::vector<Branch>& branches) {
+std::vector<Value> GraphBuilder::Case(Value index, const std::vector<Branch>& branches,
+                                      CallSite site) {
   constexpr absl::string_view kOp = "case";
   if (!ok()) {
     // Still tell the caller how many results to expect: the first branch, run against the
@@ -69,6 +75,7 @@ std::vector<Value> GraphBuilder::Case(Value index, const std::vector<Branch>& br
     if (branches.empty() || !branches.front()) return {};
     return branches.front()(*this);
   }
+  auto at = state_->At(site);
   if (branches.empty()) {
     state_->Fail(kOp, "needs at least one branch");
     return {};
@@ -105,10 +112,11 @@ std::vector<Value> GraphBuilder::Case(Value index, const std::vector<Branch>& br
 std::vector<Value> GraphBuilder::CustomCall(absl::string_view target,
                                             absl::Span<const Value> inputs,
                                             absl::Span<const TensorType> result_types,
-                                            const CustomCallOptions& options) {
+                                            const CustomCallOptions& options, CallSite site) {
   constexpr absl::string_view kOp = "custom_call";
   std::vector<Value> failed(result_types.size());
   if (!ok()) return failed;
+  auto at = state_->At(site);
   if (target.empty()) {
     state_->Fail(kOp, "the call target name is empty");
     return failed;

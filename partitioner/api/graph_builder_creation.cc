@@ -8,24 +8,26 @@
 
 namespace tessel {
 
-Value GraphBuilder::Constant(const Tensor& tensor) {
+Value GraphBuilder::Constant(const Tensor& tensor, CallSite site) {
   constexpr absl::string_view kOp = "constant";
   if (!ok()) return Value();
+  auto at = state_->At(site);
   mlir::DenseElementsAttr value = runtime::TensorToElementsAttr(tensor, state_->context());
   return state_->Result(kOp, state_->CreateInferred<hlo::ConstantOp>(kOp, value));
 }
 
-Value GraphBuilder::ScalarConstant(ElementType type, double value) {
+Value GraphBuilder::ScalarConstant(ElementType type, double value, CallSite site) {
   Tensor scalar = runtime::DispatchElementType(type, [value](auto tag) {
     using T = typename decltype(tag)::type;
     return Tensor::Scalar<T>(static_cast<T>(value));
   });
-  return Constant(scalar);
+  return Constant(scalar, site);
 }
 
-Value GraphBuilder::Iota(const TensorType& type, int64_t dimension) {
+Value GraphBuilder::Iota(const TensorType& type, int64_t dimension, CallSite site) {
   constexpr absl::string_view kOp = "iota";
   if (!ok()) return Value();
+  auto at = state_->At(site);
   if (!state_->CheckElementClass(kOp, type, api_internal::ElementClass::kIntOrFloat, "result")) {
     return Value();
   }
@@ -41,10 +43,11 @@ Value GraphBuilder::Iota(const TensorType& type, int64_t dimension) {
 }
 
 std::vector<Value> GraphBuilder::RngBitGenerator(Value state, const TensorType& output_type,
-                                                RngAlgorithm algorithm) {
+                                                 RngAlgorithm algorithm, CallSite site) {
   constexpr absl::string_view kOp = "rng_bit_generator";
   std::vector<Value> failed(2);
   if (!ok()) return failed;
+  auto at = state_->At(site);
   std::optional<mlir::Value> seed = state_->Unwrap(kOp, state, "state");
   if (!seed ||
       !state_->CheckElementClass(kOp, output_type, api_internal::ElementClass::kInt,
@@ -55,8 +58,7 @@ std::vector<Value> GraphBuilder::RngBitGenerator(Value state, const TensorType& 
   hlo::RngAlgorithm generator = hlo::RngAlgorithm::DEFAULT;
   if (algorithm == RngAlgorithm::kThreeFry) generator = hlo::RngAlgorithm::THREE_FRY;
   if (algorithm == RngAlgorithm::kPhilox) generator = hlo::RngAlgorithm::PHILOX;
-  mlir::Type types[] = {seed->getType(),
-                        api_internal::ToMlirType(output_type, state_->context())};
+  mlir::Type types[] = {seed->getType(), api_internal::ToMlirType(output_type, state_->context())};
   return state_->Results(
       kOp,
       state_->CreateWithTypes<hlo::RngBitGeneratorOp>(

@@ -76,7 +76,8 @@ hlo::ComparisonType ToHlo(ComparisonType type) {
 }  // namespace
 
 #define TESSEL_UNARY(Method, OpTy, name, element_class)                           \
-  Value GraphBuilder::Method(Value operand) {                                     \
+  Value GraphBuilder::Method(Value operand, CallSite site) {                      \
+    auto at = state_->At(site);                                                   \
     return Unary<hlo::OpTy>(*state_, name, operand, ElementClass::element_class); \
   }
 TESSEL_UNARY(Abs, AbsOp, "abs", kSignedOrFloat)
@@ -106,7 +107,8 @@ TESSEL_UNARY(IsFinite, IsFiniteOp, "is_finite", kFloat)
 #undef TESSEL_UNARY
 
 #define TESSEL_BINARY(Method, OpTy, name, element_class)                            \
-  Value GraphBuilder::Method(Value lhs, Value rhs) {                                \
+  Value GraphBuilder::Method(Value lhs, Value rhs, CallSite site) {                 \
+    auto at = state_->At(site);                                                     \
     return Binary<hlo::OpTy>(*state_, name, lhs, rhs, ElementClass::element_class); \
   }
 TESSEL_BINARY(Add, AddOp, "add", kAny)
@@ -127,9 +129,10 @@ TESSEL_BINARY(ShiftRightLogical, ShiftRightLogicalOp, "shift_right_logical", kIn
 #undef TESSEL_BINARY
 
 Value GraphBuilder::Compare(Value lhs, Value rhs, ComparisonDirection direction,
-                            std::optional<ComparisonType> type) {
+                            std::optional<ComparisonType> type, CallSite site) {
   constexpr absl::string_view kOp = "compare";
   if (!ok()) return Value();
+  auto at = state_->At(site);
   std::optional<mlir::Value> a = state_->Unwrap(kOp, lhs, "lhs");
   std::optional<mlir::Value> b = a ? state_->Unwrap(kOp, rhs, "rhs") : std::nullopt;
   if (!b) return Value();
@@ -146,9 +149,10 @@ Value GraphBuilder::Compare(Value lhs, Value rhs, ComparisonDirection direction,
           type ? hlo::ComparisonTypeAttr::get(context, ToHlo(*type)) : hlo::ComparisonTypeAttr()));
 }
 
-Value GraphBuilder::Select(Value pred, Value on_true, Value on_false) {
+Value GraphBuilder::Select(Value pred, Value on_true, Value on_false, CallSite site) {
   constexpr absl::string_view kOp = "select";
   if (!ok()) return Value();
+  auto at = state_->At(site);
   llvm::SmallVector<mlir::Value> operands;
   if (!state_->UnwrapAll(kOp, {pred, on_true, on_false}, "operand", operands)) return Value();
   if (on_true.type() != on_false.type()) {
@@ -171,9 +175,10 @@ Value GraphBuilder::Select(Value pred, Value on_true, Value on_false) {
       kOp, state_->CreateInferred<hlo::SelectOp>(kOp, operands[0], operands[1], operands[2]));
 }
 
-Value GraphBuilder::Clamp(Value min, Value operand, Value max) {
+Value GraphBuilder::Clamp(Value min, Value operand, Value max, CallSite site) {
   constexpr absl::string_view kOp = "clamp";
   if (!ok()) return Value();
+  auto at = state_->At(site);
   llvm::SmallVector<mlir::Value> operands;
   if (!state_->UnwrapAll(kOp, {min, operand, max}, "operand", operands)) return Value();
   for (const auto& [bound, name] : {std::pair{min, "min"}, std::pair{max, "max"}}) {
@@ -190,9 +195,10 @@ Value GraphBuilder::Clamp(Value min, Value operand, Value max) {
       kOp, state_->CreateInferred<hlo::ClampOp>(kOp, operands[0], operands[1], operands[2]));
 }
 
-Value GraphBuilder::Convert(Value operand, ElementType type) {
+Value GraphBuilder::Convert(Value operand, ElementType type, CallSite site) {
   constexpr absl::string_view kOp = "convert";
   if (!ok()) return Value();
+  auto at = state_->At(site);
   std::optional<mlir::Value> input = state_->Unwrap(kOp, operand, "operand");
   if (!input) return Value();
   mlir::Type result =

@@ -8,9 +8,11 @@
 namespace tessel {
 
 Value GraphBuilder::Gather(Value operand, Value start_indices, const GatherDimensions& dimensions,
-                           std::vector<int64_t> slice_sizes, const IndexingOptions& options) {
+                           std::vector<int64_t> slice_sizes, const IndexingOptions& options,
+                           CallSite site) {
   constexpr absl::string_view kOp = "gather";
   if (!ok()) return Value();
+  auto at = state_->At(site);
   llvm::SmallVector<mlir::Value> operands;
   if (!state_->UnwrapAll(kOp, {operand, start_indices}, "operand", operands)) return Value();
   if (!state_->CheckElementClass(kOp, start_indices.type(), api_internal::ElementClass::kInt,
@@ -37,11 +39,12 @@ Value GraphBuilder::Gather(Value operand, Value start_indices, const GatherDimen
 std::vector<Value> GraphBuilder::Scatter(absl::Span<const Value> inputs, Value scatter_indices,
                                          absl::Span<const Value> updates,
                                          const ScatterDimensions& dimensions,
-                                         const Computation& update,
-                                         const IndexingOptions& options) {
+                                         const Computation& update, const IndexingOptions& options,
+                                         CallSite site) {
   constexpr absl::string_view kOp = "scatter";
   std::vector<Value> failed(inputs.size());
   if (!ok()) return failed;
+  auto at = state_->At(site);
   llvm::SmallVector<mlir::Value> input_values, update_values;
   std::optional<mlir::Value> indices;
   if (!state_->UnwrapAll(kOp, inputs, "input", input_values) ||

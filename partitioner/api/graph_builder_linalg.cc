@@ -57,9 +57,10 @@ std::optional<llvm::ArrayRef<int64_t>> OptionalRef(const std::vector<int64_t>& v
 }  // namespace
 
 Value GraphBuilder::DotGeneral(Value lhs, Value rhs, const DotDimensions& dimensions,
-                               std::optional<ElementType> result_element_type) {
+                               std::optional<ElementType> result_element_type, CallSite site) {
   constexpr absl::string_view kOp = "dot_general";
   if (!ok()) return Value();
+  auto at = state_->At(site);
   std::optional<mlir::Value> a = state_->Unwrap(kOp, lhs, "lhs");
   std::optional<mlir::Value> b = a ? state_->Unwrap(kOp, rhs, "rhs") : std::nullopt;
   if (!b) return Value();
@@ -102,8 +103,9 @@ Value GraphBuilder::DotGeneral(Value lhs, Value rhs, const DotDimensions& dimens
                kOp, {api_internal::ToMlirType(result, state_->context())}, *a, *b, attr));
 }
 
-Value GraphBuilder::MatMul(Value lhs, Value rhs) {
+Value GraphBuilder::MatMul(Value lhs, Value rhs, CallSite site) {
   if (!ok()) return Value();
+  auto at = state_->At(site);
   if (!state_->Unwrap("matmul", lhs, "lhs") || !state_->Unwrap("matmul", rhs, "rhs")) {
     return Value();
   }
@@ -119,13 +121,14 @@ Value GraphBuilder::MatMul(Value lhs, Value rhs) {
   dimensions.rhs_batch = dimensions.lhs_batch;
   dimensions.lhs_contracting = {rank - 1};
   dimensions.rhs_contracting = {rank - 2};
-  return DotGeneral(lhs, rhs, dimensions);
+  return DotGeneral(lhs, rhs, dimensions, std::nullopt, site);
 }
 
 Value GraphBuilder::Convolution(Value lhs, Value rhs, const ConvDimensions& dimensions,
-                                const ConvolutionOptions& options) {
+                                const ConvolutionOptions& options, CallSite site) {
   constexpr absl::string_view kOp = "convolution";
   if (!ok()) return Value();
+  auto at = state_->At(site);
   std::optional<mlir::Value> a = state_->Unwrap(kOp, lhs, "lhs");
   std::optional<mlir::Value> b = a ? state_->Unwrap(kOp, rhs, "rhs") : std::nullopt;
   if (!b) return Value();

@@ -60,19 +60,23 @@ Value First(const std::vector<Value>& results) {
 
 }  // namespace
 
-Value GraphBuilder::Reduce(Value input, ReduceKind kind, std::vector<int64_t> dimensions) {
+Value GraphBuilder::Reduce(Value input, ReduceKind kind, std::vector<int64_t> dimensions,
+                           CallSite site) {
   if (!ok()) return Value();
+  auto at = state_->At(site);
   Value init = state_->Identity("reduce", kind, input.type().element_type());
-  return First(Reduce({input}, {init}, std::move(dimensions), BuilderState::Reducer(kind)));
+  return First(
+      Reduce({input}, {init}, std::move(dimensions), BuilderState::Reducer(kind, site), site));
 }
 
 std::vector<Value> GraphBuilder::Reduce(absl::Span<const Value> inputs,
                                         absl::Span<const Value> init_values,
-                                        std::vector<int64_t> dimensions,
-                                        const Computation& reducer) {
+                                        std::vector<int64_t> dimensions, const Computation& reducer,
+                                        CallSite site) {
   constexpr absl::string_view kOp = "reduce";
   std::vector<Value> failed(inputs.size());
   if (!ok()) return failed;
+  auto at = state_->At(site);
   llvm::SmallVector<mlir::Value> operands, inits;
   if (!UnwrapInputsAndInits(*state_, kOp, inputs, init_values, operands, inits)) return failed;
   auto state =
@@ -85,20 +89,24 @@ std::vector<Value> GraphBuilder::Reduce(absl::Span<const Value> inputs,
 }
 
 Value GraphBuilder::ReduceWindow(Value input, ReduceKind kind,
-                                 std::vector<int64_t> window_dimensions, const Window& window) {
+                                 std::vector<int64_t> window_dimensions, const Window& window,
+                                 CallSite site) {
   if (!ok()) return Value();
+  auto at = state_->At(site);
   Value init = state_->Identity("reduce_window", kind, input.type().element_type());
   return First(ReduceWindow({input}, {init}, std::move(window_dimensions), window,
-                            BuilderState::Reducer(kind)));
+                            BuilderState::Reducer(kind, site), site));
 }
 
 std::vector<Value> GraphBuilder::ReduceWindow(absl::Span<const Value> inputs,
                                               absl::Span<const Value> init_values,
                                               std::vector<int64_t> window_dimensions,
-                                              const Window& window, const Computation& reducer) {
+                                              const Window& window, const Computation& reducer,
+                                              CallSite site) {
   constexpr absl::string_view kOp = "reduce_window";
   std::vector<Value> failed(inputs.size());
   if (!ok()) return failed;
+  auto at = state_->At(site);
   llvm::SmallVector<mlir::Value> operands, inits;
   if (!UnwrapInputsAndInits(*state_, kOp, inputs, init_values, operands, inits)) return failed;
   mlir::OpBuilder& b = state_->builder();
@@ -115,9 +123,11 @@ std::vector<Value> GraphBuilder::ReduceWindow(absl::Span<const Value> inputs,
 
 Value GraphBuilder::SelectAndScatter(Value operand, Value source, Value init_value,
                                      std::vector<int64_t> window_dimensions, const Window& window,
-                                     const Computation& select, const Computation& scatter) {
+                                     const Computation& select, const Computation& scatter,
+                                     CallSite site) {
   constexpr absl::string_view kOp = "select_and_scatter";
   if (!ok()) return Value();
+  auto at = state_->At(site);
   llvm::SmallVector<mlir::Value> operands;
   if (!state_->UnwrapAll(kOp, {operand, source, init_value}, "operand", operands)) return Value();
   if (!window.base_dilations.empty() || !window.window_dilations.empty()) {
@@ -140,12 +150,13 @@ Value GraphBuilder::SelectAndScatter(Value operand, Value source, Value init_val
 
 Value GraphBuilder::SelectAndScatter(Value operand, Value source, Value init_value,
                                      std::vector<int64_t> window_dimensions, const Window& window,
-                                     ComparisonDirection select, ReduceKind scatter) {
-  Computation compare = [select](GraphBuilder& b, absl::Span<const Value> args) {
-    return std::vector<Value>{b.Compare(args[0], args[1], select)};
+                                     ComparisonDirection select, ReduceKind scatter,
+                                     CallSite site) {
+  Computation compare = [select, site](GraphBuilder& b, absl::Span<const Value> args) {
+    return std::vector<Value>{b.Compare(args[0], args[1], select, std::nullopt, site)};
   };
   return SelectAndScatter(operand, source, init_value, std::move(window_dimensions), window,
-                          compare, BuilderState::Reducer(scatter));
+                          compare, BuilderState::Reducer(scatter, site), site);
 }
 
 }  // namespace tessel

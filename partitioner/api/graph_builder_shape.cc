@@ -21,9 +21,10 @@ std::vector<int64_t> OrFill(std::vector<int64_t> values, int64_t rank, int64_t f
 }  // namespace
 
 Value GraphBuilder::BroadcastInDim(Value operand, std::vector<int64_t> result_dimensions,
-                                   std::vector<int64_t> broadcast_dimensions) {
+                                   std::vector<int64_t> broadcast_dimensions, CallSite site) {
   constexpr absl::string_view kOp = "broadcast_in_dim";
   if (!ok()) return Value();
+  auto at = state_->At(site);
   std::optional<mlir::Value> input = state_->Unwrap(kOp, operand, "operand");
   if (!input || !state_->CheckDimensions(kOp, result_dimensions, "result")) return Value();
   TensorType result(operand.type().element_type(), std::move(result_dimensions));
@@ -32,9 +33,10 @@ Value GraphBuilder::BroadcastInDim(Value operand, std::vector<int64_t> result_di
                                  llvm::ArrayRef<int64_t>(broadcast_dimensions)));
 }
 
-Value GraphBuilder::Reshape(Value operand, std::vector<int64_t> dimensions) {
+Value GraphBuilder::Reshape(Value operand, std::vector<int64_t> dimensions, CallSite site) {
   constexpr absl::string_view kOp = "reshape";
   if (!ok()) return Value();
+  auto at = state_->At(site);
   std::optional<mlir::Value> input = state_->Unwrap(kOp, operand, "operand");
   if (!input || !state_->CheckDimensions(kOp, dimensions, "result")) return Value();
   TensorType result(operand.type().element_type(), std::move(dimensions));
@@ -49,9 +51,10 @@ Value GraphBuilder::Reshape(Value operand, std::vector<int64_t> dimensions) {
                             kOp, {api_internal::ToMlirType(result, state_->context())}, *input));
 }
 
-Value GraphBuilder::Transpose(Value operand, std::vector<int64_t> permutation) {
+Value GraphBuilder::Transpose(Value operand, std::vector<int64_t> permutation, CallSite site) {
   constexpr absl::string_view kOp = "transpose";
   if (!ok()) return Value();
+  auto at = state_->At(site);
   std::optional<mlir::Value> input = state_->Unwrap(kOp, operand, "operand");
   if (!input) return Value();
   return state_->Result(kOp, state_->CreateInferred<hlo::TransposeOp>(
@@ -59,9 +62,11 @@ Value GraphBuilder::Transpose(Value operand, std::vector<int64_t> permutation) {
 }
 
 Value GraphBuilder::Slice(Value operand, std::vector<int64_t> start_indices,
-                          std::vector<int64_t> limit_indices, std::vector<int64_t> strides) {
+                          std::vector<int64_t> limit_indices, std::vector<int64_t> strides,
+                          CallSite site) {
   constexpr absl::string_view kOp = "slice";
   if (!ok()) return Value();
+  auto at = state_->At(site);
   std::optional<mlir::Value> input = state_->Unwrap(kOp, operand, "operand");
   if (!input) return Value();
   strides = OrFill(std::move(strides), operand.type().rank(), 1);
@@ -72,9 +77,10 @@ Value GraphBuilder::Slice(Value operand, std::vector<int64_t> start_indices,
 }
 
 Value GraphBuilder::DynamicSlice(Value operand, absl::Span<const Value> start_indices,
-                                 std::vector<int64_t> slice_sizes) {
+                                 std::vector<int64_t> slice_sizes, CallSite site) {
   constexpr absl::string_view kOp = "dynamic_slice";
   if (!ok()) return Value();
+  auto at = state_->At(site);
   std::optional<mlir::Value> input = state_->Unwrap(kOp, operand, "operand");
   llvm::SmallVector<mlir::Value> starts;
   if (!input || !state_->UnwrapAll(kOp, start_indices, "start index", starts)) return Value();
@@ -83,9 +89,10 @@ Value GraphBuilder::DynamicSlice(Value operand, absl::Span<const Value> start_in
 }
 
 Value GraphBuilder::DynamicUpdateSlice(Value operand, Value update,
-                                       absl::Span<const Value> start_indices) {
+                                       absl::Span<const Value> start_indices, CallSite site) {
   constexpr absl::string_view kOp = "dynamic_update_slice";
   if (!ok()) return Value();
+  auto at = state_->At(site);
   std::optional<mlir::Value> input = state_->Unwrap(kOp, operand, "operand");
   std::optional<mlir::Value> piece = input ? state_->Unwrap(kOp, update, "update") : std::nullopt;
   llvm::SmallVector<mlir::Value> starts;
@@ -95,9 +102,10 @@ Value GraphBuilder::DynamicUpdateSlice(Value operand, Value update,
 }
 
 Value GraphBuilder::Pad(Value operand, Value padding_value, std::vector<int64_t> low,
-                        std::vector<int64_t> high, std::vector<int64_t> interior) {
+                        std::vector<int64_t> high, std::vector<int64_t> interior, CallSite site) {
   constexpr absl::string_view kOp = "pad";
   if (!ok()) return Value();
+  auto at = state_->At(site);
   std::optional<mlir::Value> input = state_->Unwrap(kOp, operand, "operand");
   std::optional<mlir::Value> fill =
       input ? state_->Unwrap(kOp, padding_value, "padding value") : std::nullopt;
@@ -114,9 +122,10 @@ Value GraphBuilder::Pad(Value operand, Value padding_value, std::vector<int64_t>
                                  llvm::ArrayRef<int64_t>(high), llvm::ArrayRef<int64_t>(interior)));
 }
 
-Value GraphBuilder::Concatenate(absl::Span<const Value> inputs, int64_t dimension) {
+Value GraphBuilder::Concatenate(absl::Span<const Value> inputs, int64_t dimension, CallSite site) {
   constexpr absl::string_view kOp = "concatenate";
   if (!ok()) return Value();
+  auto at = state_->At(site);
   if (inputs.empty()) {
     state_->Fail(kOp, "needs at least one input");
     return Value();
@@ -126,9 +135,10 @@ Value GraphBuilder::Concatenate(absl::Span<const Value> inputs, int64_t dimensio
   return state_->Result(kOp, state_->CreateInferred<hlo::ConcatenateOp>(kOp, operands, dimension));
 }
 
-Value GraphBuilder::Reverse(Value operand, std::vector<int64_t> dimensions) {
+Value GraphBuilder::Reverse(Value operand, std::vector<int64_t> dimensions, CallSite site) {
   constexpr absl::string_view kOp = "reverse";
   if (!ok()) return Value();
+  auto at = state_->At(site);
   std::optional<mlir::Value> input = state_->Unwrap(kOp, operand, "operand");
   if (!input) return Value();
   return state_->Result(kOp, state_->CreateInferred<hlo::ReverseOp>(

@@ -88,7 +88,8 @@ struct Records {
   std::vector<FallbackWarning> fallback_warnings;
 };
 
-// "hlo.add (program.mlir:3:8)", or "hlo.add" without a known location.
+// "hlo.add (program.mlir:3:8)", "hlo.add ('h' at my_model.cc:42)" for a named value, or
+// "hlo.add" without a known location.
 std::string DescribeStep(mlir::Operation* op) {
   std::string step = op->getName().getStringRef().str();
   if (!mlir::isa<mlir::UnknownLoc>(op->getLoc())) {

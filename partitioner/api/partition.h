@@ -74,7 +74,8 @@ struct Explanation {
   // the value (it is replicated).
   std::string origin;
   // The ops the sharding travelled through from there, in order: "hlo.add" or, when the op
-  // has a source location, "hlo.add (program.mlir:3:8)".
+  // has a source location, "hlo.add (program.mlir:3:8)" ("hlo.add (my_model.cc:42)" for the
+  // C++ line of a GraphBuilder call; "hlo.add ('h' at my_model.cc:42)" for a named value).
   std::vector<std::string> path;
 
   // Where each axis of the sharding came from, in dimension order. The axes of one value can
@@ -110,8 +111,9 @@ struct ShardedValue {
   // The name the program gives the value (GraphBuilder::Named, or an MLIR name location
   // `loc("h")`); empty when it has none.
   std::string source_name;
-  // The op's source location ("program.mlir:4:8"); empty when the program has none (as for
-  // programs made by GraphBuilder).
+  // The op's source location: "program.mlir:4:8", or for a GraphBuilder program the C++ call
+  // that made it ("my_model.cc:42", with a column where the compiler gives one); empty when
+  // the program has none.
   std::string location;
   // The global type.
   TensorType type;
@@ -131,7 +133,7 @@ struct ShardedValue {
 // gathered whole on every device and the result is cut again. Correct, not fast.
 struct FallbackWarning {
   std::string op_name;
-  // "program.mlir:7:10"; empty when unknown.
+  // "program.mlir:7:10", "'h' at my_model.cc:42" for a named value; empty when unknown.
   std::string location;
   // The partitioner's message: "'hlo.sort' is partitioned by replication: 512 bytes of
   // split operands are gathered".

@@ -5,6 +5,7 @@
 
 #include <iostream>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "partitioner/api/graph_builder.h"
@@ -20,8 +21,10 @@ using ::tessel::testing::F32;
 using ::tessel::testing::IsOk;
 using ::tessel::testing::S32;
 using ::tessel::testing::StatusIs;
+using ::tessel::testing::WithoutColumns;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::StartsWith;
 constexpr absl::StatusCode kInvalid = absl::StatusCode::kInvalidArgument;
 
 // x[16,64] @ w1[64,256] -> relu -> @ w2[256,64] on a 1-D "model" mesh, w1 split by columns
@@ -57,8 +60,12 @@ TEST(PartitionTest, MlpRecordsShardingsAndOneAllReduce) {
   const ShardedValue& dot = result->op_results[0];
   EXPECT_EQ(dot.op_name, "hlo.dot_general");
   EXPECT_EQ(dot.index, 0);
+  // The builder made the dot on a line of this file (graph_builder_locations_test checks
+  // which).
+  EXPECT_THAT(dot.location, StartsWith(absl::StrCat(__FILE__, ":")));
   EXPECT_EQ(dot.ToString(),
-            "hlo.dot_general (op 0) f32[16,256]: #tessel.sharding<@mesh, [{}, {\"model\"}]>");
+            absl::StrCat("hlo.dot_general (op 0) at ", dot.location,
+                         " f32[16,256]: #tessel.sharding<@mesh, [{}, {\"model\"}]>"));
   EXPECT_THAT(dot.explanation.ToString(), HasSubstr("argument 1 of @main"));
   ASSERT_EQ(result->results.size(), 1u);
   EXPECT_EQ(result->results[0].type, F32({16, 64}));
@@ -142,13 +149,17 @@ func.func @main(%x: tensor<8x16xf32> {tessel.sharding = #tessel.sharding<@mesh, 
   EXPECT_TRUE(result->parameters[0].explanation.axes[0].path.empty());
 }
 
-// Names given in C++ label the records, the explanations' paths and the fallback warnings.
+// Names given in C++ label the records, the explanations' paths and the fallback warnings,
+// with the line that made the value.
 TEST(PartitionTest, BuilderNamesLabelTheRecords) {
   Mesh mesh = *Mesh::Create({{"x", 4}});
   GraphBuilder b;
   Value v = b.Named("tokens", b.Parameter(S32({16}), *Sharding::Create(mesh, {"x"})));
+  const int doubled_line = __LINE__ + 1;
   Value doubled = b.Named("doubled", b.Add(v, v));
+  const int grid_line = __LINE__ + 1;
   Value reshaped = b.Named("grid", b.Reshape(doubled, {2, 8}));
+  auto lines = [](const std::string& text) { return WithoutColumns(text, __FILE__); };
   absl::StatusOr<Program> program =
       b.Build({reshaped}, {*Sharding::Create(mesh, {"x", Replicated()})});
   ASSERT_THAT(program, IsOk());
@@ -157,11 +168,15 @@ TEST(PartitionTest, BuilderNamesLabelTheRecords) {
   EXPECT_EQ(result->parameters[0].source_name, "tokens");
   EXPECT_EQ(result->parameters[0].name(), "tokens = parameter 0");
   ASSERT_EQ(result->op_results.size(), 2u);
-  EXPECT_EQ(result->op_results[0].name(), "doubled = hlo.add (op 0)");
+  EXPECT_EQ(lines(result->op_results[0].name()),
+            absl::StrCat("doubled = hlo.add (op 0) at ", __FILE__, ":", doubled_line));
   EXPECT_EQ(result->op_results[1].source_name, "grid");
-  EXPECT_THAT(result->op_results[0].explanation.path, ElementsAre("hlo.add ('doubled')"));
+  ASSERT_EQ(result->op_results[0].explanation.path.size(), 1u);
+  EXPECT_EQ(lines(result->op_results[0].explanation.path[0]),
+            absl::StrCat("hlo.add ('doubled' at ", __FILE__, ":", doubled_line, ")"));
   ASSERT_EQ(result->fallback_warnings.size(), 1u);
-  EXPECT_EQ(result->fallback_warnings[0].location, "'grid'");
+  EXPECT_EQ(lines(result->fallback_warnings[0].location),
+            absl::StrCat("'grid' at ", __FILE__, ":", grid_line));
 }
 
 TEST(PartitionTest, BuilderNamesMustBeNewAndNonEmpty) {
