@@ -57,6 +57,8 @@ struct PipelineOptions {
   bool conservative = false;
   // Fail where an op could only be partitioned by replication (--replication_is_error).
   bool replication_is_error = false;
+  // Keep each partitioned value's global type and sharding on its op (--global_layouts).
+  bool global_layouts = false;
 };
 
 // The pipeline options the shared flags give (--conservative, --replication_is_error);
