@@ -2,13 +2,16 @@
 // window dimensions (docs/examples/windowed.mlir): a strided, padded convolution whose
 // second piece needs one row from the first, a padded reduce_window whose middle piece
 // needs one element from each side, and a select_and_scatter whose windows straddle the
-// split; as text, JSON, HTML and SVG. Values no windowed op reads carry no halo note.
+// split; as text, JSON, HTML and SVG. Values no windowed op reads carry no halo note; a
+// value split otherwise than the windowed op's result is resharded first, which it says.
 // RUN: cd %S/../../../docs/examples && tessel viz windowed.mlir --value=%%img | FileCheck %s --check-prefix=CONV --strict-whitespace
 // RUN: cd %S/../../../docs/examples && tessel viz windowed.mlir --function=pool --value=%%v,%%m | FileCheck %s --check-prefix=POOL --strict-whitespace
 // RUN: cd %S/../../../docs/examples && tessel viz windowed.mlir --function=scatter --value=%%x | FileCheck %s --check-prefix=SCATTER --strict-whitespace
 // RUN: cd %S/../../../docs/examples && tessel viz windowed.mlir --function=pool --value=%%v --format=json | FileCheck %s --check-prefix=JSON --strict-whitespace
 // RUN: cd %S/../../../docs/examples && tessel viz windowed.mlir --function=pool --value=%%v --format=html | FileCheck %s --check-prefix=HTML
 // RUN: cd %S/../../../docs/examples && tessel viz windowed.mlir --value=%%img --format=svg | FileCheck %s --check-prefix=SVG
+// RUN: rm -rf %t && split-file %s %t
+// RUN: cd %t && tessel viz reshard.mlir --value=%%v 2> /dev/null | FileCheck %s --check-prefix=RESHARD --strict-whitespace
 
 // The convolution: rows 0-7 in pieces [0:4] and [4:8], a 3x3 kernel with stride 2 and
 // padding 1 on each side. Output rows: (8 + 1 + 1 - 3) / 2 + 1 = 4, two per piece. Output
@@ -79,3 +82,21 @@
 // SVG:      <g class="tile" id="v0-r0-c1" {{.*}} data-halo="1 low, 0 high on dim 1 (hlo.convolution at windowed.mlir:11:8)" transform="translate(140,0)">
 // SVG:      <rect class="halo low" data-tile="v0-r0-c1" data-dim="1" data-count="1" x="102" y="0" width="34" height="44"
 // SVG-NOT:  class="halo
+
+// The input is split over "a", the result over "b": the partitioner reshards the input
+// to "b" before exchanging halos, so no figures belong to the tiles drawn.
+// RESHARD:      %v = arg0: tensor<8xf32> #tessel.sharding<@m, [{"a"}]>
+// RESHARD:      {{^  }}used by hlo.reduce_window at reshard.mlir:4:8: split otherwise than its result along dim 0, so the partitioner first reshards it to the result's split (over "b") and exchanges halos between those pieces
+// RESHARD-NOT:  piece
+
+//--- reshard.mlir
+tessel.mesh @m = <["a"=2, "b"=2]>
+func.func @main(%v: tensor<8xf32> {tessel.sharding = #tessel.sharding<@m, [{"a"}]>},
+                %z: tensor<f32>) -> tensor<8xf32> {
+  %r = hlo.reduce_window(%v) init(%z) window_dimensions = [3], padding = [[1, 1]] {tessel.sharding = #tessel.sharding_per_value<[<@m, [{"b"}]>]>} : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32> reducer {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = hlo.max %a, %b : tensor<f32>
+    hlo.return %s : tensor<f32>
+  }
+  return %r : tensor<8xf32>
+}
