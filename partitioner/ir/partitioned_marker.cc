@@ -19,6 +19,34 @@ mlir::ArrayAttr TypeArray(llvm::ArrayRef<mlir::Type> types, mlir::MLIRContext* c
 
 }  // namespace
 
+void RecordGlobalLayout(mlir::OpResult result, mlir::Type type, mlir::Attribute sharding) {
+  mlir::Operation* op = result.getOwner();
+  mlir::MLIRContext* context = op->getContext();
+  llvm::SmallVector<mlir::Attribute> entries(op->getNumResults(),
+                                             mlir::DictionaryAttr::get(context));
+  if (auto existing = op->getAttrOfType<mlir::ArrayAttr>(kGlobalLayoutsAttrName)) {
+    if (existing.size() == entries.size()) entries.assign(existing.begin(), existing.end());
+  }
+  auto& entry = entries[result.getResultNumber()];
+  auto existing_entry = llvm::dyn_cast<mlir::DictionaryAttr>(entry);
+  if (existing_entry && !existing_entry.empty()) return;
+  mlir::Builder builder(context);
+  entry = builder.getDictionaryAttr({builder.getNamedAttr("type", mlir::TypeAttr::get(type)),
+                                     builder.getNamedAttr("sharding", sharding)});
+  op->setAttr(kGlobalLayoutsAttrName, mlir::ArrayAttr::get(context, entries));
+}
+
+std::optional<GlobalLayout> ReadGlobalLayout(mlir::OpResult result) {
+  auto entries = result.getOwner()->getAttrOfType<mlir::ArrayAttr>(kGlobalLayoutsAttrName);
+  if (!entries || entries.size() != result.getOwner()->getNumResults()) return std::nullopt;
+  auto entry = llvm::dyn_cast<mlir::DictionaryAttr>(entries[result.getResultNumber()]);
+  if (!entry) return std::nullopt;
+  auto type = entry.getAs<mlir::TypeAttr>("type");
+  mlir::Attribute sharding = entry.get("sharding");
+  if (!type || !sharding) return std::nullopt;
+  return GlobalLayout{type.getValue(), sharding};
+}
+
 void MarkPartitioned(mlir::ModuleOp module, const PartitionedSignature& signature) {
   mlir::MLIRContext* context = module.getContext();
   mlir::Builder builder(context);

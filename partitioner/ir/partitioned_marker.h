@@ -20,6 +20,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Types.h"
+#include "mlir/IR/Value.h"
 
 namespace tessel::ir {
 
@@ -30,6 +31,31 @@ struct PartitionedSignature {
   llvm::SmallVector<mlir::Type> parameter_types;
   llvm::SmallVector<mlir::Type> result_types;
 };
+
+// Where the program was partitioned with the global layouts kept (the partitioner's
+// recordGlobalLayouts option, `tessel partition --global_layouts`), an op whose results are
+// the local pieces of global values says which, one dictionary per result (empty for a
+// result that is no global value's piece):
+//
+//   %3 = hlo.dot_general ... {tessel.global_layouts = [{sharding = #tessel.sharding<@mesh,
+//        [{"data"}, {"model"}]>, type = tensor<16x256xf32>}]} : ... -> tensor<4x128xf32>
+//
+// Only tools read it (`tessel viz` draws such a value's global tiles); the executor and
+// the HLO export ignore it.
+inline constexpr llvm::StringLiteral kGlobalLayoutsAttrName = "tessel.global_layouts";
+
+struct GlobalLayout {
+  mlir::Type type;
+  // A #tessel.sharding (kept as a plain attribute: this mark does not depend on the dialect).
+  mlir::Attribute sharding;
+};
+
+// Records that `result` is the local piece of a global value of `type` laid out by
+// `sharding`. Leaves an entry that is already there.
+void RecordGlobalLayout(mlir::OpResult result, mlir::Type type, mlir::Attribute sharding);
+
+// The global value `result` is a piece of, or nullopt where none is recorded.
+std::optional<GlobalLayout> ReadGlobalLayout(mlir::OpResult result);
 
 // Writes the mark on `module`.
 void MarkPartitioned(mlir::ModuleOp module, const PartitionedSignature& signature);

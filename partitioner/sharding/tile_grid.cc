@@ -245,6 +245,56 @@ std::string PartialSumNote(const ShardingView& view) {
                       ": the holders of a tile add up to its value");
 }
 
+IndexRange PieceRange(const DimView& dim, int64_t piece) {
+  const int64_t begin = std::min(piece * dim.piece_size, dim.size);
+  return {begin, std::min(begin + dim.piece_size, dim.size)};
+}
+
+std::string HaloLabel(int64_t dim, int64_t low, int64_t high) {
+  if (low == 0 && high == 0) return "";
+  return absl::StrCat(low, " low, ", high, " high on dim ", dim);
+}
+
+std::vector<std::string> HaloNotes(const ShardingView& view) {
+  std::vector<std::string> notes;
+  for (const HaloUse& use : view.halos) {
+    if (!use.note.empty()) {
+      notes.push_back(absl::StrCat("used by ", use.user, ": ", use.note));
+      continue;
+    }
+    notes.push_back(absl::StrCat("used by ", use.user, " with halos from neighbouring tiles:"));
+    for (const DimHalo& halo : use.dims) {
+      const DimView& dim = view.dims[halo.dim];
+      const int64_t pieces = static_cast<int64_t>(halo.low.size());
+      bool any = false;
+      // Runs of neighbouring pieces with the same halo make one line, so a dimension split
+      // a million ways still takes a few.
+      for (int64_t first = 0; first < pieces;) {
+        int64_t last = first;
+        while (last + 1 < pieces && halo.low[last + 1] == halo.low[first] &&
+               halo.high[last + 1] == halo.high[first]) {
+          ++last;
+        }
+        const std::string label = HaloLabel(halo.dim, halo.low[first], halo.high[first]);
+        if (!label.empty()) {
+          any = true;
+          const IndexRange begin = PieceRange(dim, first), end = PieceRange(dim, last);
+          notes.push_back(absl::StrCat(
+              "  ", first == last ? absl::StrCat("piece ", first)
+                                  : absl::StrCat("pieces ", first, "-", last),
+              " [", begin.begin, ":", end.end, "]: halo: ", label));
+        }
+        first = last + 1;
+      }
+      if (!any) {
+        notes.push_back(absl::StrCat("  no halo on dim ", halo.dim,
+                                     ": every window stays inside its piece"));
+      }
+    }
+  }
+  return notes;
+}
+
 int64_t PartialSumsPerTile(const ShardingView& view) {
   int64_t sums = 1;
   for (const AxisRef& axis : view.sharding.unreduced_axes) sums *= axis.Size(view.mesh);

@@ -155,6 +155,19 @@ std::vector<std::string> SharingNotes(const ShardingView& view, const DeviceRuns
 // The note on partial sums, or "" when no axis is unreduced.
 std::string PartialSumNote(const ShardingView& view);
 
+// The indices piece `piece` of a dimension holds: [piece * piece_size, ...) clipped to the
+// dimension (empty past its end).
+IndexRange PieceRange(const DimView& dim, int64_t piece);
+
+// The notes on the windowed ops that read the value (view.halos): per op a line naming it,
+// then a line per run of pieces along a dimension that need the same halo, "  piece 0
+// [0:4]: halo: 0 low, 1 high on dim 1" or "  pieces 1-2 [4:12]: ..." (pieces needing none
+// are left out, and a dimension where none needs any says so).
+std::vector<std::string> HaloNotes(const ShardingView& view);
+
+// "1 low, 1 high on dim 1", or "" when both are 0.
+std::string HaloLabel(int64_t dim, int64_t low, int64_t high);
+
 // The number of partial sums that add up to each tile: the product of the sizes of the
 // unreduced axes (1 without any).
 int64_t PartialSumsPerTile(const ShardingView& view);

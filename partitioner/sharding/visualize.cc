@@ -223,6 +223,7 @@ std::string RenderShardingView(const ShardingView& view, int width, DeviceSetCol
   }
   std::string partial_sums = PartialSumNote(view);
   if (!partial_sums.empty()) notes.push_back(std::move(partial_sums));
+  for (std::string& note : HaloNotes(view)) notes.push_back(std::move(note));
   for (const std::string& note : notes) absl::StrAppend(&out, note, "\n");
   return out;
 }
@@ -256,7 +257,31 @@ std::string ShardingViewToJson(const ShardingView& view, absl::string_view inden
                     device.Empty() ? "true" : "false",
                     ", \"partial_sum_group\": ", device.partial_sum_group, "}");
   }
-  absl::StrAppend(&out, "\n", indent, "]}");
+  absl::StrAppend(&out, "\n", indent, "]");
+  if (!view.halos.empty()) {
+    absl::StrAppend(&out, ", \"halos\": [");
+    for (size_t u = 0; u < view.halos.size(); ++u) {
+      const HaloUse& use = view.halos[u];
+      absl::StrAppend(&out, u == 0 ? "" : ",", "\n", indent, "  {\"user\": ", JsonQuote(use.user),
+                      ", \"note\": ", use.note.empty() ? "null" : JsonQuote(use.note),
+                      ", \"dims\": [");
+      for (size_t k = 0; k < use.dims.size(); ++k) {
+        const DimHalo& halo = use.dims[k];
+        absl::StrAppend(&out, k == 0 ? "" : ",", "\n", indent, "    {\"dim\": ", halo.dim,
+                        ", \"pieces\": [");
+        for (size_t i = 0; i < halo.low.size(); ++i) {
+          const IndexRange range = PieceRange(view.dims[halo.dim], i);
+          absl::StrAppend(&out, i == 0 ? "" : ",", "\n", indent, "      {\"piece\": ", i,
+                          ", \"range\": [", range.begin, ", ", range.end, "], \"low\": ",
+                          halo.low[i], ", \"high\": ", halo.high[i], "}");
+        }
+        absl::StrAppend(&out, "\n", indent, "    ]}");
+      }
+      absl::StrAppend(&out, use.dims.empty() ? "" : absl::StrCat("\n", indent, "  "), "]}");
+    }
+    absl::StrAppend(&out, "\n", indent, "]");
+  }
+  absl::StrAppend(&out, "}");
   return out;
 }
 

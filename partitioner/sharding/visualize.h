@@ -71,6 +71,27 @@ struct DeviceView {
   bool Empty() const;
 };
 
+// The halo a windowed op (convolution, reduce_window, select_and_scatter) reading the value
+// needs along one split dimension: per piece along `dim`, how many elements the holders of
+// that piece need from the pieces before it (low) and after it (high). These are the
+// figures the partitioner exchanges; they are worked out where the op is known (the tools)
+// and only drawn here.
+struct DimHalo {
+  int64_t dim = 0;
+  std::vector<int64_t> low;
+  std::vector<int64_t> high;
+};
+
+// One windowed op that reads the value.
+struct HaloUse {
+  // Which op, for people: "hlo.convolution at conv.mlir:12:10".
+  std::string user;
+  // The split dimensions it slides a window over; empty with `note` set when it reads the
+  // value split otherwise than this view shows (the partitioner reshards it first).
+  std::vector<DimHalo> dims;
+  std::string note;
+};
+
 // The facts a picture shows: the cut of each dimension, and the mesh and sharding that give
 // every device's tile. The devices are worked out when needed (DeviceViews), so the view of a
 // tensor on a million devices stays small.
@@ -79,6 +100,9 @@ struct ShardingView {
   Mesh mesh;
   // Its unreduced axes are the partial sums the picture notes.
   TensorSharding sharding;
+  // The windowed ops that read the value along split dimensions, with their halos; the
+  // pictures mark them per tile.
+  std::vector<HaloUse> halos;
 
   int64_t NumDevices() const { return mesh.NumDevices(); }
 };
@@ -107,7 +131,9 @@ absl::StatusOr<ShardingView> ViewSharding(const Mesh& mesh, const TensorSharding
 //  - a note when tiles are held by several devices or some device holds an empty tile;
 //  - device lists of more than four runs of consecutive ids show the first three, "...",
 //    the last and the count ("0,8,16,...,120 (16 devices)");
-//  - a note on partial sums when some axis is unreduced.
+//  - a note on partial sums when some axis is unreduced;
+//  - per windowed op reading the value (view.halos), which tiles need halos and how many
+//    elements: "piece 1 [4:8]: halo: 1 low, 1 high on dim 1".
 // With `colors`, the cells of each drawn tile are drawn on the ANSI 256-colour background
 // `colors` gives the set of devices holding it, and a legend line follows the grid; without,
 // the text is plain.
@@ -116,7 +142,8 @@ std::string RenderShardingView(const ShardingView& view, int width = 80,
 
 // The same facts as one JSON object: {"dims": [{"size", "axes", "pieces", "piece_size"}],
 // "unreduced": [...], "devices": [{"device", "ranges": [[begin, end], ...], "empty",
-// "partial_sum_group"}]}, with axes as strings ("data", "x:(1)2") and one line per device,
+// "partial_sum_group"}]} and, when view.halos is not empty, "halos": [{"user", "note",
+// "dims": [{"dim", "pieces": [{"piece", "range": [begin, end], "low", "high"}]}]}], with axes as strings ("data", "x:(1)2") and one line per device,
 // each line after the first starting with `indent`.
 std::string ShardingViewToJson(const ShardingView& view, absl::string_view indent);
 

@@ -31,6 +31,13 @@ constexpr absl::string_view kHatchPattern =
     "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#ffffff\"/>"
     "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#9a9a9a\" stroke-width=\"2\"/></pattern>";
 
+// Halo bands: dark diagonal lines the other way, on a see-through ground, so the tile
+// under a band still shows its colour.
+constexpr absl::string_view kHaloPattern =
+    "<pattern id=\"tessel-halo\" width=\"5\" height=\"5\" patternUnits=\"userSpaceOnUse\" "
+    "patternTransform=\"rotate(-45)\"><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"5\" "
+    "stroke=\"#222222\" stroke-width=\"1.5\"/></pattern>";
+
 // What the marks mean, said once per document.
 constexpr absl::string_view kKey =
     "colour: the devices holding a tile (same devices, same colour); hatched: padding; "
@@ -59,6 +66,23 @@ int64_t ValidLength(const ShardingView& view, const TileGrid& grid, int64_t dim,
   return box * grid.RangeOf(view, dim, row, column).Size() / view.dims[dim].piece_size;
 }
 
+// The halos the tile at (row, column) needs, one label per windowed op and split
+// dimension that has one: "1 low, 1 high on dim 1 (hlo.convolution at f.mlir:9:10)". A
+// dimension the grid does not draw has every piece under the cell, which it names.
+std::vector<std::string> TileHaloLabels(const ShardingView& view, const TileGrid& grid,
+                                        int64_t row, int64_t column) {
+  std::vector<std::string> labels;
+  for (const HaloUse& use : view.halos) {
+    for (const DimHalo& halo : use.dims) {
+      if (halo.dim != grid.row_dim && halo.dim != grid.column_dim) continue;
+      const int64_t piece = halo.dim == grid.row_dim ? row : column;
+      const std::string label = HaloLabel(halo.dim, halo.low[piece], halo.high[piece]);
+      if (!label.empty()) labels.push_back(absl::StrCat(label, " (", use.user, ")"));
+    }
+  }
+  return labels;
+}
+
 // The hover text of a tile: its devices, its index ranges and what is special about it.
 std::string TileTooltip(const ShardingView& view, const TileGrid& grid, const TileCell& cell,
                         int64_t row, int64_t column, bool empty, bool padded) {
@@ -75,7 +99,50 @@ std::string TileTooltip(const ShardingView& view, const TileGrid& grid, const Ti
     absl::StrAppend(&text, "\npartial sums: its ", count, " holders hold ",
                     PartialSumsPerTile(view), " parts that add up to it");
   }
+  for (const std::string& label : TileHaloLabels(view, grid, row, column)) {
+    absl::StrAppend(&text, "\nhalo: ", label);
+  }
   return text;
+}
+
+// The halo bands of the tile at (row, column), whose box is at (x, y): along a drawn
+// dimension, the elements it needs from the tile before it are a band over that tile's
+// far edge (across the gap), those from the tile after it a band over that tile's near
+// edge, each as deep as its share of a piece (at least 3 pixels, at most the box). Bands
+// are dashed outlines over a light hatch, `<rect class="halo low|high">` with the tile's
+// id, the dimension and the element count as data attributes.
+void AppendHaloBands(const ShardingView& view, const TileGrid& grid, int value_index,
+                     int64_t row, int64_t column, int64_t x, int64_t y, int64_t tile_width,
+                     std::string& bands) {
+  for (const HaloUse& use : view.halos) {
+    for (const DimHalo& halo : use.dims) {
+      const bool across = halo.dim == grid.column_dim;
+      if (!across && halo.dim != grid.row_dim) continue;
+      const int64_t piece = across ? column : row;
+      const int64_t box = across ? tile_width : kTileHeight;
+      const int64_t piece_size = std::max<int64_t>(view.dims[halo.dim].piece_size, 1);
+      for (const bool low : {true, false}) {
+        const int64_t count = low ? halo.low[piece] : halo.high[piece];
+        if (count == 0) continue;
+        const int64_t depth = std::clamp<int64_t>(box * count / piece_size, 3, box);
+        // The band's start along the dimension, from the tile's own start.
+        const int64_t start = low ? -kTileGap - depth : box + kTileGap;
+        const int64_t band_x = across ? x + start : x;
+        const int64_t band_y = across ? y : y + start;
+        absl::StrAppend(
+            &bands, "<rect class=\"halo ", low ? "low" : "high", "\" data-tile=\"v",
+            value_index, "-r", row, "-c", column, "\" data-dim=\"", halo.dim,
+            "\" data-count=\"", count, "\" x=\"", band_x, "\" y=\"", band_y, "\" width=\"",
+            across ? depth : tile_width, "\" height=\"", across ? kTileHeight : depth,
+            "\" fill=\"url(#tessel-halo)\" stroke=\"#222222\" stroke-dasharray=\"4 2\">"
+            "<title>",
+            XmlEscape(absl::StrCat("halo of tile ", grid.RangesLabel(view, row, column), ": ",
+                                   count, low ? " from the tile before" : " from the tile after",
+                                   " on dim ", halo.dim, " (", use.user, ")")),
+            "</title></rect>\n");
+      }
+    }
+  }
 }
 
 GridDrawing DrawTileGrid(const ShardingView& view, int value_index, int width,
@@ -96,6 +163,8 @@ GridDrawing DrawTileGrid(const ShardingView& view, int value_index, int width,
   const int64_t tile_width = std::max(kMinTileWidth, label_width + 16);
 
   GridDrawing drawing;
+  // Halo bands lie over the neighbouring tiles, so they are drawn after every tile.
+  std::string bands;
   int64_t y = 0;
   for (int64_t row : grid.rows) {
     const int64_t row_height = row < 0 ? kElidedSize : kTileHeight;
@@ -118,6 +187,8 @@ GridDrawing DrawTileGrid(const ShardingView& view, int value_index, int width,
         const int color = colors.IndexOf(cell->devices.key());
         const std::string devices = cell->devices.ToString();
         const std::string ranges = grid.RangesLabel(view, row, column);
+        const std::vector<std::string> halo_labels = TileHaloLabels(view, grid, row, column);
+        AppendHaloBands(view, grid, value_index, row, column, x, y, tile_width, bands);
         absl::StrAppend(
             &drawing.markup, "<g class=\"tile", empty ? " empty" : "", partial ? " partial" : "",
             "\" id=\"v", value_index, "-r", row, "-c", column, "\" data-devices=\"",
@@ -125,6 +196,10 @@ GridDrawing DrawTileGrid(const ShardingView& view, int value_index, int width,
             color, "\"", partial ? absl::StrCat(" data-partial-sums=\"", PartialSumsPerTile(view),
                                                 "\"")
                                  : "",
+            halo_labels.empty()
+                ? ""
+                : absl::StrCat(" data-halo=\"", XmlEscape(absl::StrJoin(halo_labels, "; ")),
+                               "\""),
             " transform=\"translate(", x, ",", y, ")\">",
             "<title>", XmlEscape(TileTooltip(view, grid, *cell, row, column, empty, padded)),
             "</title>");
@@ -158,6 +233,9 @@ GridDrawing DrawTileGrid(const ShardingView& view, int value_index, int width,
     y += row_height + kTileGap;
   }
   drawing.height = y - kTileGap;
+  if (!bands.empty()) {
+    absl::StrAppend(&drawing.markup, "<g class=\"halos\">\n", bands, "</g>\n");
+  }
   drawing.notes = grid.ElisionNotes();
   if (NumTiles(view) == 1) {
     drawing.notes.push_back(SingleTileLine(view));
@@ -168,6 +246,7 @@ GridDrawing DrawTileGrid(const ShardingView& view, int value_index, int width,
   }
   std::string partial_sums = PartialSumNote(view);
   if (!partial_sums.empty()) drawing.notes.push_back(std::move(partial_sums));
+  for (std::string& note : HaloNotes(view)) drawing.notes.push_back(std::move(note));
   return drawing;
 }
 
@@ -279,7 +358,7 @@ std::string ShardingGraphic::Finish() const {
         // The grids share one hatch pattern, defined in a drawing of no size.
         "<svg width=\"0\" height=\"0\" style=\"position: absolute\" aria-hidden=\"true\">"
         "<defs>",
-        kHatchPattern, "</defs></svg>\n");
+        kHatchPattern, kHaloPattern, "</defs></svg>\n");
     for (const Section& section : sections_) absl::StrAppend(&out, section.markup);
     absl::StrAppend(&out, "</body>\n</html>\n");
     return out;
@@ -300,7 +379,7 @@ std::string ShardingGraphic::Finish() const {
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
       "width=\"", width, "\" height=\"", height, "\" viewBox=\"0 0 ", width, " ", height,
       "\" font-family=\"monospace\" font-size=\"12\">\n<title>", XmlEscape(heading_),
-      "</title>\n<defs>", kHatchPattern, "</defs>\n",
+      "</title>\n<defs>", kHatchPattern, kHaloPattern, "</defs>\n",
       "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n",
       Text(kMargin, kMargin + kLineHeight - 5, heading_, "font-weight=\"bold\" font-size=\"14\""),
       "\n", Text(kMargin, kMargin + 2 * kLineHeight - 5, kKey, "class=\"key\""), "\n", body,

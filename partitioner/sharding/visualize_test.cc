@@ -356,5 +356,31 @@ TEST(VisualizeTest, FormatDeviceList) {
   EXPECT_EQ(FormatDeviceList({0, 2, 4, 5, 6}), "0,2,4-6");
 }
 
+// Halos are drawn as given (the tools work them out): neighbouring pieces with the same
+// halo share a line, pieces with none are left out, a dimension where none needs any says
+// so, and a use that reshards first is one note.
+TEST(VisualizeTest, HaloNotesGroupRunsOfPieces) {
+  Mesh mesh = MakeMesh({{"x", 4}});
+  absl::StatusOr<ShardingView> view =
+      ViewSharding(mesh, {"m", {Split({AxisRef("x")}), DimSharding()}}, {16, 3});
+  ASSERT_THAT(view, IsOk());
+  view->halos.push_back({"hlo.reduce_window at f.mlir:3:8", {{0, {0, 1, 1, 1}, {1, 1, 1, 0}}}, ""});
+  view->halos.push_back({"hlo.convolution at f.mlir:4:8", {{0, {0, 0, 0, 0}, {0, 0, 0, 0}}}, ""});
+  view->halos.push_back({"hlo.reduce_window at f.mlir:5:8", {}, "split otherwise"});
+  const std::string text = RenderShardingView(*view);
+  EXPECT_THAT(text, HasSubstr(
+      "used by hlo.reduce_window at f.mlir:3:8 with halos from neighbouring tiles:\n"
+      "  piece 0 [0:4]: halo: 0 low, 1 high on dim 0\n"
+      "  pieces 1-2 [4:12]: halo: 1 low, 1 high on dim 0\n"
+      "  piece 3 [12:16]: halo: 1 low, 0 high on dim 0\n"
+      "used by hlo.convolution at f.mlir:4:8 with halos from neighbouring tiles:\n"
+      "  no halo on dim 0: every window stays inside its piece\n"
+      "used by hlo.reduce_window at f.mlir:5:8: split otherwise\n"));
+  const std::string json = ShardingViewToJson(*view, "");
+  EXPECT_THAT(json, HasSubstr("{\"piece\": 1, \"range\": [4, 8], \"low\": 1, \"high\": 1}"));
+  EXPECT_THAT(json, HasSubstr("{\"user\": \"hlo.reduce_window at f.mlir:5:8\", \"note\": "
+                              "\"split otherwise\", \"dims\": []}"));
+}
+
 }  // namespace
 }  // namespace tessel::sharding

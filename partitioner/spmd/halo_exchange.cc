@@ -178,6 +178,50 @@ mlir::Value maskOutside(SpmdBuilder& spmd, mlir::Value value, const Layout& layo
 
 }  // namespace
 
+HaloSizes haloSizes(const ShardRanges& ranges, int64_t size) {
+  const int64_t n = static_cast<int64_t>(ranges.starts.size());
+  const int64_t s = n == 0 ? 0 : (size + n - 1) / n;
+  HaloSizes halos;
+  halos.low.assign(n, 0);
+  halos.high.assign(n, 0);
+  for (int64_t i = 0; i < n; ++i) {
+    if (ranges.needBegin[i] >= ranges.needEnd[i]) continue;
+    const int64_t first = std::max<int64_t>(ranges.starts[i] + ranges.needBegin[i], 0);
+    const int64_t last = std::min(ranges.starts[i] + ranges.needEnd[i], size);
+    if (first >= last) continue;
+    halos.low[i] = std::max<int64_t>(i * s - first, 0);
+    halos.high[i] = std::max<int64_t>(last - (i + 1) * s, 0);
+  }
+  return halos;
+}
+
+ShardRanges windowShardRanges(int64_t dim, const WindowDim& window, int64_t n,
+                              int64_t outputSize) {
+  const int64_t c = (outputSize + n - 1) / n;
+  const int64_t t = window.stride, b = window.baseDilation, lo = window.padLow;
+  // Shard i computes windows [c*i, c*i + c); they read the padded, dilated positions
+  // [t*c*i, t*c*i + span). Input element x sits at position lo + x*b.
+  const int64_t span = t * (c - 1) + window.dilatedSize();
+  ShardRanges ranges;
+  ranges.dim = dim;
+  ranges.starts.resize(n);
+  ranges.needBegin.assign(n, 0);
+  ranges.needEnd.assign(n, 0);
+  int64_t length = 1;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t first = t * c * i;
+    const int64_t valid = std::clamp<int64_t>(outputSize - c * i, 0, c);
+    ranges.starts[i] = ceilDiv(first - lo, b);
+    const int64_t end = floorDiv(first + span - 1 - lo, b) + 1;
+    if (valid == 0) continue;
+    const int64_t validEnd = floorDiv(first + t * (valid - 1) + window.dilatedSize() - 1 - lo, b) + 1;
+    ranges.needEnd[i] = std::max<int64_t>(validEnd - ranges.starts[i], 0);
+    length = std::max(length, end - ranges.starts[i]);
+  }
+  ranges.length = b == 1 ? span : length;
+  return ranges;
+}
+
 mlir::Value exchangeHalo(SpmdBuilder& spmd, mlir::Value local, const Layout& layout,
                          llvm::ArrayRef<int64_t> globalShape, const ShardRanges& ranges,
                          mlir::Value fill, mlir::Location loc) {
@@ -190,20 +234,16 @@ mlir::Value exchangeHalo(SpmdBuilder& spmd, mlir::Value local, const Layout& lay
   const int64_t length = ranges.length;
   auto needed = [&](int64_t i) { return ranges.needBegin[i] < ranges.needEnd[i]; };
 
-  int64_t haloLeft = 0, haloRight = 0;
   bool checkLow = false, checkHigh = false;
   for (int64_t i = 0; i < n; ++i) {
     if (!needed(i)) continue;
-    int64_t first = ranges.starts[i] + ranges.needBegin[i];
-    int64_t last = ranges.starts[i] + ranges.needEnd[i];
-    checkLow |= first < 0;
-    checkHigh |= last > size;
-    first = std::max<int64_t>(first, 0);
-    last = std::min(last, size);
-    if (first >= last) continue;
-    haloLeft = std::max(haloLeft, i * s - first);
-    haloRight = std::max(haloRight, last - (i + 1) * s);
+    checkLow |= ranges.starts[i] + ranges.needBegin[i] < 0;
+    checkHigh |= ranges.starts[i] + ranges.needEnd[i] > size;
   }
+  // Every shard sends and receives as much as the shard that needs the most.
+  const HaloSizes halos = haloSizes(ranges, size);
+  const int64_t haloLeft = *std::max_element(halos.low.begin(), halos.low.end());
+  const int64_t haloRight = *std::max_element(halos.high.begin(), halos.high.end());
 
   // The buffer every shard holds, and where it starts in global coordinates.
   mlir::Value buffer = local;
@@ -289,27 +329,8 @@ mlir::Value haloForWindow(SpmdBuilder& spmd, mlir::Value local, const Layout& la
   const int64_t n = layout.numShards(dim);
   const int64_t c = (outputSize + n - 1) / n;
   const int64_t t = window.stride, b = window.baseDilation, lo = window.padLow;
-  // Shard i computes windows [c*i, c*i + c); they read the padded, dilated positions
-  // [t*c*i, t*c*i + span). Input element x sits at position lo + x*b.
   const int64_t span = t * (c - 1) + window.dilatedSize();
-  ShardRanges ranges;
-  ranges.dim = dim;
-  ranges.starts.resize(n);
-  ranges.needBegin.assign(n, 0);
-  ranges.needEnd.assign(n, 0);
-  llvm::SmallVector<int64_t> ends(n);
-  int64_t length = 1;
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t first = t * c * i;
-    const int64_t valid = std::clamp<int64_t>(outputSize - c * i, 0, c);
-    ranges.starts[i] = ceilDiv(first - lo, b);
-    ends[i] = floorDiv(first + span - 1 - lo, b) + 1;
-    if (valid == 0) continue;
-    const int64_t validEnd = floorDiv(first + t * (valid - 1) + window.dilatedSize() - 1 - lo, b) + 1;
-    ranges.needEnd[i] = std::max<int64_t>(validEnd - ranges.starts[i], 0);
-    length = std::max(length, ends[i] - ranges.starts[i]);
-  }
-  ranges.length = b == 1 ? span : length;
+  const ShardRanges ranges = windowShardRanges(dim, window, n, outputSize);
   mlir::Value buffer = exchangeHalo(spmd, local, layout, globalShape, ranges, fill, loc);
   if (b == 1) return buffer;
   // Dilate: element m of the buffer goes to position (b-1) + m*b of the padded buffer, the

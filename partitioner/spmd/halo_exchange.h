@@ -69,6 +69,28 @@ struct ShardRanges {
   llvm::SmallVector<int64_t> needEnd;
 };
 
+// How many elements of the global dimension (of size `size`, in n = starts.size() pieces of
+// ceil(size / n)) each shard of `ranges` needs from the shards before it (low) and after it
+// (high): the halos exchangeHalo brings. Needed positions outside [0, size) come from the
+// fill, not from a neighbour, and count in neither; shards that need nothing get 0 and 0.
+struct HaloSizes {
+  llvm::SmallVector<int64_t> low;
+  llvm::SmallVector<int64_t> high;
+};
+HaloSizes haloSizes(const ShardRanges& ranges, int64_t size);
+
+// The ranges haloForWindow asks for along a dimension split n ways whose windowed op
+// produces `outputSize` windows, ceil(outputSize / n) per shard. Emits nothing: viz shows
+// the same halos the partitioner exchanges.
+ShardRanges windowShardRanges(int64_t dim, const WindowDim& window, int64_t n,
+                              int64_t outputSize);
+
+// The operand ranges hlo.select_and_scatter asks for along a dimension of size `size`
+// split n ways with `windows` windows (select_and_scatter_partition.cc): each shard
+// recomputes every window that touches a position it owns.
+ShardRanges selectAndScatterOperandRanges(int64_t dim, int64_t n, int64_t size,
+                                          int64_t windows, const WindowDim& window);
+
 // `local` (the local value of `layout`, global shape `globalShape`) with dimension
 // ranges.dim replaced by the ranges each shard asked for. Needed elements outside
 // [0, globalShape[dim]) hold `fill` (a rank-0 tensor) when it is given; without a fill

@@ -38,6 +38,11 @@ struct PartitionOptions {
   // Called at each op where several strategies applied, with the index of the one emitted
   // among the applicable ones in candidate order, and how many applied.
   std::function<void(mlir::Operation*, size_t chosen, size_t applicable)> onStrategyChosen;
+  // Mark each op of a function's body that computes the local piece of a global value with
+  // that value's global type and sharding (tessel.global_layouts, partitioned_marker.h),
+  // for tools that draw a partitioned program's values. Off by default: the mark is for
+  // people looking at the program and changes nothing it computes.
+  bool recordGlobalLayouts = false;
 
   const cost_model::HardwareSpec& hardwareSpec() const {
     return hardware ? *hardware : cost_model::DefaultHardwareSpec();

@@ -8,6 +8,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "partitioner/ir/inline_calls.h"
+#include "partitioner/ir/partitioned_marker.h"
 #include "partitioner/rules/sharding_rule_models.h"
 #include "partitioner/spmd/partition.h"
 #include "partitioner/spmd/collective_reassociation.h"
@@ -160,6 +161,25 @@ mlir::LogicalResult partitionOps(mlir::Block& block, PartitionState& state) {
 
 namespace {
 
+// Marks the local op that computes each global op result of `global` (the function's own
+// block, not nested bodies, whose values are per-iteration or per-branch) with the
+// result's global type and sharding. A local value that stands for several global ones
+// (an op partitioned to nothing) keeps the first.
+void recordGlobalLayouts(mlir::Block& global, mlir::Block* localBlock,
+                         const PartitionState& state) {
+  mlir::MLIRContext* context = localBlock->getParent()->getContext();
+  for (mlir::Operation& op : global) {
+    for (mlir::OpResult result : op.getResults()) {
+      if (!state.has(result)) continue;
+      const LocalValue& local = state.local(result);
+      auto owner = llvm::dyn_cast<mlir::OpResult>(local.value);
+      if (!owner || owner.getOwner()->getBlock() != localBlock || !local.layout.mesh) continue;
+      if (!llvm::isa<mlir::RankedTensorType>(result.getType())) continue;
+      ir::RecordGlobalLayout(owner, result.getType(), local.layout.toSharding(context));
+    }
+  }
+}
+
 mlir::LogicalResult partitionFunction(mlir::func::FuncOp func,
                                       mlir::SymbolTableCollection& symbols,
                                       const PartitionOptions& options) {
@@ -198,6 +218,7 @@ mlir::LogicalResult partitionFunction(mlir::func::FuncOp func,
     return mlir::failure();
   };
   if (mlir::failed(partitionOps(block, state))) return fail();
+  if (options.recordGlobalLayouts) recordGlobalLayouts(block, localBlock, state);
   mlir::Operation* terminator = block.getTerminator();
   llvm::SmallVector<mlir::Value> results;
   llvm::SmallVector<mlir::Type> resultTypes;

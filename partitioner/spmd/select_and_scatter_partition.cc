@@ -100,6 +100,11 @@ DimPlan planDim(int64_t dim, int64_t n, int64_t size, int64_t windows, const Win
 
 }  // namespace
 
+ShardRanges selectAndScatterOperandRanges(int64_t dim, int64_t n, int64_t size,
+                                          int64_t windows, const WindowDim& window) {
+  return planDim(dim, n, size, windows, window).operand;
+}
+
 mlir::FailureOr<bool> partitionSelectAndScatter(mlir::Operation* op, PartitionState& state) {
   auto selectAndScatter = llvm::dyn_cast<hlo::SelectAndScatterOp>(op);
   if (!selectAndScatter) return false;

@@ -2,9 +2,12 @@
 """Checks what headless Chromium made of a `tessel viz --format=html` page.
 
     check_viz_page.py dom DOM_FILE TILES [ID=DEVICES|RANGES ...] [--count CLASS=N ...]
+                      [--halo ID/SIDE/DIM=N ...]
         DOM_FILE is the page as `chromium --dump-dom` serialises it after loading. Passes when
         it has TILES elements of class "tile", each given tile (by id) has those
-        data-devices and data-ranges, and N elements carry each given class.
+        data-devices and data-ranges, N elements carry each given class, and the tile has
+        a halo band (class "halo" and SIDE, low or high) of N elements along dimension DIM
+        that lies wholly beyond the tile's box on that side (into its neighbour).
     check_viz_page.py png SCREENSHOT CSS_COLOUR...
         Passes when the screenshot (a PNG) is not blank: a fair share of its pixels are not
         the white background and every given colour (e.g. #afd7ff, a tile's fill) is there.
@@ -24,6 +27,10 @@ class TileCollector(html.parser.HTMLParser):
         super().__init__()
         self.tiles = {}
         self.classes = {}
+        self.halos = []
+        # The outline (width, height) of each tile, by id: the box its halos lie beside.
+        self.boxes = {}
+        self.current_tile = None
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
@@ -31,6 +38,12 @@ class TileCollector(html.parser.HTMLParser):
             self.classes[name] = self.classes.get(name, 0) + 1
         if "tile" in (attributes.get("class") or "").split():
             self.tiles[attributes.get("id")] = attributes
+            self.current_tile = attributes.get("id")
+        if tag == "rect" and attributes.get("class") == "outline" and self.current_tile:
+            self.boxes[self.current_tile] = (int(attributes["width"]),
+                                             int(attributes["height"]))
+        if "halo" in (attributes.get("class") or "").split():
+            self.halos.append(attributes)
 
     handle_startendtag = handle_starttag
 
@@ -42,12 +55,15 @@ def check_dom(path, expected_tiles, specs):
     errors = []
     if len(collector.tiles) != expected_tiles:
         errors.append("%d tiles, expected %d" % (len(collector.tiles), expected_tiles))
-    counting = False
+    mode = "tiles"
     for spec in specs:
-        if spec == "--count":
-            counting = True
+        if spec in ("--count", "--halo"):
+            mode = spec[2:]
             continue
-        if counting:
+        if mode == "halo":
+            errors.extend(check_halo(collector, spec))
+            continue
+        if mode == "count":
             name, count = spec.split("=", 1)
             if collector.classes.get(name, 0) != int(count):
                 errors.append("%d elements of class %r, expected %s" %
@@ -62,6 +78,50 @@ def check_dom(path, expected_tiles, specs):
             errors.append("tile %r holds %r %r, expected %r %r" % (
                 tile_id, tile.get("data-devices"), tile.get("data-ranges"), devices, ranges))
     return errors
+
+
+def translation(tile):
+    """The (x, y) of a tile's transform="translate(x,y)"."""
+    transform = tile.get("transform") or ""
+    inside = transform[transform.index("(") + 1:transform.index(")")]
+    x, y = inside.split(",")
+    return int(x), int(y)
+
+
+def check_halo(collector, spec):
+    """One --halo ID/SIDE/DIM=N: the band exists with that count and lies beyond the box."""
+    where, count = spec.split("=", 1)
+    tile_id, side, dim = where.split("/")
+    bands = [band for band in collector.halos
+             if band.get("data-tile") == tile_id and side in band.get("class").split()
+             and band.get("data-dim") == dim]
+    if len(bands) != 1:
+        return ["%d %s halo bands on dim %s of tile %r, expected 1" % (len(bands), side, dim,
+                                                                     tile_id)]
+    band, tile = bands[0], collector.tiles.get(tile_id)
+    if band.get("data-count") != count:
+        return ["the %s halo of tile %r holds %s elements, expected %s" % (
+            side, tile_id, band.get("data-count"), count)]
+    if tile is None or tile_id not in collector.boxes:
+        return ["no tile %r with an outline for its halo" % tile_id]
+    tile_x, tile_y = translation(tile)
+    box_width, box_height = collector.boxes[tile_id]
+    x, y = int(band["x"]), int(band["y"])
+    width, height = int(band["width"]), int(band["height"])
+    if width <= 0 or height <= 0:
+        return ["the %s halo of tile %r is not drawn (%dx%d)" % (side, tile_id, width, height)]
+    # Beside the box along one axis, level with it along the other.
+    if side == "low":
+        beside = (y == tile_y and x + width <= tile_x) or (x == tile_x and y + height <= tile_y)
+    else:
+        beside = ((y == tile_y and x >= tile_x + box_width) or
+                  (x == tile_x and y >= tile_y + box_height))
+    if not beside:
+        return ["the %s halo of tile %r at (%d, %d) %dx%d is not %s the tile's box at "
+                "(%d, %d) %dx%d" % (side, tile_id, x, y, width, height,
+                                    "before" if side == "low" else "after", tile_x, tile_y,
+                                    box_width, box_height)]
+    return []
 
 
 def paeth(left, up, up_left):

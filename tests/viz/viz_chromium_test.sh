@@ -50,6 +50,24 @@ python3 "$check" dom "$work/dom.html" 29 \
   --count value=6 empty=1 partial=2 padding=7 note=4
 echo "PASS: the DOM has the 29 tiles"
 
+# docs/examples/windowed.mlir @pool: 12 elements in three tiles, read by a reduce_window of
+# window 3 and padding 1. Tile i computes outputs [4i, 4i + 4), reading inputs
+# [4i - 1, 4i + 5): the first needs 1 element after it, the middle 1 on each side, the last
+# 1 before it; each band lies beyond its tile's box, over the neighbour it comes from.
+"$tessel" viz "$(dirname "$program")/windowed.mlir" --function=pool --value=%v --format=html \
+  -o "$work/halos.html"
+if ! run_chromium --dump-dom "file://$work/halos.html" > "$work/halos_dom.html"; then
+  echo "FAIL: chromium --dump-dom failed on the halo page; its log:"
+  tail -20 "$work/chromium.log"
+  exit 1
+fi
+python3 "$check" dom "$work/halos_dom.html" 3 \
+  'v0-r0-c0=0|[0:4]' \
+  'v0-r0-c2=2|[8:12]' \
+  --count halo=4 \
+  --halo 'v0-r0-c0/high/0=1' 'v0-r0-c1/low/0=1' 'v0-r0-c1/high/0=1' 'v0-r0-c2/low/0=1'
+echo "PASS: the halo page has its 4 bands beside their tiles"
+
 if ! run_chromium --screenshot="$work/shot.png" --window-size=1000,1400 \
     "file://$work/page.html" > /dev/null; then
   echo "FAIL: chromium --screenshot failed; its log:"

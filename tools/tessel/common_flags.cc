@@ -47,6 +47,9 @@ ABSL_FLAG(bool, replication_is_error, false,
           "Fail instead of partitioning an op by replication (gathering its operands whole).");
 ABSL_FLAG(bool, quiet, false,
           "Show no progress line on standard error (it shows only on a terminal anyway).");
+ABSL_FLAG(std::string, output, "",
+          "Write the command's output (partition: the program; viz: the drawing) to this "
+          "file instead of standard output.");
 ABSL_FLAG(std::string, mesh, "",
           "Device mesh axes NAME=SIZE,...: replaces the sizes of the program's one mesh "
           "(same axis names), or declares the mesh of a program without one.");

@@ -37,6 +37,9 @@ ABSL_DECLARE_FLAG(bool, replication_is_error);
 // No progress line on standard error (progress.h).
 ABSL_DECLARE_FLAG(bool, quiet);
 
+// The file partition and viz write to instead of standard output (-o).
+ABSL_DECLARE_FLAG(std::string, output);
+
 // The device mesh to use instead of the program's: "data=4,model=2" (see docs/cli.md).
 ABSL_DECLARE_FLAG(std::string, mesh);
 

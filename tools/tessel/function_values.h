@@ -41,6 +41,11 @@ struct FunctionValue {
   mlir::Operation* op = nullptr;  // the defining op; null for arguments
   mlir::Type type;
   ir::ShardingAttr sharding;  // null: no sharding, replicated
+  // In a partitioned program: the type each partition holds (null elsewhere). `type` is
+  // then the global type where one is known; where none is, the value is per-device
+  // (`per_device`), and `type` is the local type too.
+  mlir::Type local_type;
+  bool per_device = false;
 };
 
 // The source names of the program in `path` (MLIR or XLA HLO text); none for "-" or a file

@@ -28,11 +28,13 @@
 #include "tools/tessel/progress.h"
 #include "tools/tessel/subcommands.h"
 
-ABSL_FLAG(std::string, output, "",
-          "Write the partitioned program to this file instead of standard output.");
 ABSL_FLAG(bool, propagated, false,
           "Write the program after propagation instead of partitioning it: every value "
           "carries its sharding (in HLO, sharding= on every instruction).");
+ABSL_FLAG(bool, global_layouts, false,
+          "Keep on each op of the partitioned program that computes a piece of a global value "
+          "that value's global type and sharding (attribute tessel.global_layouts), so that "
+          "'tessel viz --value' can draw it; running and HLO export ignore it.");
 ABSL_FLAG(bool, strategy_remarks, false,
           "Print a remark at each op where the partitioner compared strategies: the chosen "
           "one and the runner-up, with their estimated times and bytes sent.");
@@ -120,7 +122,7 @@ Subcommand PartitionCommand() {
   command.synopsis =
       "partition FILE [--mesh=NAME=SIZE,...] [--shard_weight_update] [--combine_collectives] "
       "[--hardware=SPEC.textproto] [--strategy_remarks] [--propagated] [--format=mlir|hlo] "
-      "[--timing] [--output=OUT]";
+      "[--timing] [--global_layouts] [--output=OUT]";
   command.summary = "Propagate shardings and partition a program into its SPMD form.";
   command.details =
       "FILE is an annotated program (MLIR or XLA HLO text): a tessel.mesh and shardings on\n"
@@ -141,14 +143,15 @@ Subcommand PartitionCommand() {
       "The program is written as MLIR, or as XLA HLO text with --format=hlo or an --output\n"
       "ending in .hlo (a module XLA or any HLO tool reads). --propagated writes the program\n"
       "after propagation, unpartitioned, with every value's sharding (in HLO: sharding= on\n"
-      "every instruction, in GSPMD form).\n"
+      "every instruction, in GSPMD form). --global_layouts keeps on each op that computes a\n"
+      "piece of a global value the value's global type and sharding, for 'tessel viz'.\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
   command.flags = {"mesh",          "in_shardings",        "out_shardings",
                    "output",        "shard_weight_update", "combine_collectives",
                    "hardware",      "strategy_remarks",    "timing",
                    "format",        "propagated",          "conservative",
-                   "replication_is_error", "quiet"};
+                   "global_layouts", "replication_is_error", "quiet"};
   command.flag_defaults = {{"format", "auto"}};
   command.repeatable_flags = {"in_shardings", "out_shardings"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
@@ -215,6 +218,7 @@ Subcommand PartitionCommand() {
       pipeline.strategy_remarks = absl::GetFlag(FLAGS_strategy_remarks);
       pipeline.seconds = &stages;
       pipeline.propagate_only = absl::GetFlag(FLAGS_propagated);
+      pipeline.global_layouts = absl::GetFlag(FLAGS_global_layouts);
       // The global types of @main, before partitioning makes them local: the mark lets
       // `tessel run` feed the partitioned program global inputs.
       std::optional<ir::PartitionedSignature> signature = GlobalSignature(**module);

@@ -173,6 +173,7 @@ absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
   partition_options.hardware = options.hardware;
   partition_options.strategyRemarks = options.strategy_remarks;
   partition_options.replicationIsError = options.replication_is_error;
+  partition_options.recordGlobalLayouts = options.global_layouts;
   bool failed = mlir::failed(spmd::partitionModule(module, partition_options));
   if (!failed && options.combine_collectives) {
     passes::combineCollectives(module, passes::CollectiveCombiningOptions());

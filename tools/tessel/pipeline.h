@@ -67,6 +67,8 @@ struct PipelineOptions {
   // When set, each warning and error names the value it is about by its source name:
   // "model.hlo:12:3: warning: dot.3: ...".
   PlaceNamer name_of;
+  // Keep each partitioned value's global type and sharding on its op (--global_layouts).
+  bool global_layouts = false;
 };
 
 // The pipeline options the shared flags give (--conservative, --replication_is_error), with

@@ -1,11 +1,15 @@
 // `tessel viz FILE`: propagates shardings and draws, for every argument and op result of a
 // function (or the ones named by --value), which device holds which block of the tensor,
-// as text pictures or as JSON (the renderer is partitioner/sharding/visualize.h).
+// as text pictures, HTML, SVG or JSON (the renderers are partitioner/sharding/visualize*.h),
+// with the halos windowed ops will exchange (viz_halos.h); on a partitioned program, its
+// global values and, by name, the values inside it.
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -33,6 +37,8 @@
 #include "tools/tessel/mlir_text.h"
 #include "tools/tessel/subcommands.h"
 #include "support/json_quote.h"
+#include "support/output_file.h"
+#include "tools/tessel/viz_halos.h"
 
 ABSL_FLAG(std::string, color, "auto",
           "Colour the text pictures, a background per set of devices holding a tile: always, "
@@ -60,6 +66,8 @@ struct VizOptions {
   // "text", "json", "html" or "svg".
   std::string format;
   bool color = false;
+  // Where the drawing goes: standard output when empty.
+  std::string output;
 };
 
 absl::StatusOr<VizOptions> GetOptions(const ParsedArgs& args) {
@@ -82,7 +90,10 @@ absl::StatusOr<VizOptions> GetOptions(const ParsedArgs& args) {
     return absl::InvalidArgumentError(
         absl::StrCat("--color must be auto, always or never, got '", color, "'"));
   }
-  options.color = color == "always" || (color == "auto" && TerminalWantsColor());
+  options.output = absl::GetFlag(FLAGS_output);
+  // Colour is for a terminal; a file gets it only when asked for.
+  options.color =
+      color == "always" || (color == "auto" && options.output.empty() && TerminalWantsColor());
   absl::StatusOr<std::vector<MeshAxisSize>> mesh = ParseMeshSpec(absl::GetFlag(FLAGS_mesh));
   if (!mesh.ok()) return mesh.status();
   options.mesh = *std::move(mesh);
@@ -93,8 +104,9 @@ absl::StatusOr<VizOptions> GetOptions(const ParsedArgs& args) {
 }
 
 // The mesh and sharding to draw `value` with: its own, or replicated over `fallback`.
-absl::StatusOr<sharding::ShardingView> ViewOf(const FunctionValue& value, mlir::Operation* scope,
-                                              const sharding::Mesh& fallback) {
+absl::StatusOr<sharding::ShardingView> LayoutOf(const FunctionValue& value,
+                                                mlir::Operation* scope,
+                                                const sharding::Mesh& fallback) {
   auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(value.type);
   if (!tensor) return absl::InvalidArgumentError("not a ranked tensor: nothing to draw");
   std::vector<int64_t> shape(tensor.getShape().begin(), tensor.getShape().end());
@@ -111,10 +123,37 @@ absl::StatusOr<sharding::ShardingView> ViewOf(const FunctionValue& value, mlir::
                                 sharding::TensorShardingFromAttr(value.sharding), shape);
 }
 
-// The first line of a value's picture: its names, its type and its sharding.
+// What to draw for `value`: its layout, with the halos of the windowed ops that read it;
+// for a per-device value of a partitioned program, the sentence saying so.
+absl::StatusOr<sharding::ShardingView> ViewOf(const FunctionValue& value, mlir::Operation* scope,
+                                              const sharding::Mesh& fallback,
+                                              bool layouts_recorded) {
+  if (value.per_device) {
+    // Not an error: the value is simply not a piece of one global tensor.
+    return absl::FailedPreconditionError(absl::StrCat(
+        "a per-device value: each partition computes its own ", MlirText(value.local_type),
+        ", which is not the piece of a global value with a known layout",
+        layouts_recorded ? ""
+                         : " ('tessel partition --global_layouts' keeps the global layouts "
+                           "of the values that are)"));
+  }
+  absl::StatusOr<sharding::ShardingView> view = LayoutOf(value, scope, fallback);
+  if (view.ok() && value.value) view->halos = HaloUsesOf(value.value, *view, scope);
+  return view;
+}
+
+// The first line of a value's picture: its names, its type and its sharding, and in a
+// partitioned program the type each partition holds.
 std::string Header(const FunctionValue& value) {
+  if (value.per_device) {
+    return absl::StrCat(value.title, ": ", MlirText(value.local_type), " on each partition");
+  }
   return absl::StrCat(value.title, ": ", MlirText(value.type), " ",
-                      value.sharding ? MlirText(value.sharding) : "(no sharding)");
+                      value.sharding ? MlirText(value.sharding) : "(no sharding)",
+                      value.local_type
+                          ? absl::StrCat(" (each partition holds ", MlirText(value.local_type),
+                                         ")")
+                          : "");
 }
 
 std::string Indented(const std::string& text, absl::string_view indent) {
@@ -129,16 +168,29 @@ std::string Indented(const std::string& text, absl::string_view indent) {
   return out;
 }
 
-// The global arguments and results of a partitioned @main, from its tessel.partitioned
-// mark and the shardings it keeps: what each device holds of the values it is called with
-// and returns. Its other values are per-device pieces, which no global tile describes.
-std::vector<FunctionValue> PartitionedBoundary(mlir::func::FuncOp function,
-                                               const ir::PartitionedSignature& mark,
-                                               const SourceNames& names) {
+// The values of a partitioned @main. Its arguments and results (result0, ...) are global
+// values, from its tessel.partitioned mark and the shardings it keeps: what each device
+// holds of the values it is called with and returns. With `inside`, its op results too:
+// the local piece of a global value where the partitioner recorded which
+// (tessel.global_layouts), otherwise per-device values.
+std::vector<FunctionValue> PartitionedValues(mlir::func::FuncOp function,
+                                             const ir::PartitionedSignature& mark,
+                                             const SourceNames& names, bool inside) {
   std::vector<FunctionValue> values;
   for (FunctionValue& value : CollectFunctionValues(function, names)) {
-    if (value.argument < 0) continue;
-    value.type = mark.parameter_types[value.argument];
+    value.local_type = value.type;
+    if (value.argument >= 0) {
+      value.type = mark.parameter_types[value.argument];
+    } else if (!inside) {
+      continue;
+    } else if (std::optional<ir::GlobalLayout> global =
+                   ir::ReadGlobalLayout(llvm::cast<mlir::OpResult>(value.value))) {
+      value.type = global->type;
+      value.sharding = llvm::dyn_cast<ir::ShardingAttr>(global->sharding);
+      value.per_device = !value.sharding;
+    } else {
+      value.per_device = true;
+    }
     values.push_back(std::move(value));
   }
   for (auto [k, type] : llvm::enumerate(mark.result_types)) {
@@ -147,6 +199,7 @@ std::vector<FunctionValue> PartitionedBoundary(mlir::func::FuncOp function,
     value.name = value.title;
     value.names = {value.title};
     value.type = type;
+    value.local_type = function.getResultTypes()[k];
     value.sharding =
         function.getResultAttrOfType<ir::ShardingAttr>(k, ir::TesselDialect::kShardingAttrName);
     values.push_back(std::move(value));
@@ -179,7 +232,8 @@ absl::Status Viz(const VizOptions& options, std::ostream& out, std::ostream& err
           options.file, " is already partitioned; --mesh, --in_shardings and --out_shardings "
                         "act before partitioning"));
     }
-    all = PartitionedBoundary(*function, *mark, names);
+    // Without --value, the global values; a value inside is drawn when named.
+    all = PartitionedValues(*function, *mark, names, !options.values.empty());
   } else if (LooksPartitioned(**module)) {
     return absl::InvalidArgumentError(absl::StrCat(
         options.file, " is already partitioned (it has collectives or partition_id) and has "
@@ -202,6 +256,12 @@ absl::Status Viz(const VizOptions& options, std::ostream& out, std::ostream& err
   absl::StatusOr<std::vector<FunctionValue>> values =
       SelectFunctionValues(std::move(all), options.values, options.file, options.function);
   if (!values.ok()) return values.status();
+  bool layouts_recorded = false;
+  if (mark) {
+    function->walk([&](mlir::Operation* op) {
+      layouts_recorded |= op->hasAttr(ir::kGlobalLayoutsAttrName);
+    });
+  }
 
   // Values without a sharding are replicated over the program's first mesh (or, without
   // one, held whole by a single device).
@@ -215,7 +275,7 @@ absl::Status Viz(const VizOptions& options, std::ostream& out, std::ostream& err
         options.format == "html" ? sharding::GraphicFormat::kHtml : sharding::GraphicFormat::kSvg,
         absl::StrCat("tessel viz ", options.file, " @", options.function));
     for (const FunctionValue& value : *values) {
-      absl::StatusOr<sharding::ShardingView> view = ViewOf(value, *function, fallback);
+      absl::StatusOr<sharding::ShardingView> view = ViewOf(value, *function, fallback, layouts_recorded);
       const std::string header = Header(value);
       if (view.ok()) {
         graphic.AddValue(header, *view);
@@ -236,7 +296,7 @@ absl::Status Viz(const VizOptions& options, std::ostream& out, std::ostream& err
   }
   for (size_t i = 0; i < values->size(); ++i) {
     const FunctionValue& value = (*values)[i];
-    absl::StatusOr<sharding::ShardingView> view = ViewOf(value, *function, fallback);
+    absl::StatusOr<sharding::ShardingView> view = ViewOf(value, *function, fallback, layouts_recorded);
     const std::string sharding_text = value.sharding ? MlirText(value.sharding) : "";
     if (json) {
       std::vector<std::string> quoted;
@@ -244,9 +304,14 @@ absl::Status Viz(const VizOptions& options, std::ostream& out, std::ostream& err
       out << (i == 0 ? "" : ",") << "\n    {\"title\": " << JsonQuote(value.title)
           << ", \"names\": [" << absl::StrJoin(quoted, ", ")
           << "], \"type\": " << JsonQuote(MlirText(value.type)) << ", \"sharding\": "
-          << (value.sharding ? JsonQuote(sharding_text) : "null") << ",\n     ";
+          << (value.sharding ? JsonQuote(sharding_text) : "null");
+      if (value.local_type) out << ", \"local_type\": " << JsonQuote(MlirText(value.local_type));
+      out << ",\n     ";
       if (view.ok()) {
         out << "\"layout\": " << sharding::ShardingViewToJson(*view, "     ") << "}";
+      } else if (value.per_device) {
+        out << "\"layout\": null, \"per_device\": true, \"note\": "
+            << JsonQuote(view.status().message()) << "}";
       } else {
         out << "\"layout\": null, \"error\": " << JsonQuote(view.status().message())
             << "}";
@@ -270,7 +335,7 @@ Subcommand VizCommand() {
   command.name = "viz";
   command.synopsis =
       "viz FILE [--function=main] [--value=NAME,...] [--mesh=NAME=SIZE,...] "
-      "[--format=text|json|html|svg] [--color=auto|always|never]";
+      "[--format=text|json|html|svg] [--color=auto|always|never] [--output=OUT]";
   command.summary = "Draw which device holds which tile of each value.";
   command.details =
       "Propagates shardings through FILE (MLIR or XLA HLO text, not yet partitioned) and\n"
@@ -281,14 +346,26 @@ Subcommand VizCommand() {
       "tiles are coloured, one colour per set of devices holding a tile (--color).\n"
       "--format=html and --format=svg draw the same tiles as one self-contained page or\n"
       "image: coloured boxes, padding hatched, empty tiles and partial sums marked, and each\n"
-      "tile's devices and index ranges shown on hover.\n"
+      "tile's devices and index ranges shown on hover. -o/--output writes the drawing to a\n"
+      "file instead of standard output.\n"
+      "\n"
+      "A value read by a windowed op (convolution, reduce_window, select_and_scatter) that\n"
+      "is split along a dimension the window slides over is marked with the halo each tile\n"
+      "needs from its neighbours ('halo: 1 low, 1 high on dim 1'), as partitioning will\n"
+      "exchange it.\n"
+      "\n"
+      "On a program 'tessel partition' wrote, the global arguments and results are drawn;\n"
+      "--value also names values inside it, drawn as the global value they are a piece of\n"
+      "where 'tessel partition --global_layouts' kept it, else shown as per-device values\n"
+      "with their local type.\n"
       "\n"
       "Values are named argN, %name (the SSA name in MLIR text) and LINE:COL[#K] (the op\n"
       "at that place, as 'tessel explain' prints it; #K picks one of several results).\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
   command.flags = {"function",      "value",        "mesh",   "in_shardings",
-                   "out_shardings", "conservative", "format", "color"};
+                   "out_shardings", "conservative", "format", "color",
+                   "output"};
   command.flag_defaults = {{"format", "text"}};
   command.repeatable_flags = {"value", "in_shardings", "out_shardings"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
@@ -298,7 +375,26 @@ Subcommand VizCommand() {
           << "\nsee 'tessel viz --help' for usage\n";
       return static_cast<int>(kExitUsage);
     }
-    absl::Status status = Viz(*options, out, err);
+    if (options->output.empty()) {
+      absl::Status status = Viz(*options, out, err);
+      if (!status.ok()) {
+        err << "tessel viz: " << status.message() << "\n";
+        return static_cast<int>(kExitBadInput);
+      }
+      return static_cast<int>(kExitOk);
+    }
+    // The whole drawing is made before the file is opened, so a failure leaves no file;
+    // OutputFile then replaces it only once every byte is written.
+    std::ostringstream drawing;
+    absl::Status status = Viz(*options, drawing, err);
+    if (status.ok()) {
+      absl::StatusOr<std::unique_ptr<OutputFile>> file = OutputFile::Open(options->output);
+      status = file.status();
+      if (file.ok()) {
+        (*file)->stream() << drawing.str();
+        status = (*file)->Commit();
+      }
+    }
     if (!status.ok()) {
       err << "tessel viz: " << status.message() << "\n";
       return static_cast<int>(kExitBadInput);
