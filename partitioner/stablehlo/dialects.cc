@@ -561,6 +561,8 @@ llvm::StringRef hloElementwiseName(llvm::StringRef dialect, llvm::StringRef name
 
 StablehloDialect::StablehloDialect(mlir::MLIRContext* context)
     : mlir::Dialect(getDialectNamespace(), context, mlir::TypeID::get<StablehloDialect>()) {
+  // Parsing builds the hlo and tessel counterparts, so their dialects must be loaded.
+  context->loadDialect<hlo::HloDialect, ir::TesselDialect>();
   allowUnknownOperations();
 }
 
@@ -627,6 +629,8 @@ mlir::Attribute StablehloDialect::parseAttribute(mlir::DialectAsmParser& parser,
 
 ChloDialect::ChloDialect(mlir::MLIRContext* context)
     : mlir::Dialect(getDialectNamespace(), context, mlir::TypeID::get<ChloDialect>()) {
+  // Parsing builds the hlo and tessel counterparts, so their dialects must be loaded.
+  context->loadDialect<hlo::HloDialect, ir::TesselDialect>();
   allowUnknownOperations();
 }
 
@@ -645,6 +649,8 @@ std::optional<mlir::Dialect::ParseOpHook> ChloDialect::getParseOperationHook(
 
 SdyDialect::SdyDialect(mlir::MLIRContext* context)
     : mlir::Dialect(getDialectNamespace(), context, mlir::TypeID::get<SdyDialect>()) {
+  // Parsing builds the hlo and tessel counterparts, so their dialects must be loaded.
+  context->loadDialect<hlo::HloDialect, ir::TesselDialect>();
   allowUnknownOperations();
 }
 

@@ -12,6 +12,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Pass/Pass.h"
 #include "partitioner/hlo_text/hlo_importer.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/location.h"
@@ -216,6 +217,27 @@ mlir::LogicalResult importStablehlo(mlir::ModuleOp module) {
   }
   return mlir::success();
 }
+
+namespace {
+
+struct ImportStablehloPass
+    : public mlir::PassWrapper<ImportStablehloPass, mlir::OperationPass<mlir::ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ImportStablehloPass)
+  llvm::StringRef getArgument() const final { return "tessel-import-stablehlo"; }
+  llvm::StringRef getDescription() const final {
+    return "Imports StableHLO, CHLO and Shardy ops and attributes into hlo and tessel";
+  }
+  void getDependentDialects(mlir::DialectRegistry& registry) const final {
+    registry.insert<hlo::HloDialect, ir::TesselDialect>();
+  }
+  void runOnOperation() final {
+    if (mlir::failed(importStablehlo(getOperation()))) signalPassFailure();
+  }
+};
+
+}  // namespace
+
+void registerImportStablehloPass() { mlir::PassRegistration<ImportStablehloPass>(); }
 
 absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> ParseStablehloModule(
     absl::string_view text, absl::string_view buffer_name, mlir::MLIRContext& context) {

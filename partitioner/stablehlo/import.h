@@ -28,6 +28,10 @@ bool LooksLikeStablehlo(absl::string_view text);
 // HLO sharding import). Fails with an error at every op it cannot import, naming it.
 mlir::LogicalResult importStablehlo(mlir::ModuleOp module);
 
+// Registers --tessel-import-stablehlo, the pass form of importStablehlo for tessel-opt (which
+// registers the dialects with registerStablehloDialects).
+void registerImportStablehloPass();
+
 // Parses `text` with the StableHLO, CHLO and Shardy dialects besides Tessel's, imports it and
 // verifies the result. Fails with InvalidArgument holding the located diagnostics
 // ("model.mlir:3:5: error: ...").
