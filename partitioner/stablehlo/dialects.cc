@@ -138,6 +138,9 @@ mlir::ParseResult parseCompare(Parser& parser, State& state) {
       parseOpTypes(parser, 2, operandTypes, resultTypes)) {
     return mlir::failure();
   }
+  if (resultTypes.size() != 1 || operandTypes.size() != 2) {
+    return parser.emitError(loc) << "expected two operand types and one result type";
+  }
   // The one-type form names the operands' type; the result is pred of their shape.
   if (auto shaped = llvm::dyn_cast<mlir::RankedTensorType>(resultTypes.front());
       shaped && resultTypes.front() == operandTypes.front()) {
@@ -233,7 +236,8 @@ mlir::ParseResult parseDot(Parser& parser, State& state) {
   }
   state.attributes.erase("precision_config");
   if (plainDot) {
-    auto lhs = llvm::dyn_cast<mlir::RankedTensorType>(operandTypes[0]);
+    auto lhs = operandTypes.empty() ? nullptr
+                                    : llvm::dyn_cast<mlir::RankedTensorType>(operandTypes[0]);
     if (!lhs || lhs.getRank() < 1) return parser.emitError(loc) << "expected a ranked lhs";
     lhsContract = {lhs.getRank() - 1};
     rhsContract = {0};
@@ -353,8 +357,8 @@ mlir::ParseResult parseReduce(Parser& parser, State& state) {
   mlir::Region* body = state.addRegion();
   if (!applies.empty()) {
     auto [dialect, name] = llvm::StringRef(applies).split('.');
-    llvm::StringRef target = hloElementwiseName(dialect, name);
-    if (target.empty() || n != 1) {
+    llvm::StringRef target = dialect == "stablehlo" ? hloElementwiseName(dialect, name) : "";
+    if (target.empty() || n != 1 || !llvm::isa<mlir::TensorType>(operandTypes[n])) {
       return parser.emitError(appliesLoc) << "cannot reduce " << n << " inputs with '" << applies
                                           << "'";
     }

@@ -67,10 +67,11 @@ mlir::Operation* recreate(mlir::OpBuilder& b, mlir::Operation* op, llvm::StringR
   return b.create(state);
 }
 
-// 1 - erf(x).
+// 1 - erf(x), or null if x is no ranked float tensor.
 mlir::Value expandErfc(mlir::OpBuilder& b, mlir::Operation* op) {
   mlir::Value x = op->getOperand(0);
-  auto type = llvm::cast<mlir::RankedTensorType>(x.getType());
+  auto type = llvm::dyn_cast<mlir::RankedTensorType>(x.getType());
+  if (!type || !llvm::isa<mlir::FloatType>(type.getElementType())) return {};
   mlir::Attribute one = b.getFloatAttr(type.getElementType(), 1.0);
   mlir::Value ones =
       b.create<hlo::ConstantOp>(op->getLoc(), mlir::DenseElementsAttr::get(type, one));
@@ -100,8 +101,9 @@ mlir::LogicalResult convertOp(mlir::Operation* op) {
 
   mlir::Operation* replacement = nullptr;
   if (dialect == "chlo") {
-    if (name != "erfc" || n != 1) return unsupported();
+    if (name != "erfc" || n != 1 || op->getNumResults() != 1) return unsupported();
     mlir::Value value = expandErfc(b, op);
+    if (!value) return op->emitError() << "'chlo.erfc' takes a ranked float tensor";
     op->replaceAllUsesWith(mlir::ValueRange(value));
     op->erase();
     return mlir::success();
@@ -111,6 +113,9 @@ mlir::LogicalResult convertOp(mlir::Operation* op) {
     if (!mlir::RegisteredOperationName::lookup(target, context)) return unsupported();
     replacement = recreate(b, op, target, attrs, op->getOperands());
   } else if (name == "if") {
+    if (n != 1 || op->getNumRegions() != 2) {
+      return op->emitError() << "'stablehlo.if' takes one predicate and two regions";
+    }
     replacement = convertIf(b, op);
   } else if (llvm::is_contained({"all_reduce", "all_gather", "reduce_scatter", "all_to_all",
                                  "collective_permute"},
@@ -135,8 +140,10 @@ mlir::LogicalResult convertOp(mlir::Operation* op) {
       attrs.set("algorithm", algorithm);
     }
     if (name == "reduce" || name == "reduce_window") {
+      if (n % 2 != 0) return op->emitError() << "'" << op->getName() << "' takes 2N operands";
       segments(attrs, b, {static_cast<int32_t>(n / 2), static_cast<int32_t>(n / 2)});
     } else if (name == "scatter") {
+      if (n % 2 != 1) return op->emitError() << "'stablehlo.scatter' takes 2N+1 operands";
       int32_t inputs = static_cast<int32_t>((n - 1) / 2);
       segments(attrs, b, {inputs, 1, inputs});
     }

@@ -99,3 +99,28 @@ func.func @bad_type(%a: tensor<4xf32>, %b: tensor<4xi32>) -> tensor<4xf32> {
   %0 = stablehlo.add %a, %b : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @compare_without_result(%a: tensor<4xf32>) {
+  // expected-error @+1 {{expected two operand types and one result type}}
+  stablehlo.compare GT, %a, %a, FLOAT : (tensor<4xf32>, tensor<4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @erfc_of_integers(%a: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'chlo.erfc' takes a ranked float tensor}}
+  %0 = chlo.erfc %a : tensor<4xi32> -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @reduce_applies_chlo(%x: tensor<4xf32>) -> tensor<f32> {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  // expected-error @+1 {{cannot reduce 1 inputs with 'chlo.square'}}
+  %0 = stablehlo.reduce(%x init: %zero) applies chlo.square across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
