@@ -443,6 +443,34 @@ mlir::ParseResult parseTopK(Parser& parser, State& state) {
   return resolve(parser, state, loc, operands, operandTypes, resultTypes);
 }
 
+// `stablehlo.reduce_precision %x, format = e5m10 : T`
+mlir::ParseResult parseReducePrecision(Parser& parser, State& state) {
+  Operands operands(1);
+  std::string format;
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseOperand(operands[0]) || parser.parseComma() || parser.parseKeyword("format") ||
+      parser.parseEqual()) {
+    return mlir::failure();
+  }
+  llvm::SMLoc formatLoc = parser.getCurrentLocation();
+  if (parser.parseKeywordOrString(&format)) return mlir::failure();
+  auto [exponent, mantissa] = llvm::StringRef(format).drop_front().split('m');
+  int32_t exponentBits = 0, mantissaBits = 0;
+  if (!llvm::StringRef(format).starts_with("e") || exponent.getAsInteger(10, exponentBits) ||
+      mantissa.getAsInteger(10, mantissaBits)) {
+    return parser.emitError(formatLoc) << "expected a format eXmY, got '" << format << "'";
+  }
+  llvm::SmallVector<mlir::Type> operandTypes, resultTypes;
+  if (parser.parseOptionalAttrDict(state.attributes) ||
+      parseOpTypes(parser, 1, operandTypes, resultTypes)) {
+    return mlir::failure();
+  }
+  state.addAttribute("exponent_bits", parser.getBuilder().getI32IntegerAttr(exponentBits));
+  state.addAttribute("mantissa_bits", parser.getBuilder().getI32IntegerAttr(mantissaBits));
+  rename(state, "hlo.reduce_precision");
+  return resolve(parser, state, loc, operands, operandTypes, resultTypes);
+}
+
 // The ops whose StableHLO form is the form of their `hlo` counterpart of the same name.
 mlir::ParseResult parseLikeHlo(Parser& parser, State& state) {
   std::string name = ("hlo." + shortName(state)).str();
@@ -581,9 +609,13 @@ std::optional<mlir::Dialect::ParseOpHook> StablehloDialect::getParseOperationHoo
   if (name == "convolution") return ParseOpHook(parseConvolution);
   if (name == "reduce") return ParseOpHook(parseReduce);
   if (name == "rng_bit_generator") return ParseOpHook(parseRngBitGenerator);
+  if (name == "reduce_precision") return ParseOpHook(parseReducePrecision);
+  // shard_map's axis_index: Tessel's partition_id has StableHLO's form.
+  if (name == "partition_id") return ParseOpHook(parseLikeTessel);
   if (llvm::is_contained({"constant", "iota", "broadcast_in_dim", "reshape", "slice",
                           "dynamic_slice", "dynamic_update_slice", "pad", "concatenate", "reverse",
-                          "optimization_barrier", "return", "while", "custom_call"},
+                          "optimization_barrier", "return", "while", "custom_call",
+                          "replica_id"},
                          name)) {
     return ParseOpHook(parseLikeHlo);
   }

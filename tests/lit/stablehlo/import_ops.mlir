@@ -192,3 +192,16 @@ func.func @rng_top_k(%s: tensor<2xui64>, %x: tensor<4x16xf32>) -> (tensor<4x8xui
   %v, %i = chlo.top_k(%x, k = 3) : tensor<4x16xf32> -> (tensor<4x3xf32>, tensor<4x3xi32>)
   return %bits, %i : tensor<4x8xui32>, tensor<4x3xi32>
 }
+
+// -----
+
+// CHECK-LABEL: func @ids_and_precision
+func.func @ids_and_precision(%x: tensor<4xf32>) -> (tensor<ui32>, tensor<ui32>, tensor<4xf32>) {
+  // CHECK: tessel.partition_id : tensor<ui32>
+  %0 = stablehlo.partition_id : tensor<ui32>
+  // CHECK: hlo.replica_id : tensor<ui32>
+  %1 = stablehlo.replica_id : tensor<ui32>
+  // CHECK: hlo.reduce_precision %arg0 {exponent_bits = 5 : i32, mantissa_bits = 10 : i32}
+  %2 = stablehlo.reduce_precision %x, format = e5m10 : tensor<4xf32>
+  return %0, %1, %2 : tensor<ui32>, tensor<ui32>, tensor<4xf32>
+}
