@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/OperationSupport.h"
@@ -21,6 +22,7 @@
 #include "partitioner/ir/parse_module.h"
 #include "partitioner/ir/partitioned_marker.h"
 #include "partitioner/sharding/transforms/passes.h"
+#include "partitioner/stablehlo/import.h"
 #include "support/status_macros.h"
 
 namespace tessel {
@@ -107,18 +109,52 @@ Program::Program(Program&&) noexcept = default;
 Program& Program::operator=(Program&&) noexcept = default;
 Program::~Program() = default;
 
-absl::StatusOr<Program> Program::FromMlirText(absl::string_view text) {
+namespace {
+
+absl::StatusOr<Program> ImportHloShardingsInto(std::unique_ptr<mlir::MLIRContext> context,
+                                               mlir::OwningOpRef<mlir::ModuleOp> module,
+                                               absl::string_view name);
+
+// StableHLO + Shardy text is imported (its GSPMD strings like HLO text's); other MLIR parsed.
+absl::StatusOr<Program> ParseMlir(absl::string_view text, absl::string_view name) {
   auto context = std::make_unique<mlir::MLIRContext>();
+  if (stablehlo::LooksLikeStablehlo(text)) {
+    TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
+                            stablehlo::ParseStablehloModule(text, name, *context));
+    // `mhlo.sharding` strings wait, as in HLO text, for the HLO sharding import.
+    bool gspmd = false;
+    module->walk([&](mlir::Operation* op) {
+      if (auto function = llvm::dyn_cast<mlir::func::FuncOp>(op)) {
+        for (unsigned i = 0; i < function.getNumArguments(); ++i)
+          gspmd |= static_cast<bool>(function.getArgAttr(i, "tessel.hlo_sharding"));
+        for (unsigned i = 0; i < function.getNumResults(); ++i)
+          gspmd |= static_cast<bool>(function.getResultAttr(i, "tessel.hlo_sharding"));
+      }
+      gspmd |= static_cast<bool>(op->getDiscardableAttr("tessel.hlo_sharding"));
+    });
+    if (gspmd) return ImportHloShardingsInto(std::move(context), std::move(module), name);
+    return ProgramFromMlir(std::move(context), std::move(module));
+  }
   TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
-                          ParseModule(text, "program.mlir", *context));
+                          ParseModule(text, name, *context));
   return ProgramFromMlir(std::move(context), std::move(module));
 }
 
+}  // namespace
+
+absl::StatusOr<Program> Program::FromMlirText(absl::string_view text) {
+  return ParseMlir(text, "program.mlir");
+}
+
 absl::StatusOr<Program> Program::FromMlirFile(absl::string_view path) {
-  auto context = std::make_unique<mlir::MLIRContext>();
-  TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
-                          ParseModuleFile(path, *context));
-  return ProgramFromMlir(std::move(context), std::move(module));
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(llvm::StringRef(path.data(), path.size()));
+  if (!buffer) {
+    return absl::NotFoundError(
+        absl::StrCat("cannot read ", path, ": ", buffer.getError().message()));
+  }
+  const llvm::StringRef text = (*buffer)->getBuffer();
+  return ParseMlir(absl::string_view(text.data(), text.size()), path);
 }
 
 namespace {
@@ -128,6 +164,12 @@ absl::StatusOr<Program> ImportHlo(absl::string_view text, absl::string_view name
   auto context = std::make_unique<mlir::MLIRContext>();
   TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
                           hlo_text::ImportHloTextToModule(text, name, *context));
+  return ImportHloShardingsInto(std::move(context), std::move(module), name);
+}
+
+absl::StatusOr<Program> ImportHloShardingsInto(std::unique_ptr<mlir::MLIRContext> context,
+                                               mlir::OwningOpRef<mlir::ModuleOp> module,
+                                               absl::string_view name) {
   api_internal::DiagnosticCollector diagnostics(context.get());
   mlir::PassManager passes(context.get());
   // In the order `tessel` runs them: GSPMD's shard_maps before the sharding import (which

@@ -37,7 +37,9 @@ class Program {
   // Parses and verifies MLIR text. The entry function is `@main`, or the only function of
   // the module; its parameters and results must be statically shaped tensors of the
   // element types in ElementType. Fails with InvalidArgument carrying the diagnostics with
-  // their line and column ("program.mlir:3:14: error: ...").
+  // their line and column ("program.mlir:3:14: error: ..."). StableHLO with Shardy's
+  // annotations, as `jax.jit(f).lower(...).as_text()` prints it, is imported
+  // (docs/stablehlo.md).
   static absl::StatusOr<Program> FromMlirText(absl::string_view text);
   // Reads `path` and parses it as above; NotFound if the file cannot be read.
   static absl::StatusOr<Program> FromMlirFile(absl::string_view path);

@@ -161,6 +161,32 @@ TEST(ProgramLoadTest, MalformedTextReportsTheLocation) {
   EXPECT_THAT(Program::FromMlirText("func.func @main( {"), StatusIs(kInvalid, "program.mlir:1:"));
 }
 
+TEST(ProgramLoadTest, ReadsStableHloWithShardyAnnotations) {
+  // What jax.jit(f).lower(...).as_text() prints for tanh(x) with x split over "data".
+  absl::StatusOr<Program> program = Program::FromMlirText(R"mlir(
+    module @jit_f attributes {mhlo.num_partitions = 4 : i32} {
+      sdy.mesh @mesh = <["data"=4]>
+      func.func public @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>})
+          -> (tensor<8x4xf32> {jax.result_info = "result"}) {
+        %0 = stablehlo.tanh %arg0 : tensor<8x4xf32>
+        return %0 : tensor<8x4xf32>
+      }
+    })mlir");
+  ASSERT_THAT(program, IsOk());
+  EXPECT_THAT(program->parameter_types(), ElementsAre(F32({8, 4})));
+  absl::StatusOr<std::vector<std::optional<Sharding>>> parameters = program->parameter_shardings();
+  ASSERT_THAT(parameters, IsOk());
+  ASSERT_TRUE((*parameters)[0].has_value());
+  EXPECT_THAT(program->ToMlirText(), HasSubstr("hlo.tanh"));
+}
+
+TEST(ProgramLoadTest, StableHloErrorsNameTheOp) {
+  EXPECT_THAT(Program::FromMlirText("func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+                                    "  %0 = stablehlo.frobnicate %a : tensor<2xf32>\n"
+                                    "  return %0 : tensor<2xf32>\n}"),
+              StatusIs(kInvalid, "program.mlir:2:8: error: custom op 'stablehlo.frobnicate'"));
+}
+
 TEST(ProgramLoadTest, TheOnlyFunctionIsTheEntryWhenThereIsNoMain) {
   absl::StatusOr<Program> program = Program::FromMlirText(
       "func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> { return %a : tensor<2xf32> }");

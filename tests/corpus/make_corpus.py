@@ -5,7 +5,7 @@ JAX is not a dependency of Tessel and CI never runs this script; the generated .
 are committed. To regenerate (any machine with Python 3.10+):
 
     python3 -m venv /tmp/jax-venv && /tmp/jax-venv/bin/pip install jax jaxlib optax
-    /tmp/jax-venv/bin/python tests/corpus/make_corpus.py [NAME...]
+    /tmp/jax-venv/bin/python tests/corpus/make_corpus.py [--stablehlo-only] [NAME...]
 
 Five programs (an MLP, a transformer block, a conv net, an MoE layer and a training step
 with Adam), and sixteen that exercise partitioning choices (contracting splits that
@@ -28,6 +28,11 @@ writes:
   NAME.partitioned.hlo  XLA's own SPMD-partitioned module (dumped right after the
                         spmd-partitioning pass, before CPU fusion), with collectives, for
                         comparing collective counts with Tessel's partitioner.
+  NAME.stablehlo.mlir   jax.jit(f).lower(...).as_text(), what JAX prints by default:
+                        StableHLO with Shardy's `sdy` dialect (meshes, shardings,
+                        constraints, manual computations).
+
+--stablehlo-only writes only the last kind (nothing is compiled).
 """
 
 import glob
@@ -727,7 +732,9 @@ def write(path, text):
 
 def main():
     # Names given on the command line regenerate only those programs.
-    only = set(sys.argv[1:])
+    args = sys.argv[1:]
+    stablehlo_only = "--stablehlo-only" in args
+    only = set(a for a in args if a != "--stablehlo-only")
     unknown = only - set(PROGRAMS)
     if unknown:
         sys.exit(f"unknown programs: {sorted(unknown)}")
@@ -735,6 +742,11 @@ def main():
         if only and name not in only:
             continue
         jitted = jax.jit(fn)
+        jax.config.update("jax_use_shardy_partitioner", True)
+        write(os.path.join(OUT_DIR, f"{name}.stablehlo.mlir"),
+              header(jitted.lower(*args).as_text(), name, "lowered, StableHLO with Shardy"))
+        if stablehlo_only:
+            continue
         jax.config.update("jax_use_shardy_partitioner", False)
         write(os.path.join(OUT_DIR, f"{name}.gspmd.hlo"),
               header(jitted.lower(*args).as_text(dialect="hlo"), name, "lowered, Shardy off"))

@@ -24,6 +24,8 @@
 #include "partitioner/rules/sharding_rule_models.h"
 #include "partitioner/sharding/transforms/passes.h"
 #include "partitioner/spmd/passes.h"
+#include "partitioner/stablehlo/dialects.h"
+#include "partitioner/stablehlo/import.h"
 #include "support/guarded_main.h"
 
 namespace {
@@ -41,6 +43,9 @@ int OptMain(int argc, char** argv) {
                   mlir::linalg::LinalgDialect>();
   tessel::rules::registerShardingRuleModels(registry);
   tessel::sharding::registerShardingPassesAndDialects(registry);
+  // StableHLO + Shardy input; --tessel-import-stablehlo turns it into hlo + tessel.
+  tessel::stablehlo::registerStablehloDialects(registry);
+  tessel::stablehlo::registerImportStablehloPass();
   // MlirOptMain(argc, argv, ...) in its parts, so that the input is checked for nesting too
   // deep for MLIR's recursive parser before that parser sees it.
   auto [inputFile, outputFile] =

@@ -45,8 +45,8 @@ SourceNames ReadProgramNames(const std::string& path) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer) return {};
   const std::string text = (*buffer)->getBuffer().str();
-  return DetectProgramFormat(path, text) == ProgramFormat::kMlir ? ReadSourceNames(text, path)
-                                                                 : ReadHloSourceNames(text, path);
+  return DetectProgramFormat(path, text) != ProgramFormat::kHlo ? ReadSourceNames(text, path)
+                                                                : ReadHloSourceNames(text, path);
 }
 
 std::vector<FunctionValue> CollectFunctionValues(mlir::func::FuncOp function,

@@ -18,6 +18,10 @@
 #include "partitioner/ir/parse_module.h"
 #include "partitioner/ir/tensor_sizes.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
+#include "mlir/Dialect/Mesh/IR/MeshDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "partitioner/sharding/transforms/passes.h"
+#include "partitioner/stablehlo/import.h"
 #include "tools/tessel/pipeline.h"
 #include "support/status_macros.h"
 
@@ -41,10 +45,35 @@ absl::Status TrimmedError(const absl::Status& status) {
   return absl::Status(status.code(), absl::StripTrailingAsciiWhitespace(status.message()));
 }
 
+// Runs --tessel-import-mesh on modules that use upstream's `mesh` dialect.
+absl::Status ImportMeshAnnotations(mlir::ModuleOp module) {
+  bool any = false;
+  module.walk([&](mlir::Operation* op) {
+    if (llvm::isa<mlir::mesh::MeshDialect>(op->getDialect())) any = true;
+  });
+  if (!any) return absl::OkStatus();
+  std::string errors;
+  mlir::ScopedDiagnosticHandler handler(module.getContext(), [&](mlir::Diagnostic& diagnostic) {
+    if (diagnostic.getSeverity() != mlir::DiagnosticSeverity::Error) return mlir::success();
+    absl::StrAppend(&errors, errors.empty() ? "" : "\n", FormatLocation(diagnostic.getLocation()),
+                    ": error: ", diagnostic.str());
+    return mlir::success();
+  });
+  mlir::PassManager pm(module.getContext());
+  pm.addPass(sharding::createImportMeshPass());
+  if (mlir::failed(pm.run(module))) {
+    return absl::InvalidArgumentError(errors.empty() ? "mesh import failed" : errors);
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 ProgramFormat DetectProgramFormat(absl::string_view path, absl::string_view text) {
-  if (absl::EndsWith(path, ".mlir")) return ProgramFormat::kMlir;
+  auto mlir = [&]() {
+    return stablehlo::LooksLikeStablehlo(text) ? ProgramFormat::kStablehlo : ProgramFormat::kMlir;
+  };
+  if (absl::EndsWith(path, ".mlir")) return mlir();
   if (absl::EndsWith(path, ".hlo")) return ProgramFormat::kHlo;
   while (true) {
     text = absl::StripLeadingAsciiWhitespace(text);
@@ -57,18 +86,28 @@ ProgramFormat DetectProgramFormat(absl::string_view path, absl::string_view text
       (text.size() == 9 || absl::ascii_isspace(static_cast<unsigned char>(text[9])))) {
     return ProgramFormat::kHlo;
   }
-  return ProgramFormat::kMlir;
+  return mlir();
 }
 
 absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> LoadProgram(absl::string_view path,
                                                               mlir::MLIRContext& context) {
   TESSEL_ASSIGN_OR_RETURN(std::string text, ReadProgramText(path));
   absl::string_view name = path == "-" ? "<stdin>" : path;
+  const ProgramFormat format = DetectProgramFormat(path, text);
+  // Upstream MLIR's `mesh` annotations are read as Tessel's, as `tessel-opt
+  // --tessel-import-mesh` does.
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::mesh::MeshDialect>();
+  context.appendDialectRegistry(registry);
   absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
-      DetectProgramFormat(path, text) == ProgramFormat::kHlo
-          ? hlo_text::ImportHloTextToModule(text, name, context)
-          : ParseModule(text, name, context);
+      format == ProgramFormat::kHlo         ? hlo_text::ImportHloTextToModule(text, name, context)
+      : format == ProgramFormat::kStablehlo ? stablehlo::ParseStablehloModule(text, name, context)
+                                            : ParseModule(text, name, context);
   if (!module.ok()) return TrimmedError(module.status());
+  if (format != ProgramFormat::kHlo) {
+    absl::Status imported = ImportMeshAnnotations(**module);
+    if (!imported.ok()) return TrimmedError(imported);
+  }
   {
     // Shapes too large to exist would wrap to negative or zero sizes in every later stage.
     std::string errors;
@@ -81,9 +120,10 @@ absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> LoadProgram(absl::string_view 
       return absl::InvalidArgumentError(errors);
     }
   }
-  if (DetectProgramFormat(path, text) == ProgramFormat::kHlo) {
-    // HLO import keeps GSPMD sharding text verbatim (so export can print it back); the
-    // partitioner needs it as meshes and tessel shardings.
+  if (format != ProgramFormat::kMlir) {
+    // HLO import keeps GSPMD sharding text verbatim (so export can print it back), and so
+    // does StableHLO import with `mhlo.sharding`; the partitioner needs it as meshes and
+    // tessel shardings.
     absl::Status imported = ImportHloShardings(**module, std::cerr);
     if (!imported.ok()) return TrimmedError(imported);
   }

@@ -1,6 +1,6 @@
-// Loading the program a `tessel` subcommand works on: MLIR text or XLA HLO text, told apart
-// by the file's extension or, failing that, by its first word, and the function in it that
-// the user named.
+// Loading the program a `tessel` subcommand works on: MLIR text, StableHLO + Shardy MLIR (what
+// JAX prints) or XLA HLO text, told apart by the file's extension and content, and the
+// function in it that the user named.
 //
 //   mlir::MLIRContext context;
 //   TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
@@ -18,10 +18,11 @@
 
 namespace tessel::cli {
 
-enum class ProgramFormat { kMlir, kHlo };
+enum class ProgramFormat { kMlir, kStablehlo, kHlo };
 
-// ".mlir" → MLIR and ".hlo" → HLO; any other name is sniffed: text whose first word, after
-// blank space and `//` comment lines, is `HloModule` is HLO, anything else MLIR.
+// ".hlo" → HLO; any other name is sniffed: text whose first word, after blank space and `//`
+// comment lines, is `HloModule` is HLO (unless the name ends in ".mlir"). MLIR that uses the
+// stablehlo, chlo or sdy dialects is StableHLO; upstream `mesh` dialect input is plain MLIR.
 ProgramFormat DetectProgramFormat(absl::string_view path, absl::string_view text);
 
 // Reads `path` ("-" for standard input), parses it in the detected format and verifies it.

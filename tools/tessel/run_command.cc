@@ -477,8 +477,9 @@ Subcommand RunCommand() {
       "[--collective_timeout=DURATION]]";
   command.summary = "Run a function of a program on the reference executor.";
   command.details =
-      "FILE is MLIR (.mlir) or XLA HLO text (.hlo); other names are sniffed (HLO text\n"
-      "starts with 'HloModule'), and '-' reads standard input. The function's arguments come\n"
+      "FILE is MLIR (.mlir; StableHLO + Shardy as JAX prints it too) or XLA HLO text\n"
+      "(.hlo); other names are sniffed (HLO text starts with 'HloModule'), and '-' reads\n"
+      "standard input. The function's arguments come\n"
       "from --inputs or, by default, from --seed. Each result is printed as its shape and its\n"
       "first elements; --output_dir saves them whole. --check also partitions an annotated\n"
       "program, runs it on one local partition per mesh device and compares the results:\n"

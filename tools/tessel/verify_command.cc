@@ -15,9 +15,10 @@ Subcommand VerifyCommand() {
   command.synopsis = "verify FILE";
   command.summary = "Parse and verify a program and print it as MLIR.";
   command.details =
-      "FILE is MLIR (.mlir) or XLA HLO text (.hlo); other names are sniffed (HLO text\n"
-      "starts with 'HloModule'), and '-' reads standard input. Every op and sharding is\n"
-      "verified; the first problems are reported as file:line:col diagnostics.\n"
+      "FILE is MLIR (.mlir; StableHLO + Shardy as JAX prints it too) or XLA HLO text\n"
+      "(.hlo); other names are sniffed (HLO text starts with 'HloModule'), and '-' reads\n"
+      "standard input. Every op and sharding is verified; the first problems are reported\n"
+      "as file:line:col diagnostics.\n"
       "\n"
       "Exit status: 0 if the program is valid, 1 if it is not (or cannot be read), 2 for a\n"
       "bad command line.\n";
