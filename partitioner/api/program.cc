@@ -1,4 +1,5 @@
-// Program: ownership of the MLIR context and module, loading, printing and the signature.
+// Program: ownership of the MLIR context and module, loading (with the names the text gives
+// values), printing and the signature.
 #include "partitioner/api/program.h"
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include "partitioner/api/diagnostics.h"
 #include "partitioner/api/mlir_conversion.h"
 #include "partitioner/api/program_mlir.h"
+#include "partitioner/api/source_names.h"
 #include "partitioner/hlo_text/hlo_import.h"
 #include "partitioner/ir/parse_module.h"
 #include "partitioner/ir/partitioned_marker.h"
@@ -111,6 +113,7 @@ absl::StatusOr<Program> Program::FromMlirText(absl::string_view text) {
   auto context = std::make_unique<mlir::MLIRContext>();
   TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
                           ParseModule(text, "program.mlir", *context));
+  AttachSourceNames(*module, ReadSourceNames(text, "program.mlir"));
   return ProgramFromMlir(std::move(context), std::move(module));
 }
 
@@ -118,6 +121,10 @@ absl::StatusOr<Program> Program::FromMlirFile(absl::string_view path) {
   auto context = std::make_unique<mlir::MLIRContext>();
   TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
                           ParseModuleFile(path, *context));
+  std::ifstream file{std::string(path)};
+  std::stringstream text;
+  text << file.rdbuf();
+  AttachSourceNames(*module, ReadSourceNames(text.str(), path));
   return ProgramFromMlir(std::move(context), std::move(module));
 }
 
@@ -128,6 +135,7 @@ absl::StatusOr<Program> ImportHlo(absl::string_view text, absl::string_view name
   auto context = std::make_unique<mlir::MLIRContext>();
   TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
                           hlo_text::ImportHloTextToModule(text, name, *context));
+  AttachSourceNames(*module, ReadHloSourceNames(text, name));
   api_internal::DiagnosticCollector diagnostics(context.get());
   mlir::PassManager passes(context.get());
   // In the order `tessel` runs them: GSPMD's shard_maps before the sharding import (which

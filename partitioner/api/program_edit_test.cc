@@ -34,10 +34,52 @@ class ProgramEditTest : public ::testing::Test {
   Mesh mesh_ = *Mesh::Create({{"data", 2}, {"model", 2}});
 };
 
-TEST_F(ProgramEditTest, ParameterNamesComeFromNameLocations) {
+TEST_F(ProgramEditTest, ParameterNamesComeFromTheText) {
+  // A name location, or the SSA name.
   absl::StatusOr<Program> program = Program::FromMlirText(kPlainDot);
   ASSERT_THAT(program, IsOk());
-  EXPECT_THAT(program->parameter_names(), ElementsAre("x", ""));
+  EXPECT_THAT(program->parameter_names(), ElementsAre("x", "w"));
+}
+
+TEST_F(ProgramEditTest, LoadedTextNamesItsValues) {
+  absl::StatusOr<Program> program = Program::FromMlirText(R"mlir(
+func.func @main(%tokens: tensor<8xf32>, %arg1: tensor<8xf32>) -> tensor<8xf32> {
+  %doubled = hlo.add %tokens, %tokens : tensor<8xf32>
+  %0 = hlo.mul %doubled, %arg1 : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+)mlir");
+  ASSERT_THAT(program, IsOk());
+  // MLIR's own numbering (%arg1, %0) names nothing.
+  EXPECT_THAT(program->parameter_names(), ElementsAre("tokens", ""));
+  Mesh mesh = *Mesh::Create({{"x", 2}});
+  absl::StatusOr<Program> annotated =
+      program->WithShardings({*Sharding::Create(mesh, {"x"})});
+  ASSERT_THAT(annotated, IsOk());
+  absl::StatusOr<PartitionResult> result = Partition(*annotated);
+  ASSERT_THAT(result, IsOk());
+  EXPECT_EQ(result->parameters[0].name(), "tokens = parameter 0");
+  ASSERT_EQ(result->op_results.size(), 2u);
+  EXPECT_EQ(result->op_results[0].name(), "doubled = hlo.add (op 0) at program.mlir:3:14");
+  EXPECT_EQ(result->op_results[1].source_name, "");
+  // Locations in messages stay places in the file.
+  EXPECT_EQ(result->op_results[0].location, "program.mlir:3:14");
+}
+
+TEST_F(ProgramEditTest, LoadedHloNamesItsValues) {
+  absl::StatusOr<Program> program = Program::FromHloText(R"(HloModule m, entry_computation_layout={(f32[8]{0})->f32[8]{0}}
+
+ENTRY main {
+  x = f32[8]{0} parameter(0), sharding={devices=[2]<=[2]}
+  ROOT twice = f32[8]{0} add(x, x)
+}
+)");
+  ASSERT_THAT(program, IsOk());
+  EXPECT_THAT(program->parameter_names(), ElementsAre("x"));
+  absl::StatusOr<PartitionResult> result = Partition(*program);
+  ASSERT_THAT(result, IsOk());
+  ASSERT_EQ(result->op_results.size(), 1u);
+  EXPECT_EQ(result->op_results[0].source_name, "twice");
 }
 
 TEST_F(ProgramEditTest, WithShardingsDeclaresTheMeshAndPartitions) {
@@ -51,7 +93,7 @@ TEST_F(ProgramEditTest, WithShardingsDeclaresTheMeshAndPartitions) {
   EXPECT_TRUE(program->meshes().empty());
   ASSERT_EQ(annotated->meshes().size(), 1u);
   EXPECT_EQ(annotated->meshes()[0], mesh_);
-  EXPECT_THAT(annotated->parameter_names(), ElementsAre("x", ""));
+  EXPECT_THAT(annotated->parameter_names(), ElementsAre("x", "w"));
   absl::StatusOr<std::vector<std::optional<Sharding>>> shardings =
       annotated->parameter_shardings();
   ASSERT_THAT(shardings, IsOk());

@@ -46,6 +46,23 @@ class LoadTest(unittest.TestCase):
         self.assertEqual(result.collectives, [])
         self.assertIn("ENTRY", result.text(format="hlo"))
 
+    def test_names_from_the_text(self):
+        program = tessel.load("""
+func.func @main(%x: tensor<8xf32>, %arg1: tensor<8xf32>) -> tensor<8xf32> {
+  %twice = hlo.add %x, %x : tensor<8xf32>
+  %0 = hlo.mul %twice, %arg1 : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+""")
+        self.assertEqual(program.parameter_names, ["x", ""])
+        result = program.partition(tessel.Mesh({"d": 2}), in_shardings={"x": tessel.P("d")})
+        self.assertEqual(set(result.shardings),
+                         {"x", "parameter 1", "twice", "hlo.mul (op 1) at program.mlir:4:8",
+                          "result 0"})
+        hlo = tessel.load(ROW_SPLIT_DOT_HLO)
+        self.assertEqual(hlo.parameter_names, ["x", "w"])
+        self.assertIn("d", hlo.partition().shardings)
+
     def test_text_round_trips(self):
         program = tessel.load(MLP)
         again = tessel.load(program.text())
