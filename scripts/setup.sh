@@ -12,6 +12,8 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin
   libeigen3-dev
   python3
+  python3-dev pybind11-dev  # the Python module (CPython 3.11 headers, pybind11 2.10)
+  python3-numpy python3-pip  # numpy for runs from Python; pip for the wheel's install test
   clang-14 lld libclang-rt-14-dev  # the sanitized stage and the libFuzzer targets (--config=fuzz)
   iproute2                  # ip netns for the multi-host MPI test
   chromium                  # headless, loads `tessel viz --format=html` in tests/viz

@@ -108,8 +108,9 @@ struct ShardedValue {
   int64_t result_number = 0;
   // The op's name ("hlo.dot_general"); empty for parameters and results.
   std::string op_name;
-  // The name the program gives the value (GraphBuilder::Named, or an MLIR name location
-  // `loc("h")`); empty when it has none.
+  // The name the program gives the value (GraphBuilder::Named, an MLIR name location
+  // `loc("h")`, or the name in the text it was loaded from: `%h`, an HLO instruction's
+  // name); empty when it has none.
   std::string source_name;
   // The op's source location: "program.mlir:4:8", or for a GraphBuilder program the C++ call
   // that made it ("my_model.cc:42", with a column where the compiler gives one); empty when

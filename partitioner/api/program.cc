@@ -1,4 +1,5 @@
-// Program: ownership of the MLIR context and module, loading, printing and the signature.
+// Program: ownership of the MLIR context and module, loading (with the names the text gives
+// values), printing and the signature.
 #include "partitioner/api/program.h"
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "partitioner/api/diagnostics.h"
 #include "partitioner/api/mlir_conversion.h"
 #include "partitioner/api/program_mlir.h"
+#include "partitioner/api/source_names.h"
 #include "partitioner/hlo_text/hlo_import.h"
 #include "partitioner/ir/parse_module.h"
 #include "partitioner/ir/partitioned_marker.h"
@@ -137,6 +139,7 @@ absl::StatusOr<Program> ParseMlir(absl::string_view text, absl::string_view name
   }
   TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
                           ParseModule(text, name, *context));
+  AttachSourceNames(*module, ReadSourceNames(text, name));
   return ProgramFromMlir(std::move(context), std::move(module));
 }
 
@@ -164,6 +167,7 @@ absl::StatusOr<Program> ImportHlo(absl::string_view text, absl::string_view name
   auto context = std::make_unique<mlir::MLIRContext>();
   TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
                           hlo_text::ImportHloTextToModule(text, name, *context));
+  AttachSourceNames(*module, ReadHloSourceNames(text, name));
   return ImportHloShardingsInto(std::move(context), std::move(module), name);
 }
 

@@ -89,6 +89,26 @@ class Program {
   // Every mesh the module declares, in order.
   const std::vector<Mesh>& meshes() const;
 
+  // The name the source gives each parameter (an MLIR name location `loc("x")`, an HLO
+  // parameter's name, GraphBuilder::Named); empty where it has none (program_edit.cc).
+  std::vector<std::string> parameter_names() const;
+
+  // A copy of this program whose entry function has `parameters[i]` as the sharding of
+  // parameter i and `results[i]` as that of result i, where given; nullopt, or an index past
+  // the end of the list, keeps what the program has. A mesh the shardings use that the
+  // program does not declare is declared in the copy. Fails with InvalidArgument for more
+  // shardings than parameters or results, a sharding that does not fit its value's rank, a
+  // mesh that the program declares under the same name with other axes, and on a
+  // partitioned program (FailedPrecondition).
+  absl::StatusOr<Program> WithShardings(
+      const std::vector<std::optional<Sharding>>& parameters,
+      const std::vector<std::optional<Sharding>>& results = {}) const;
+
+  // The module as XLA HLO text (docs/hlo.md): the entry function becomes the ENTRY
+  // computation; a partitioned program's collectives get explicit replica groups. Fails
+  // with InvalidArgument naming the op that HLO cannot express.
+  absl::StatusOr<std::string> ToHloText() const;
+
  private:
   friend class ProgramAccess;  // program_mlir.h
   class Impl;

@@ -208,6 +208,12 @@ class Sharding {
   // Every dimension of a rank-`rank` tensor replicated.
   static Sharding Replicated(Mesh mesh, int64_t rank);
 
+  // Parses the printed form on `mesh`: Shardy's `#sdy.sharding<@mesh, [{"data"}, {}]>` or
+  // Tessel's `#tessel.sharding<@mesh, [{"data"}, {"model", ?}p0]>` (sharding_text.cc).
+  // Fails with InvalidArgument saying why for text of neither form, a mesh name other than
+  // mesh.name(), or a spec that Create rejects on `mesh`.
+  static absl::StatusOr<Sharding> Parse(Mesh mesh, absl::string_view text);
+
   const Mesh& mesh() const { return mesh_; }
   const PartitionSpec& spec() const { return spec_; }
   int64_t rank() const { return spec_.rank(); }

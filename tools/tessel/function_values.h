@@ -19,8 +19,8 @@
 #include "absl/status/statusor.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Value.h"
+#include "partitioner/api/source_names.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
-#include "tools/tessel/source_names.h"
 
 namespace tessel::cli {
 

@@ -1,14 +1,20 @@
 // Recovering the SSA names of a program's text (see source_names.h): the text is parsed
-// again with MLIR's parser state, which records where each op and each value was defined.
-#include "tools/tessel/source_names.h"
+// again with MLIR's parser state, which records where each op and each value was defined;
+// and attaching them to a module as name locations.
+#include "partitioner/api/source_names.h"
 
+#include <algorithm>
 #include <memory>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Block.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -17,7 +23,7 @@
 #include "partitioner/hlo_text/hlo_parser.h"
 #include "partitioner/ir/parse_module.h"
 
-namespace tessel::cli {
+namespace tessel {
 namespace {
 
 std::string TextOf(llvm::SMRange range) {
@@ -97,4 +103,60 @@ SourceNames ReadHloSourceNames(absl::string_view text, absl::string_view buffer_
   return names;
 }
 
-}  // namespace tessel::cli
+namespace {
+
+// "%h" gives "h" and "%q#1" gives "q"; names MLIR makes up (%0, %arg2) give "".
+std::string MeaningfulName(absl::string_view name) {
+  absl::ConsumePrefix(&name, "%");
+  name = name.substr(0, name.find('#'));
+  absl::string_view rest = name;
+  if (absl::ConsumePrefix(&rest, "arg") && !rest.empty() &&
+      std::all_of(rest.begin(), rest.end(), absl::ascii_isdigit)) {
+    return "";
+  }
+  if (std::all_of(name.begin(), name.end(), absl::ascii_isdigit)) return "";
+  return std::string(name);
+}
+
+mlir::Location WithName(mlir::Location loc, const std::string& name) {
+  if (name.empty() || loc->findInstanceOf<mlir::NameLoc>()) return loc;
+  return mlir::NameLoc::get(mlir::StringAttr::get(loc.getContext(), name), loc);
+}
+
+const std::vector<std::string>* NamesAt(
+    const std::map<SourcePosition, std::vector<std::string>>& names,
+    std::optional<SourcePosition> position) {
+  if (!position) return nullptr;
+  auto found = names.find(*position);
+  return found == names.end() || found->second.empty() ? nullptr : &found->second;
+}
+
+}  // namespace
+
+void AttachSourceNames(mlir::ModuleOp module, const SourceNames& names) {
+  module.walk([&](mlir::Operation* op) {
+    if (auto function = llvm::dyn_cast<mlir::func::FuncOp>(op)) {
+      if (function.isDeclaration()) return;
+      const std::vector<std::string>* arguments =
+          NamesAt(names.arguments, PositionOf(function.getLoc()));
+      for (mlir::BlockArgument argument : function.getArguments()) {
+        std::string name;
+        if (arguments != nullptr && arguments->size() == function.getNumArguments()) {
+          name = MeaningfulName((*arguments)[argument.getArgNumber()]);
+        } else if (const std::vector<std::string>* parameter =
+                       NamesAt(names.results, PositionOf(argument.getLoc()))) {
+          // An XLA HLO parameter: the argument sits where its instruction does.
+          name = MeaningfulName(parameter->front());
+        }
+        argument.setLoc(WithName(argument.getLoc(), name));
+      }
+      return;
+    }
+    if (op->getNumResults() == 0) return;
+    if (const std::vector<std::string>* results = NamesAt(names.results, PositionOf(op->getLoc()))) {
+      op->setLoc(WithName(op->getLoc(), MeaningfulName(results->front())));
+    }
+  });
+}
+
+}  // namespace tessel
