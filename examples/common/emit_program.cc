@@ -1,7 +1,8 @@
 // Writes an example's program, built for a device count, as MLIR text, so that tools that
 // take files (`tessel run --backend=mpi` under mpirun, in tests/mpi) can run the examples.
-// Usage: emit_program NAME NUM_DEVICES > program.mlir
+// Usage: emit_program NAME NUM_DEVICES [--locations] > program.mlir
 //   NAME: conv_spatial, megatron_mlp, moe, training_step or transformer.
+//   --locations: with each op's location, the line of the example's source that made it.
 #include <cstdlib>
 #include <functional>
 #include <iostream>
@@ -23,10 +24,12 @@ int main(int argc, char** argv) {
       {"training_step", tessel::examples::BuildTrainingStep},
       {"transformer", tessel::examples::BuildTransformer},
   };
-  auto example = argc == 3 ? examples.find(argv[1]) : examples.end();
-  const int64_t devices = argc == 3 ? std::atoll(argv[2]) : 0;
+  const bool locations = argc == 4 && std::string(argv[3]) == "--locations";
+  const bool usage = argc == 3 || locations;
+  auto example = usage ? examples.find(argv[1]) : examples.end();
+  const int64_t devices = usage ? std::atoll(argv[2]) : 0;
   if (example == examples.end() || devices < 1) {
-    std::cerr << "usage: emit_program NAME NUM_DEVICES, NAME one of:";
+    std::cerr << "usage: emit_program NAME NUM_DEVICES [--locations], NAME one of:";
     for (const auto& [name, build] : examples) std::cerr << " " << name;
     std::cerr << "\n";
     return 2;
@@ -36,6 +39,6 @@ int main(int argc, char** argv) {
     std::cerr << "emit_program: " << program.status() << "\n";
     return 1;
   }
-  std::cout << program->ToMlirText();
+  std::cout << (locations ? program->ToMlirTextWithLocations() : program->ToMlirText());
   return 0;
 }

@@ -251,6 +251,31 @@ TEST(GraphBuilderLocationTest, NamedValuesKeepTheirNameAndLine) {
                                       ": 'hlo.reshape' is partitioned by replication")));
 }
 
+// The text with locations keeps names and lines: a program read back from it names its
+// values as the builder did, so tools that read files (tessel explain, viz) can too.
+TEST(GraphBuilderLocationTest, TextWithLocationsKeepsNamesAndLines) {
+  Mesh mesh = *Mesh::Create({{"x", 4}});
+  GraphBuilder b;
+  Value v = b.Parameter(S32({16}), *Sharding::Create(mesh, {"x"}));
+  const int doubled_line = __LINE__ + 1;
+  Value doubled = b.Named("doubled", b.Add(v, v));
+  absl::StatusOr<Program> program = b.Build({doubled});
+  ASSERT_THAT(program, IsOk());
+  EXPECT_EQ(program->ToMlirText().find("loc("), std::string::npos);
+
+  const std::string text = program->ToMlirTextWithLocations();
+  EXPECT_NE(text.find("\"doubled\""), std::string::npos) << text;
+  absl::StatusOr<Program> reread = Program::FromMlirText(text);
+  ASSERT_THAT(reread, IsOk());
+  EXPECT_EQ(reread->ToMlirTextWithLocations(), text);
+  absl::StatusOr<PartitionResult> result = Partition(*reread);
+  ASSERT_THAT(result, IsOk());
+  ASSERT_EQ(result->op_results.size(), 1u);
+  EXPECT_EQ(result->op_results[0].source_name, "doubled");
+  EXPECT_EQ(Lines(result->op_results[0].name()),
+            absl::StrCat("doubled = hlo.add (op 0) at ", Site(doubled_line)));
+}
+
 // Naming again replaces the name and keeps the place; a failed Named names its own line.
 TEST(GraphBuilderLocationTest, RenamingKeepsThePlaceAndNamedErrorsAreLocated) {
   GraphBuilder b;

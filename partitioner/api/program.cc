@@ -211,6 +211,14 @@ std::string Program::ToMlirText() const {
   return os.str();
 }
 
+std::string Program::ToMlirTextWithLocations() const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  impl_->module->print(os, mlir::OpPrintingFlags().enableDebugInfo(/*enable=*/true,
+                                                                     /*prettyForm=*/false));
+  return os.str();
+}
+
 const std::string& Program::entry_function() const { return impl_->entry_function; }
 const std::vector<TensorType>& Program::parameter_types() const { return impl_->parameter_types; }
 const std::vector<TensorType>& Program::result_types() const { return impl_->result_types; }

@@ -60,6 +60,11 @@ class Program {
   // The module in MLIR's textual form, without locations. Parsing it with FromMlirText gives
   // a program that prints the same text.
   std::string ToMlirText() const;
+  // The same with every op's location (`loc(...)`, collected at the end of the text): the
+  // call sites and names a GraphBuilder gave its ops, a file's positions. Tools that read the
+  // text (`tessel explain`, `tessel viz`, `tessel report`) then name values as the program
+  // does: `h` at `model.cc:42` for `b.Named("h", ...)` on line 42.
+  std::string ToMlirTextWithLocations() const;
 
   // The name of the entry function.
   const std::string& entry_function() const;
