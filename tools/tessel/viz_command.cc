@@ -1,8 +1,8 @@
 // `tessel viz FILE`: propagates shardings and draws, for every argument and op result of a
 // function (or the ones named by --value), which device holds which block of the tensor,
 // as text pictures, HTML, SVG or JSON (the renderers are partitioner/sharding/visualize*.h),
-// with the halos windowed ops will exchange (viz_halos.h); on a partitioned program, its
-// global values and, by name, the values inside it.
+// with the halos windowed ops will exchange (partitioner/spmd/halo_uses.h); on a partitioned
+// program, its global values and, by name, the values inside it.
 #include <unistd.h>
 
 #include <algorithm>
@@ -29,6 +29,7 @@
 #include "partitioner/sharding/visualize.h"
 #include "partitioner/sharding/visualize_color.h"
 #include "partitioner/sharding/visualize_html.h"
+#include "partitioner/spmd/halo_uses.h"
 #include "tools/tessel/command_line_shardings.h"
 #include "tools/tessel/common_flags.h"
 #include "tools/tessel/pipeline.h"
@@ -38,7 +39,6 @@
 #include "tools/tessel/subcommands.h"
 #include "support/json_quote.h"
 #include "support/output_file.h"
-#include "tools/tessel/viz_halos.h"
 
 ABSL_FLAG(std::string, color, "auto",
           "Colour the text pictures, a background per set of devices holding a tile: always, "
@@ -138,7 +138,7 @@ absl::StatusOr<sharding::ShardingView> ViewOf(const FunctionValue& value, mlir::
                            "of the values that are)"));
   }
   absl::StatusOr<sharding::ShardingView> view = LayoutOf(value, scope, fallback);
-  if (view.ok() && value.value) view->halos = HaloUsesOf(value.value, *view, scope);
+  if (view.ok() && value.value) view->halos = spmd::HaloUsesOf(value.value, *view, scope);
   return view;
 }
 

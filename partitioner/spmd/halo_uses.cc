@@ -1,5 +1,5 @@
-// The halos viz marks on the values windowed ops read (see viz_halos.h).
-#include "tools/tessel/viz_halos.h"
+// The halos sharding pictures mark on the values windowed ops read (see halo_uses.h).
+#include "partitioner/spmd/halo_uses.h"
 
 #include <optional>
 #include <string>
@@ -15,7 +15,7 @@
 #include "partitioner/sharding/mlir_conversion.h"
 #include "partitioner/spmd/halo_exchange.h"
 
-namespace tessel::cli {
+namespace tessel::spmd {
 namespace {
 
 // One window dimension of an op: which dimension of the value it slides over, which
@@ -143,4 +143,4 @@ std::vector<sharding::HaloUse> HaloUsesOf(mlir::Value value, const sharding::Sha
   return uses;
 }
 
-}  // namespace tessel::cli
+}  // namespace tessel::spmd

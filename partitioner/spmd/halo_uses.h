@@ -1,11 +1,12 @@
-// For `tessel viz`: the halos that the windowed ops reading a value (convolution,
-// reduce_window, select_and_scatter) need when a dimension they slide a window over is
-// split, per piece of that dimension, with the partitioner's own arithmetic
-// (partitioner/spmd/halo_exchange.h), so the picture shows what partitioning will exchange.
+// For sharding pictures (`tessel viz`, the API's ShardingPicture): the halos that the
+// windowed ops reading a value (convolution, reduce_window, select_and_scatter) need when a
+// dimension they slide a window over is split, per piece of that dimension, with the
+// partitioner's own arithmetic (halo_exchange.h), so the picture shows what partitioning
+// will exchange. A library of its own so that the CLI and the API draw the same halos.
 //
 //   view.halos = HaloUsesOf(value.value, view, module);
-#ifndef TESSEL_TOOLS_TESSEL_VIZ_HALOS_H_
-#define TESSEL_TOOLS_TESSEL_VIZ_HALOS_H_
+#ifndef TESSEL_PARTITIONER_SPMD_HALO_USES_H_
+#define TESSEL_PARTITIONER_SPMD_HALO_USES_H_
 
 #include <vector>
 
@@ -13,7 +14,7 @@
 #include "mlir/IR/Value.h"
 #include "partitioner/sharding/visualize.h"
 
-namespace tessel::cli {
+namespace tessel::spmd {
 
 // One entry per windowed op that reads `value` (laid out as `view` says) along a window
 // dimension its result splits: per split window dimension the halo of each piece, or,
@@ -23,6 +24,6 @@ namespace tessel::cli {
 std::vector<sharding::HaloUse> HaloUsesOf(mlir::Value value, const sharding::ShardingView& view,
                                           mlir::Operation* scope);
 
-}  // namespace tessel::cli
+}  // namespace tessel::spmd
 
-#endif  // TESSEL_TOOLS_TESSEL_VIZ_HALOS_H_
+#endif  // TESSEL_PARTITIONER_SPMD_HALO_USES_H_
