@@ -19,6 +19,7 @@
 #include "partitioner/api/diagnostics.h"
 #include "partitioner/api/mlir_conversion.h"
 #include "partitioner/api/program_mlir.h"
+#include "partitioner/api/value_halos.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/location.h"
 #include "partitioner/ir/module_devices.h"
@@ -134,6 +135,7 @@ absl::Status RecordShardings(mlir::func::FuncOp entry, const std::vector<Mesh>& 
     auto attr = entry.getArgAttrOfType<ir::ShardingAttr>(arg.getArgNumber(), sharding_key);
     TESSEL_ASSIGN_OR_RETURN(value.sharding, ToSharding(attr, meshes));
     value.explanation = Explain(report, arg, attr);
+    value.halos = api_internal::HalosOf(arg, attr, entry);
     result.parameters.push_back(std::move(value));
   }
   // Program order, descending only into the bodies propagation shards (while and case);
@@ -167,10 +169,11 @@ absl::Status RecordShardings(mlir::func::FuncOp entry, const std::vector<Mesh>& 
         }
         value.sharding = *std::move(sharding);
       }
-      value.explanation =
-          Explain(report, op_result,
-                  shardings && k < shardings.getShardings().size() ? shardings.getShardings()[k]
-                                                                   : ir::ShardingAttr());
+      ir::ShardingAttr attr = shardings && k < shardings.getShardings().size()
+                                  ? shardings.getShardings()[k]
+                                  : ir::ShardingAttr();
+      value.explanation = Explain(report, op_result, attr);
+      value.halos = api_internal::HalosOf(op_result, attr, entry);
       result.op_results.push_back(std::move(value));
     }
     bool descend = op->getNumRegions() == 0 || llvm::isa<hlo::WhileOp, hlo::CaseOp>(op);

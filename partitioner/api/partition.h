@@ -97,6 +97,25 @@ struct Explanation {
   std::string ToString() const;
 };
 
+// A windowed op (convolution, reduce_window, select_and_scatter) that reads a value along a
+// split dimension its window slides over, and the halo each piece needs from its neighbours:
+// what the partitioner exchanges with collective_permutes (docs/partitioning.md).
+struct HaloUse {
+  // Which op: "hlo.reduce_window at program.mlir:19:8".
+  std::string user;
+  // Per split window dimension, for piece i of it, how many elements the holders of piece i
+  // need from the pieces before it (low[i]) and after it (high[i]).
+  struct Dim {
+    int64_t dim = 0;
+    std::vector<int64_t> low;
+    std::vector<int64_t> high;
+  };
+  std::vector<Dim> dims;
+  // Set, with `dims` empty, when the op reads the value split otherwise than its result
+  // along such a dimension: the partitioner reshards it first, then exchanges halos.
+  std::string note;
+};
+
 // A value of the entry function and the sharding propagation gave it.
 struct ShardedValue {
   enum class Kind { kParameter, kOpResult, kResult };
@@ -121,6 +140,9 @@ struct ShardedValue {
   // The sharding; nullopt for a value with none (replicated on every device).
   std::optional<Sharding> sharding;
   Explanation explanation;
+  // The windowed ops that read the value along split dimensions, with their halos
+  // (ShardingPicture draws them, visualize.h); empty for most values.
+  std::vector<HaloUse> halos;
 
   // "parameter 0", "result 1", "hlo.dot_general (op 3)", "hlo.sort (op 2) result 1",
   // with " at <location>" when known, after "<source_name> = " when the value has a name
