@@ -10,6 +10,7 @@ void RegisterShardings(pybind11::module_& module);  // Mesh, Sharding
 void RegisterPrograms(pybind11::module_& module);   // Program: load, print, edit
 void RegisterPartition(pybind11::module_& module);  // partition() and its result
 void RegisterRun(pybind11::module_& module);        // run() and verify() on host bytes
+void RegisterVisualize(pybind11::module_& module);  // sharding pictures
 
 }  // namespace tessel::python
 

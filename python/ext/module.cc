@@ -13,4 +13,5 @@ PYBIND11_MODULE(_tessel, module) {
   tessel::python::RegisterPrograms(module);
   tessel::python::RegisterPartition(module);
   tessel::python::RegisterRun(module);
+  tessel::python::RegisterVisualize(module);
 }

@@ -85,6 +85,7 @@ void RegisterPartition(py::module_& module) {
       .def_property_readonly("type_string", [](const ShardedValue& v) { return v.type.ToString(); })
       .def_readonly("sharding", &ShardedValue::sharding)
       .def_readonly("explanation", &ShardedValue::explanation)
+      .def_readonly("halos", &ShardedValue::halos)
       .def_property_readonly("name", &ShardedValue::name)
       .def("__str__", &ShardedValue::ToString);
   py::class_<FallbackWarning>(module, "FallbackWarning")

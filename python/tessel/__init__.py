@@ -17,6 +17,7 @@ from tessel.mesh import Mesh
 from tessel.spec import P, PartitionSpec, UNCONSTRAINED
 from tessel.program import Program, load
 from tessel.result import Collective, PartitionResult, ValueSharding
+from tessel.visualize import Visualization, visualize
 
 __all__ = [
     "Collective",
@@ -28,6 +29,8 @@ __all__ = [
     "Program",
     "UNCONSTRAINED",
     "ValueSharding",
+    "Visualization",
     "load",
+    "visualize",
     "__version__",
 ]

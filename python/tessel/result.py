@@ -105,10 +105,9 @@ class PartitionResult:
             "table": cost.table,
         }
 
-    def explain(self, value):
-        """Where the sharding of `value` (a key of .shardings, a source name, or a
-        ValueSharding) came from: the annotation, the ops it travelled through, and each
-        axis's own origin."""
+    def _record(self, value):
+        """(key, native record) of `value`: a key of .shardings, a source name, or a
+        ValueSharding."""
         key = value.name if isinstance(value, ValueSharding) else value
         record = self._records.get(key)
         if record is None:
@@ -117,12 +116,28 @@ class PartitionResult:
                 known = ", ".join(repr(k) for k in self._records)
                 raise _tessel.Error(f"no value {key!r} (values: {known})")
             key, record = matches[0], self._records[matches[0]]
+        return key, record
+
+    def explain(self, value):
+        """Where the sharding of `value` (a key of .shardings, a source name, or a
+        ValueSharding) came from: the annotation, the ops it travelled through, and each
+        axis's own origin."""
+        key, record = self._record(value)
         lines = [str(self._values[key]), f"  {record.explanation}"]
         for axis in record.explanation.axes:
             origin = axis.origin or "not propagated (set by the partitioner)"
             path = f" via {', '.join(axis.path)}" if axis.path else ""
             lines.append(f"  dimension {axis.dimension} axis {axis.axis}: {origin}{path}")
         return "\n".join(lines)
+
+    def visualize(self, value, color=None, width=80):
+        """The picture of `value` (as explain() takes it): which device holds which block
+        of it, with the halos windowed ops reading it exchange. See tessel.visualize."""
+        from tessel.visualize import Visualization
+        key, record = self._record(value)
+        picture = _tessel.value_picture(self._native, record)
+        return Visualization(picture, str(self._values[key]), color=color, width=width,
+                             halos=record.halos)
 
     def run(self, *inputs, partitions=None, timeout=None):
         """Runs the partitioned program on its devices, one thread each, on the global
