@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs every system package that Tessel's build and tests need on a fresh Debian 12
 # machine. Idempotent: packages already present are skipped, `apt-get update` runs at most once.
+# Then, unless TESSEL_SETUP_JAX=0, a project-local virtual environment .venv-jax with JAX
+# (CPU) for the tests of the JAX bridge (python/tessel/jax.py); see the end of this file.
 set -euo pipefail
 
 PACKAGES=(
@@ -34,3 +36,22 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 echo "setup: all packages present"
+
+# JAX for the tests only: never a dependency of the library or the wheel. It is on by default
+# because the bridge's tests compare against real JAX and would otherwise always be skipped
+# in the test command; the environment is local to the checkout (.gitignore'd), made from the
+# system python3 that the extension is built for (CPython 3.11), and pinned to the JAX that
+# made tests/corpus. Without network it warns and the bridge's tests report themselves
+# skipped. TESSEL_SETUP_JAX=0 leaves it out.
+JAX_VERSION=0.10.2
+venv="$(cd "$(dirname "$0")/.." && pwd)/.venv-jax"
+if [[ "${TESSEL_SETUP_JAX:-1}" != 0 ]]; then
+  if [[ -x "$venv/bin/python" ]] && "$venv/bin/python" -c "import jax" 2>/dev/null; then
+    echo "setup: JAX present in .venv-jax"
+  elif /usr/bin/python3 -m venv "$venv" &&
+       "$venv/bin/pip" install --quiet --disable-pip-version-check "jax==$JAX_VERSION"; then
+    echo "setup: installed JAX $JAX_VERSION in .venv-jax"
+  else
+    echo "setup: warning: could not install JAX into .venv-jax; the JAX bridge's tests will be skipped"
+  fi
+fi

@@ -6,6 +6,12 @@ cd "$(dirname "$0")/.."
 
 ./scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
 
+# The JAX bridge's tests run with the Python of .venv-jax when setup made it (.bazelrc passes
+# TESSEL_JAX_PYTHON through to the tests); without it they report themselves skipped.
+if [[ -x .venv-jax/bin/python ]]; then
+  export TESSEL_JAX_PYTHON="$PWD/.venv-jax/bin/python"
+fi
+
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 bazel test //... --keep_going 2>&1 | tee "$log"

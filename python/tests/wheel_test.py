@@ -34,6 +34,12 @@ class WheelTest(unittest.TestCase):
             names = archive.namelist()
             self.assertIn("tessel/__init__.py", names)
             self.assertIn("tessel/_tessel.so", names)
+            # The JAX bridge ships, but JAX is no requirement of the package.
+            self.assertIn("tessel/jax.py", names)
+            metadata = archive.read(next(n for n in names if n.endswith("/METADATA"))).decode()
+            requirements = [line for line in metadata.splitlines()
+                            if line.startswith("Requires-Dist:")]
+            self.assertEqual([r for r in requirements if "jax" in r.lower()], [])
             record_name = next(n for n in names if n.endswith(".dist-info/RECORD"))
             record = archive.read(record_name).decode().splitlines()
             # Every file but RECORD is listed with its hash and size.
