@@ -1,6 +1,7 @@
 // Meshes and shardings for Python: Mesh from named axis sizes, Sharding from per-dimension
 // axis lists (what tessel.P becomes) or from `#sdy.sharding` / `#tessel.sharding` text.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,14 +35,20 @@ std::vector<std::string> AxisNames(const std::vector<AxisRef>& axes) {
 }
 
 // A sharding of a rank-`dims.size()` tensor: dims[i] splits dimension i, open[i] leaves it
-// to propagation.
+// to propagation, priorities[i] (when given and not None) orders it in propagation.
 Sharding CreateSharding(const Mesh& mesh, const std::vector<std::vector<std::string>>& dims,
                         const std::vector<bool>& open, const std::vector<std::string>& replicated,
-                        const std::vector<std::string>& unreduced) {
+                        const std::vector<std::string>& unreduced,
+                        const std::vector<std::optional<int64_t>>& priorities) {
+  if (priorities.size() > dims.size()) {
+    throw Error(std::to_string(priorities.size()) + " priorities for " +
+                std::to_string(dims.size()) + " dimensions");
+  }
   std::vector<DimSpec> specs;
   for (size_t i = 0; i < dims.size(); ++i) {
     DimSpec spec = Axes(ParseAxes(dims[i]));
     if (i < open.size() && open[i]) spec = spec.Open();
+    if (i < priorities.size() && priorities[i]) spec = spec.WithPriority(*priorities[i]);
     specs.push_back(std::move(spec));
   }
   PartitionSpec spec = PartitionSpec(std::move(specs))
@@ -87,7 +94,8 @@ void RegisterShardings(py::module_& module) {
       .def_static("create", &CreateSharding, py::arg("mesh"), py::arg("dims"),
                   py::arg("open") = std::vector<bool>(),
                   py::arg("replicated") = std::vector<std::string>(),
-                  py::arg("unreduced") = std::vector<std::string>())
+                  py::arg("unreduced") = std::vector<std::string>(),
+                  py::arg("priorities") = std::vector<std::optional<int64_t>>())
       .def_static(
           "parse",
           [](const Mesh& mesh, const std::string& text) {
@@ -115,6 +123,17 @@ void RegisterShardings(py::module_& module) {
       .def_property_readonly(
           "unreduced",
           [](const Sharding& sharding) { return AxisNames(sharding.spec().unreduced_axes()); })
+      .def_property_readonly(
+          "replicated",
+          [](const Sharding& sharding) { return AxisNames(sharding.spec().replicated_axes()); })
+      .def_property_readonly("priorities",
+                             [](const Sharding& sharding) {
+                               std::vector<std::optional<int64_t>> priorities;
+                               for (const DimSpec& dim : sharding.spec().dims()) {
+                                 priorities.push_back(dim.priority());
+                               }
+                               return priorities;
+                             })
       .def("num_shards",
            [](const Sharding& sharding, int64_t dim) {
              if (dim < 0 || dim >= sharding.rank()) {

@@ -3,6 +3,7 @@ its signature, partition() with shardings given the way JAX takes them, and run(
 device."""
 
 import os
+import re
 
 from tessel import _tessel
 from tessel import arrays
@@ -27,8 +28,10 @@ def _format_of(text, path=None):
 
 
 def load(text_or_path, format=None):
-    """Loads a program from MLIR text, XLA HLO text (as JAX dumps it), or a file holding
-    either. `format` ("mlir" or "hlo") overrides the detection by extension or first word.
+    """Loads a program from MLIR text (StableHLO with Shardy's shardings included, as
+    `jax.jit(f).lower(...).as_text()` prints it), XLA HLO text (as JAX dumps it), or a file
+    holding either. `format` ("mlir", "stablehlo" or "hlo") overrides the detection by
+    extension or first word.
     Raises tessel.Error with the located diagnostics for text that does not parse."""
     source = os.fspath(text_or_path)
     if not isinstance(source, str):
@@ -43,8 +46,10 @@ def load(text_or_path, format=None):
     else:
         text = source
         kind = format or _format_of(text)
+    if kind == "stablehlo":
+        kind = "mlir"  # StableHLO with Shardy's shardings is MLIR the loader imports
     if kind not in ("mlir", "hlo"):
-        raise _tessel.Error(f"unknown program format {kind!r} (formats: mlir, hlo)")
+        raise _tessel.Error(f"unknown program format {kind!r} (formats: mlir, stablehlo, hlo)")
     if is_path:
         native = (_tessel.Program.from_hlo_file(source) if kind == "hlo"
                   else _tessel.Program.from_mlir_file(source))
@@ -86,6 +91,15 @@ def _assign(given, count, names, kind):
     if len(entries) > count:
         raise _tessel.Error(f"{len(entries)} {kind} shardings for {count} {kind}s")
     return entries + [None] * (count - len(entries))
+
+
+def _result_key(key):
+    """"result0" -> "result 0"; other keys unchanged."""
+    if isinstance(key, str):
+        match = re.fullmatch(r"result ?(\d+)", key)
+        if match:
+            return f"result {int(match.group(1))}"
+    return key
 
 
 class Program:
@@ -130,7 +144,8 @@ class Program:
 
         in_shardings / out_shardings: one entry per parameter / result (a tessel.P, a
         '#sdy.sharding<...>' string, or None to keep what the program says), or a dict
-        keyed by parameter name or index. Options: replication_is_error,
+        keyed by index or name: a parameter's source name, a result's "result 0" (or
+        "result0"). Options: replication_is_error,
         conservative_propagation, shard_weight_update, combine_collectives,
         hierarchical_all_reduce (booleans) and hardware_spec (protobuf text)."""
         from tessel.result import PartitionResult
@@ -143,7 +158,12 @@ class Program:
         result_types = self.result_types
         names = self.parameter_names
         params = _assign(in_shardings, len(parameter_types), names, "parameter")
-        results = _assign(out_shardings, len(result_types), [], "result")
+        # Results are named as PartitionResult.shardings names them ("result 0") and as the
+        # CLI does ("result0").
+        result_names = [f"result {i}" for i in range(len(result_types))]
+        if isinstance(out_shardings, dict):
+            out_shardings = {_result_key(key): value for key, value in out_shardings.items()}
+        results = _assign(out_shardings, len(result_types), result_names, "result")
         shardings = [
             to_sharding(spec, mesh, len(parameter_types[i][1]),
                         f"parameter {i}" + (f" ({names[i]})" if names[i] else ""))

@@ -15,14 +15,33 @@ class _Unconstrained:
 UNCONSTRAINED = _Unconstrained()
 
 
+def _axis_names(axes, what):
+    """A tuple of axis names from a name, or an iterable of names (JAX's unreduced={...})."""
+    if isinstance(axes, str):
+        return (axes,)
+    try:
+        names = tuple(axes)
+    except TypeError:
+        names = None
+    if names is None or not all(isinstance(a, str) for a in names):
+        raise _tessel.Error(f"{what} is a sequence of axis names; got {axes!r}")
+    # Sets have no order; sorted keeps the spec (and its printed form) deterministic.
+    return tuple(sorted(names)) if isinstance(axes, (set, frozenset)) else names
+
+
 class PartitionSpec(tuple):
     """Per tensor dimension, the mesh axes that split it: `P("data", None)` splits rows over
     "data" and keeps columns whole; `P(("data", "model"), None)` splits rows over both axes,
-    "data" major. Dimensions past the last entry are not split; P() replicates."""
+    "data" major. Dimensions past the last entry are not split; P() replicates.
+
+    Keywords beyond JAX's positional form: `unreduced=("model",)`, the value holds partial
+    sums over those axes (as JAX's `P(..., unreduced={...})`); `replicated=("data",)`,
+    propagation must not split it over those axes; `priorities=(0, None)`, per entry the
+    propagation priority of that dimension's sharding (0 strongest; Shardy's `p0`)."""
 
     UNCONSTRAINED = UNCONSTRAINED
 
-    def __new__(cls, *dims):
+    def __new__(cls, *dims, unreduced=(), replicated=(), priorities=None):
         for dim in dims:
             if dim is None or dim is UNCONSTRAINED or isinstance(dim, str):
                 continue
@@ -31,10 +50,42 @@ class PartitionSpec(tuple):
             raise _tessel.Error(
                 f"a PartitionSpec entry is None, an axis name or a tuple of axis names; "
                 f"got {dim!r}")
-        return super().__new__(cls, tuple(tuple(d) if isinstance(d, list) else d for d in dims))
+        spec = super().__new__(cls, tuple(tuple(d) if isinstance(d, list) else d for d in dims))
+        spec.unreduced = _axis_names(unreduced, "unreduced")
+        spec.replicated = _axis_names(replicated, "replicated")
+        priorities = tuple(priorities or ())
+        if len(priorities) > len(dims):
+            raise _tessel.Error(f"{len(priorities)} priorities for {len(dims)} entries")
+        for priority in priorities:
+            if priority is not None and (isinstance(priority, bool) or
+                                         not isinstance(priority, int) or priority < 0):
+                raise _tessel.Error(
+                    f"a priority is None or an integer >= 0 (0 strongest); got {priority!r}")
+        while priorities and priorities[-1] is None:
+            priorities = priorities[:-1]
+        spec.priorities = priorities
+        return spec
+
+    def __eq__(self, other):
+        if not isinstance(other, tuple) or tuple(self) != tuple(other):
+            return False
+        if not isinstance(other, PartitionSpec):
+            return not (self.unreduced or self.replicated or self.priorities)
+        return (self.unreduced, self.replicated, self.priorities) == \
+            (other.unreduced, other.replicated, other.priorities)
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash((tuple(self), self.unreduced, self.replicated, self.priorities))
 
     def __repr__(self):
-        return "P(" + ", ".join(repr(d) for d in self) + ")"
+        parts = [repr(d) for d in self]
+        for name in ("unreduced", "replicated", "priorities"):
+            if getattr(self, name):
+                parts.append(f"{name}={getattr(self, name)!r}")
+        return "P(" + ", ".join(parts) + ")"
 
 
 P = PartitionSpec
@@ -68,7 +119,8 @@ def to_sharding(spec, mesh, rank, what):
         else:
             dims.append(list(dim))
     try:
-        return _tessel.Sharding.create(mesh._native, dims, open_dims)
+        return _tessel.Sharding.create(mesh._native, dims, open_dims, list(spec.replicated),
+                                       list(spec.unreduced), list(spec.priorities))
     except _tessel.Error as error:
         raise _tessel.Error(f"{what}: {spec!r}: {error}") from None
 
@@ -84,6 +136,8 @@ def to_spec(sharding):
             entries.append(axes[0])
         else:
             entries.append(tuple(axes))
-    while entries and entries[-1] is None:
+    priorities = list(sharding.priorities)
+    while entries and entries[-1] is None and priorities[len(entries) - 1] is None:
         entries.pop()
-    return P(*entries)
+    return P(*entries, unreduced=tuple(sharding.unreduced),
+             replicated=tuple(sharding.replicated), priorities=priorities[:len(entries)])
