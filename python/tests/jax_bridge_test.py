@@ -68,6 +68,17 @@ class JaxBridgeTest(unittest.TestCase):
         self.assertEqual([(c.kind, c.axes) for c in result.collectives],
                          [("all_reduce", ('"model"',))])
 
+    def test_arrays_placed_by_device_put(self):
+        # Arrays (not only abstract shapes) carry their NamedSharding into the lowering.
+        mesh = mesh_of((4, 2), ("data", "model"))
+        shapes = mlp_args(mesh, 16)
+        values = inputs(shapes, 7)
+        placed = [jax.device_put(v, s.sharding) for v, s in zip(values, shapes)]
+        result = tessel.jax.partition(mlp, *placed)
+        self.assertEqual(result.shardings["parameter 1"].spec, tessel.P(None, "model"))
+        (got,) = result.run(*values, partitions=8)
+        np.testing.assert_allclose(got, np.asarray(mlp(*placed)), rtol=1e-4, atol=1e-4)
+
     def test_six_and_three_devices(self):
         # 48 hidden units over 3 and batch 12 over 2 or 3: JAX wants even input splits.
         six = mesh_of((2, 3), ("data", "model"))

@@ -3,7 +3,10 @@ out by hand from Tessel's split rule (a dimension of D split n ways gives every 
 ceil(D / n) indices, the last pieces short or empty), the HTML parsed, colour only on
 request, and the halos of a windowed op's operand."""
 
+import contextlib
 import html.parser
+import io
+import os
 import unittest
 
 import tessel
@@ -99,6 +102,27 @@ class VisualizeTest(unittest.TestCase):
         coloured = tessel.visualize(tessel.P("data"), (8,), mesh={"data": 2}, color=True)
         self.assertIn("\x1b[", str(coloured))
         self.assertIn("legend", str(coloured))
+
+    def test_colour_follows_the_terminal_by_default(self):
+        class Terminal(io.StringIO):
+            def isatty(self):
+                return True
+
+        picture = tessel.visualize(tessel.P("data"), (8,), mesh={"data": 2})
+        saved = {k: os.environ.pop(k, None) for k in ("NO_COLOR", "TERM")}
+        try:
+            with contextlib.redirect_stdout(Terminal()):
+                self.assertIn("\x1b[", str(picture))
+                os.environ["NO_COLOR"] = ""  # set at all, even empty: no colour
+                self.assertNotIn("\x1b[", str(picture))
+                del os.environ["NO_COLOR"]
+                os.environ["TERM"] = "dumb"
+                self.assertNotIn("\x1b[", str(picture))
+        finally:
+            for key, value in saved.items():
+                os.environ.pop(key, None)
+                if value is not None:
+                    os.environ[key] = value
 
     def test_notebook_html_holds_every_tile(self):
         picture = tessel.visualize(tessel.P("x", "y"), (5, 7), mesh={"x": 2, "y": 3})
