@@ -78,6 +78,9 @@ class PartitionSpec(tuple):
         return not self == other
 
     def __hash__(self):
+        # Equal to the plain tuple when there are no keywords, so it must hash like it.
+        if not (self.unreduced or self.replicated or self.priorities):
+            return tuple.__hash__(self)
         return hash((tuple(self), self.unreduced, self.replicated, self.priorities))
 
     def __repr__(self):

@@ -66,6 +66,8 @@ class SpecKeywordsTest(unittest.TestCase):
                          "P('data', unreduced=('model',))")
         self.assertNotEqual(tessel.P("data", unreduced=("model",)), tessel.P("data"))
         self.assertEqual(tessel.P("data"), ("data",))
+        self.assertEqual(hash(tessel.P("data")), hash(("data",)))
+        self.assertEqual(len({tessel.P("data"), tessel.P("data", unreduced=("model",))}), 2)
 
     def test_priorities(self):
         spec = tessel.P("data", "model", priorities=(0, 1))

@@ -182,6 +182,7 @@ class ResultVisualizeTest(unittest.TestCase):
         # The scalar has no sharding: whole on the 3 devices.
         self.assertIn("replicated on all 3 devices", str(result.visualize("z")))
         self.assertEqual(result.visualize("m").tiles[2].ranges, ((8, 12),))
+        self.assertTrue(str(result.visualize("result 0")).startswith("result 0 f32[12]"))
 
     def test_unknown_value(self):
         result = tessel.load(POOL).partition()
