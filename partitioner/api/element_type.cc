@@ -1,6 +1,8 @@
 // ElementType's names and sizes, taken from the runtime's list, which has the same order.
 #include "partitioner/api/element_type.h"
 
+#include <iterator>
+
 #include "partitioner/api/element_type_conversion.h"
 
 namespace tessel {

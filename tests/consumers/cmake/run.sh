@@ -72,7 +72,7 @@ pkg_config_build() {
     return 1
   }
   # shellcheck disable=SC2046  # pkg-config's flags are separate words
-  g++ -std=c++17 -O1 "$project/api_consumer.cc" -o "$scratch/api_consumer_pc" \
+  g++ -std=c++17 "$project/api_consumer.cc" -o "$scratch/api_consumer_pc" \
     $(pkg-config --cflags --libs tessel) -Wl,-rpath,"$prefix/lib" &&
     "$scratch/api_consumer_pc"
 }
