@@ -18,6 +18,7 @@ PACKAGES=(
   python3-numpy python3-pip  # numpy for runs from Python; pip for the wheel's install test
   clang-14 lld libclang-rt-14-dev  # the sanitized stage and the libFuzzer targets (--config=fuzz)
   iproute2                  # ip netns for the multi-host MPI test
+  cmake pkg-config          # the installed-package test builds a project against an install
   chromium                  # headless, loads `tessel viz --format=html` in tests/viz
 )
 

@@ -31,5 +31,14 @@ sanitized_log=$(mktemp)
 trap 'rm -f "$log" "$sanitized_log"' EXIT
 bazel test --config=fuzz //tests/fuzz:sanitized --keep_going 2>&1 | tee "$sanitized_log"
 sanitized_status=${PIPESTATUS[0]}
+# The installed package: scripts/install.sh into a scratch prefix, then a CMake project and a
+# pkg-config build against it (tests/consumers/cmake, docs/embedding.md). It needs Bazel
+# itself, so it runs here rather than as a Bazel test, and reports in Bazel's form.
+consumer_log=$(mktemp)
+consumer_testlogs=$(mktemp -d)
+trap 'rm -rf "$log" "$sanitized_log" "$consumer_log" "$consumer_testlogs"' EXIT
+tests/consumers/cmake/run.sh "$consumer_testlogs" 2>&1 | tee "$consumer_log"
+consumer_status=${PIPESTATUS[0]}
 python3 scripts/summarize_tests.py "$log" "$status" "$testlogs" \
-  sanitized "$sanitized_log" "$sanitized_status" "$(bazel info --config=fuzz bazel-testlogs 2>/dev/null)"
+  sanitized "$sanitized_log" "$sanitized_status" "$(bazel info --config=fuzz bazel-testlogs 2>/dev/null)" \
+  installed "$consumer_log" "$consumer_status" "$consumer_testlogs"

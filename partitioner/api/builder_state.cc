@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "mlir/IR/Verifier.h"
+#include "partitioner/api/element_type_conversion.h"
 #include "partitioner/api/mlir_conversion.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/parse_module.h"
@@ -40,7 +41,8 @@ mlir::Location SiteLocation(const CallSite& site, mlir::MLIRContext* context) {
                                    static_cast<unsigned>(site.column()));
 }
 
-bool InClass(ElementType type, ElementClass element_class) {
+bool InClass(ElementType api_type, ElementClass element_class) {
+  const runtime::ElementType type = ToRuntime(api_type);
   switch (element_class) {
     case ElementClass::kAny:
       return true;
@@ -49,12 +51,12 @@ bool InClass(ElementType type, ElementClass element_class) {
     case ElementClass::kSignedOrFloat:
       return runtime::IsFloat(type) || runtime::IsSignedInt(type);
     case ElementClass::kPredOrInt:
-      return type == ElementType::kPred || runtime::IsSignedInt(type) ||
+      return api_type == ElementType::kPred || runtime::IsSignedInt(type) ||
              runtime::IsUnsignedInt(type);
     case ElementClass::kInt:
       return runtime::IsSignedInt(type) || runtime::IsUnsignedInt(type);
     case ElementClass::kIntOrFloat:
-      return type != ElementType::kPred;
+      return api_type != ElementType::kPred;
   }
   return false;
 }
@@ -246,13 +248,13 @@ Value BuilderState::Identity(absl::string_view op, ReduceKind kind, ElementType 
       !CheckElementClass(op, TensorType(type, {}), ElementClass::kPredOrInt, "reducer")) {
     return Value();
   }
-  Tensor identity = runtime::DispatchElementType(type, [kind](auto tag) {
+  runtime::Tensor identity = runtime::DispatchElementType(ToRuntime(type), [kind](auto tag) {
     using T = typename decltype(tag)::type;
     using Limits = std::numeric_limits<T>;
     T value{};
     if constexpr (runtime::kIsComplex<T>) {
       // Unreachable for max, min, and, or: the reducers refuse complex operands first.
-      return Tensor::Scalar<T>(kind == ReduceKind::kProd ? T(1) : T(0));
+      return runtime::Tensor::Scalar<T>(kind == ReduceKind::kProd ? T(1) : T(0));
     } else {
       switch (kind) {
         case ReduceKind::kSum:
@@ -281,10 +283,16 @@ Value BuilderState::Identity(absl::string_view op, ReduceKind kind, ElementType 
           if constexpr (std::is_integral_v<T>) value = static_cast<T>(~static_cast<uint64_t>(0));
           break;
       }
-      return Tensor::Scalar<T>(value);
+      return runtime::Tensor::Scalar<T>(value);
     }
   });
-  return self().Constant(identity, site());
+  return Constant(identity);
+}
+
+Value BuilderState::Constant(const runtime::Tensor& tensor) {
+  constexpr absl::string_view kOp = "constant";
+  mlir::DenseElementsAttr value = runtime::TensorToElementsAttr(tensor, context());
+  return Result(kOp, CreateInferred<hlo::ConstantOp>(kOp, value));
 }
 
 }  // namespace tessel::api_internal

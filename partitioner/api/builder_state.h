@@ -26,6 +26,7 @@
 #include "partitioner/api/call_site.h"
 #include "partitioner/api/diagnostics.h"
 #include "partitioner/api/graph_builder.h"
+#include "runtime/tensor.h"
 
 namespace tessel::api_internal {
 
@@ -177,6 +178,10 @@ class BuilderState {
   // A rank-0 constant holding the identity of `kind` for `type`; invalid (with the sticky
   // error) if `kind` does not apply to `type` (kAnd on floats).
   Value Identity(absl::string_view op, ReduceKind kind, ElementType type);
+  // A constant holding `tensor`, attributed to the current call site. The public
+  // GraphBuilder::Constant takes a HostTensor; the library's own constants are runtime
+  // tensors already.
+  Value Constant(const runtime::Tensor& tensor);
 
   // ---- Program boundary ----------------------------------------------------------------
 

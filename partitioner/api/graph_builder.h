@@ -58,6 +58,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "partitioner/api/call_site.h"
+#include "partitioner/api/host_tensor.h"
 #include "partitioner/api/op_options.h"
 #include "partitioner/api/program.h"
 #include "partitioner/api/sharding.h"
@@ -144,7 +145,7 @@ class GraphBuilder {
   // ---- Creation ------------------------------------------------------------------------
 
   // A constant holding `tensor`'s elements.
-  Value Constant(const Tensor& tensor, CallSite site = CallSite::Current());
+  Value Constant(const HostTensor& tensor, CallSite site = CallSite::Current());
   // A rank-0 constant of `type` holding `value` converted to it (as a C++ static_cast;
   // values beyond 2^53 lose precision on the way through double).
   Value ScalarConstant(ElementType type, double value, CallSite site = CallSite::Current());

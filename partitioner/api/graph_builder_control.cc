@@ -1,6 +1,7 @@
 // GraphBuilder's control flow and opaque calls: sort, while, case and custom_call.
 #include "absl/strings/str_cat.h"
 #include "partitioner/api/builder_state.h"
+#include "partitioner/api/element_type_conversion.h"
 #include "partitioner/api/graph_builder.h"
 #include "partitioner/api/mlir_conversion.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
@@ -35,7 +36,7 @@ Value GraphBuilder::Sort(Value input, int64_t dimension, ComparisonDirection dir
                          bool is_stable, CallSite site) {
   // Floats compare by IEEE totalOrder, a strict weak order even with NaNs (they go to the
   // ends); the element type decides for the others.
-  bool is_float = runtime::IsFloat(input.type().element_type());
+  bool is_float = runtime::IsFloat(ToRuntime(input.type().element_type()));
   Computation comparator = [direction, is_float, site](GraphBuilder& b,
                                                        absl::Span<const Value> args) {
     std::optional<ComparisonType> type;

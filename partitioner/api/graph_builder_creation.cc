@@ -1,6 +1,8 @@
 // GraphBuilder's creation ops: constants from host tensors or scalars, iota, and random bits.
 #include "absl/strings/str_cat.h"
 #include "partitioner/api/builder_state.h"
+#include "partitioner/api/element_type_conversion.h"
+#include "partitioner/api/host_tensor_access.h"
 #include "partitioner/api/graph_builder.h"
 #include "partitioner/api/mlir_conversion.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
@@ -8,20 +10,20 @@
 
 namespace tessel {
 
-Value GraphBuilder::Constant(const Tensor& tensor, CallSite site) {
-  constexpr absl::string_view kOp = "constant";
+Value GraphBuilder::Constant(const HostTensor& tensor, CallSite site) {
   if (!ok()) return Value();
   auto at = state_->At(site);
-  mlir::DenseElementsAttr value = runtime::TensorToElementsAttr(tensor, state_->context());
-  return state_->Result(kOp, state_->CreateInferred<hlo::ConstantOp>(kOp, value));
+  return state_->Constant(HostTensorAccess::Runtime(tensor));
 }
 
 Value GraphBuilder::ScalarConstant(ElementType type, double value, CallSite site) {
-  Tensor scalar = runtime::DispatchElementType(type, [value](auto tag) {
+  if (!ok()) return Value();
+  auto at = state_->At(site);
+  runtime::Tensor scalar = runtime::DispatchElementType(ToRuntime(type), [value](auto tag) {
     using T = typename decltype(tag)::type;
-    return Tensor::Scalar<T>(static_cast<T>(value));
+    return runtime::Tensor::Scalar<T>(static_cast<T>(value));
   });
-  return Constant(scalar, site);
+  return state_->Constant(scalar);
 }
 
 Value GraphBuilder::Iota(const TensorType& type, int64_t dimension, CallSite site) {

@@ -216,8 +216,8 @@ TEST(GraphBuilderElementwiseTest, ConvertChangesOnlyTheElementType) {
 
 TEST(GraphBuilderCreationTest, ConstantsFromTensorsAndScalars) {
   GraphBuilder b;
-  Value c = b.Constant(Tensor::FromVector<int32_t>({2}, {1, 2}));
-  Value p = b.Constant(Tensor::FromVector<bool>({2}, {true, false}));
+  Value c = b.Constant(*HostTensor::FromVector<int32_t>({2}, {1, 2}));
+  Value p = b.Constant(*HostTensor::FromVector<bool>({2}, {true, false}));
   Value s = b.ScalarConstant(ElementType::kBF16, 0.5);
   EXPECT_EQ(c.type(), S32({2}));
   EXPECT_EQ(p.type(), Pred({2}));

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "partitioner/api/element_type_conversion.h"
 #include "partitioner/api/host_tensor_access.h"
 #include "runtime/random_inputs.h"
 
@@ -52,14 +53,14 @@ HostTensor::~HostTensor() = default;
 absl::StatusOr<HostTensor> HostTensor::Zeros(ElementType type, std::vector<int64_t> shape) {
   absl::Status status = CheckShape(shape);
   if (!status.ok()) return status;
-  return HostTensorAccess::FromRuntime(runtime::Tensor::Zeros(type, std::move(shape)));
+  return HostTensorAccess::FromRuntime(runtime::Tensor::Zeros(ToRuntime(type), std::move(shape)));
 }
 
 absl::StatusOr<HostTensor> HostTensor::FromBytes(ElementType type, std::vector<int64_t> shape,
                                                  absl::Span<const std::byte> bytes) {
   absl::Status status = CheckShape(shape);
   if (!status.ok()) return status;
-  runtime::Tensor tensor = runtime::Tensor::Uninitialized(type, shape);
+  runtime::Tensor tensor = runtime::Tensor::Uninitialized(ToRuntime(type), shape);
   if (static_cast<int64_t>(bytes.size()) != tensor.byte_size()) {
     return absl::InvalidArgumentError(absl::StrCat(
         tensor.ShapeString(), " holds ", tensor.num_elements(), " elements (",
@@ -71,10 +72,10 @@ absl::StatusOr<HostTensor> HostTensor::FromBytes(ElementType type, std::vector<i
 
 HostTensor HostTensor::Random(ElementType type, std::vector<int64_t> shape, uint64_t seed) {
   for (int64_t& d : shape) d = std::max<int64_t>(d, 0);
-  return HostTensorAccess::FromRuntime(runtime::RandomTensor(type, std::move(shape), seed));
+  return HostTensorAccess::FromRuntime(runtime::RandomTensor(ToRuntime(type), std::move(shape), seed));
 }
 
-ElementType HostTensor::element_type() const { return rep_->tensor.type(); }
+ElementType HostTensor::element_type() const { return FromRuntime(rep_->tensor.type()); }
 const std::vector<int64_t>& HostTensor::shape() const { return rep_->tensor.shape(); }
 int64_t HostTensor::num_elements() const { return rep_->tensor.num_elements(); }
 int64_t HostTensor::byte_size() const { return rep_->tensor.byte_size(); }

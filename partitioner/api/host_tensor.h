@@ -7,8 +7,9 @@
 //   absl::Span<const float> values = x.data<float>();   // {1, 2, 3, 4}
 //   std::cout << x << "\n";                             // f32[2,2] {{1, 2}, {3, 4}}
 //
-// The element types are ElementType's: pred (bool), s8..s64, u8..u64, f16 and bf16 (Eigen's
-// half and bfloat16), f32, f64. Copies are deep; moves are cheap.
+// The element types are ElementType's: pred (bool), s8..s64, u8..u64, f16 and bf16 (by bytes,
+// or Eigen's half and bfloat16 where the program specializes ElementTypeTraits), f32, f64,
+// c64, c128. Copies are deep; moves are cheap.
 #ifndef TESSEL_PARTITIONER_API_HOST_TENSOR_H_
 #define TESSEL_PARTITIONER_API_HOST_TENSOR_H_
 
@@ -23,11 +24,9 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "collectives/data_type.h"
+#include "partitioner/api/element_type.h"
 
 namespace tessel {
-
-using ElementType = collectives::DataType;
 
 class HostTensor {
  public:
@@ -49,7 +48,7 @@ class HostTensor {
                                               absl::Span<const std::byte> bytes);
 
   // A tensor of `shape` holding `values` in row-major order; T is the C++ type of an element
-  // type (bool, int32_t, float, Eigen::half, ...). Fails with InvalidArgument if the number
+  // type with ElementTypeTraits (bool, int32_t, float, ...). Fails with InvalidArgument if the number
   // of values is not the number of elements of `shape`.
   template <typename T>
   static absl::StatusOr<HostTensor> FromVector(std::vector<int64_t> shape,
@@ -61,7 +60,7 @@ class HostTensor {
                        absl::MakeConstSpan(reinterpret_cast<const std::byte*>(bytes.data()),
                                            bytes.size()));
     } else {
-      return FromBytes(collectives::DataTypeOf<T>(), std::move(shape),
+      return FromBytes(ElementTypeOf<T>(), std::move(shape),
                        absl::MakeConstSpan(reinterpret_cast<const std::byte*>(values.data()),
                                            values.size() * sizeof(T)));
     }
@@ -87,12 +86,12 @@ class HostTensor {
   // The elements, row-major. Empty if T is not the C++ type of element_type().
   template <typename T>
   absl::Span<const T> data() const {
-    if (collectives::DataTypeOf<T>() != element_type()) return {};
+    if (ElementTypeOf<T>() != element_type()) return {};
     return absl::MakeConstSpan(reinterpret_cast<const T*>(bytes().data()), num_elements());
   }
   template <typename T>
   absl::Span<T> mutable_data() {
-    if (collectives::DataTypeOf<T>() != element_type()) return {};
+    if (ElementTypeOf<T>() != element_type()) return {};
     return absl::MakeSpan(reinterpret_cast<T*>(mutable_bytes().data()), num_elements());
   }
   // The elements as a vector; empty if T is not the C++ type of element_type().

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
+#include "partitioner/api/element_type_conversion.h"
 #include "partitioner/ir/tessel/sharding_verification.h"
 #include "support/status_macros.h"
 
@@ -43,7 +44,7 @@ llvm::SmallVector<ir::AxisRefAttr> ToAxisRefs(const std::vector<AxisRef>& refs,
 
 mlir::RankedTensorType ToMlirType(const TensorType& type, mlir::MLIRContext* context) {
   return mlir::RankedTensorType::get(type.dimensions(),
-                                     runtime::ElementTypeToMlir(type.element_type(), context));
+                                     runtime::ElementTypeToMlir(ToRuntime(type.element_type()), context));
 }
 
 absl::StatusOr<TensorType> FromMlirType(mlir::Type type) {
@@ -52,9 +53,9 @@ absl::StatusOr<TensorType> FromMlirType(mlir::Type type) {
     return absl::InvalidArgumentError(
         absl::StrCat("type ", MlirToString(type), " is not a statically shaped tensor"));
   }
-  TESSEL_ASSIGN_OR_RETURN(ElementType element_type,
+  TESSEL_ASSIGN_OR_RETURN(runtime::ElementType element_type,
                           runtime::ElementTypeFromMlir(tensor.getElementType()));
-  return TensorType(element_type,
+  return TensorType(FromRuntime(element_type),
                     std::vector<int64_t>(tensor.getShape().begin(), tensor.getShape().end()));
 }
 

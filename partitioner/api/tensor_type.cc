@@ -15,7 +15,7 @@ int64_t TensorType::num_elements() const {
 }
 
 std::string TensorType::ToString() const {
-  return absl::StrCat(runtime::ElementTypeName(element_type_), "[", absl::StrJoin(dimensions_, ","),
+  return absl::StrCat(ElementTypeName(element_type_), "[", absl::StrJoin(dimensions_, ","),
                       "]");
 }
 

@@ -5,8 +5,8 @@
 //   x.ToString();      // "f32[16,64]"
 //   x.num_elements();  // 1024
 //
-// Element types are the runtime's (runtime/element_type.h), so the types a program declares
-// are the types of the host tensors it runs on.
+// Element types are the API's (element_type.h), the same list as the host tensors a program
+// runs on.
 #ifndef TESSEL_PARTITIONER_API_TENSOR_TYPE_H_
 #define TESSEL_PARTITIONER_API_TENSOR_TYPE_H_
 
@@ -16,13 +16,9 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/element_type.h"
-#include "runtime/tensor.h"
+#include "partitioner/api/element_type.h"
 
 namespace tessel {
-
-using ElementType = runtime::ElementType;
-using Tensor = runtime::Tensor;
 
 class TensorType {
  public:

@@ -13,7 +13,7 @@ namespace tessel::python {
 namespace py = pybind11;
 
 TypeTuple ToTuple(const TensorType& type) {
-  return TypeTuple(std::string(collectives::DataTypeName(type.element_type())),
+  return TypeTuple(std::string(ElementTypeName(type.element_type())),
                    type.dimensions());
 }
 
@@ -24,11 +24,8 @@ std::vector<TypeTuple> TypeTuples(const std::vector<TensorType>& types) {
 }
 
 ElementType ElementTypeNamed(const std::string& name) {
-  for (ElementType type : collectives::kAllDataTypes) {
-    if (collectives::DataTypeName(type) == name) return type;
-  }
-  for (ElementType type : collectives::kComplexDataTypes) {
-    if (collectives::DataTypeName(type) == name) return type;
+  for (ElementType type : kAllElementTypes) {
+    if (ElementTypeName(type) == name) return type;
   }
   throw Error("unknown element type '" + name + "'");
 }
@@ -47,7 +44,7 @@ HostTensor ToHostTensor(const std::string& type, const std::vector<int64_t>& sha
 py::tuple FromHostTensor(const HostTensor& tensor) {
   absl::Span<const std::byte> bytes = tensor.bytes();
   return py::make_tuple(
-      std::string(collectives::DataTypeName(tensor.element_type())), tensor.shape(),
+      std::string(ElementTypeName(tensor.element_type())), tensor.shape(),
       py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
