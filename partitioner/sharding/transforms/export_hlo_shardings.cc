@@ -68,7 +68,7 @@ struct ExportHloShardingsPass
           MeshShardingToHlo(MeshFromAttr(mesh.getMesh()), tensor, manual);
       if (!hlo.ok()) {
         return where->emitError() << "sharding " << sharding << " has no GSPMD form: "
-                                  << hlo.status().message();
+                                  << std::string(hlo.status().message());
       }
       return hlo->ToString();
     };
