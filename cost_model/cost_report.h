@@ -23,6 +23,7 @@
 #include "cost_model/collective_cost.h"
 #include "cost_model/hardware_spec.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "partitioner/ir/location.h"
 
 namespace tessel::cost_model {
 
@@ -68,8 +69,7 @@ struct CostReport {
   int64_t while_loops = 0;
 };
 
-// Names the value computed at a place in the source; "" where the source gives none.
-using PlaceNamer = std::function<std::string(mlir::Location)>;
+using ::tessel::PlaceNamer;
 
 // The report for `func` (normally a partitioned function, whose types are per device).
 // `name_of` names the op where memory peaks; without it, a name location's name does.

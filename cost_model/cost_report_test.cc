@@ -2,9 +2,13 @@
 // hand-written per-device programs, against hand-computed numbers.
 #include "cost_model/cost_report.h"
 
+#include <string>
+#include <vector>
+
 #include "cost_model/test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "partitioner/ir/location.h"
 #include "partitioner/propagation/propagate.h"
 #include "partitioner/spmd/partition.h"
 
@@ -61,6 +65,41 @@ TEST(CostReportTest, MegatronMlpHasOneAllReduceOfTheActivations) {
   EXPECT_EQ(report.peak_bytes, report.argument_bytes + 3 * 2048);
   EXPECT_EQ(report.peak_op, "hlo.max");
   EXPECT_THAT(report.peak_location, HasSubstr("test.mlir:"));
+}
+
+// The value where memory peaks is named by the caller's namer when given one, by a name
+// location without one, and not at all where the location is only a file position.
+TEST(CostReportTest, PeakValueIsNamedByTheNamerOrTheNameLocation) {
+  std::string text = kMegatronMlp;
+  const std::string relu = "%relu = hlo.max %h_split, %zeros : tensor<16x256xf32>";
+  ASSERT_NE(text.find(relu), std::string::npos);
+  text.replace(text.find(relu), relu.size(), relu + " loc(\"relu.4\")");
+  mlir::MLIRContext context;
+  mlir::OwningOpRef<mlir::ModuleOp> module = test::Parse(text.c_str(), context);
+  ASSERT_TRUE(module);
+  ASSERT_TRUE(mlir::succeeded(propagation::propagateShardings(*module, {}, nullptr)));
+  ASSERT_TRUE(mlir::succeeded(spmd::partitionModule(*module)));
+  mlir::func::FuncOp main = test::FindFunc(*module, "main");
+
+  CostReport by_location = BuildCostReport(main, DefaultHardwareSpec());
+  EXPECT_EQ(by_location.peak_op, "hlo.max");
+  EXPECT_EQ(by_location.peak_value, "relu.4");
+
+  std::vector<std::string> asked;
+  CostReport by_namer =
+      BuildCostReport(main, DefaultHardwareSpec(), [&](mlir::Location loc) -> std::string {
+        asked.push_back(FormatLocation(loc));
+        return "%activation";
+      });
+  EXPECT_EQ(by_namer.peak_value, "%activation");
+  EXPECT_EQ(asked.size(), 1u);
+
+  mlir::OwningOpRef<mlir::ModuleOp> unnamed = test::Parse(kMegatronMlp, context);
+  ASSERT_TRUE(unnamed);
+  ASSERT_TRUE(mlir::succeeded(propagation::propagateShardings(*unnamed, {}, nullptr)));
+  ASSERT_TRUE(mlir::succeeded(spmd::partitionModule(*unnamed)));
+  EXPECT_EQ(BuildCostReport(test::FindFunc(*unnamed, "main"), DefaultHardwareSpec()).peak_value,
+            "");
 }
 
 TEST(CostReportTest, WhileBodiesCountOnceAndCaseTakesTheCostliestBranch) {

@@ -21,6 +21,7 @@
 #include "partitioner/api/program_mlir.h"
 #include "partitioner/api/source_names.h"
 #include "partitioner/hlo_text/hlo_import.h"
+#include "partitioner/ir/gspmd_sharding_attr.h"
 #include "partitioner/ir/parse_module.h"
 #include "partitioner/ir/partitioned_marker.h"
 #include "partitioner/sharding/transforms/passes.h"
@@ -124,17 +125,9 @@ absl::StatusOr<Program> ParseMlir(absl::string_view text, absl::string_view name
     TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
                             stablehlo::ParseStablehloModule(text, name, *context));
     // `mhlo.sharding` strings wait, as in HLO text, for the HLO sharding import.
-    bool gspmd = false;
-    module->walk([&](mlir::Operation* op) {
-      if (auto function = llvm::dyn_cast<mlir::func::FuncOp>(op)) {
-        for (unsigned i = 0; i < function.getNumArguments(); ++i)
-          gspmd |= static_cast<bool>(function.getArgAttr(i, "tessel.hlo_sharding"));
-        for (unsigned i = 0; i < function.getNumResults(); ++i)
-          gspmd |= static_cast<bool>(function.getResultAttr(i, "tessel.hlo_sharding"));
-      }
-      gspmd |= static_cast<bool>(op->getDiscardableAttr("tessel.hlo_sharding"));
-    });
-    if (gspmd) return ImportHloShardingsInto(std::move(context), std::move(module), name);
+    if (ir::HasGspmdShardingStrings(*module)) {
+      return ImportHloShardingsInto(std::move(context), std::move(module), name);
+    }
     return ProgramFromMlir(std::move(context), std::move(module));
   }
   TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,

@@ -327,7 +327,8 @@ mlir::LogicalResult Exporter::run(llvm::raw_ostream& os) {
   absl::StatusOr<std::optional<ir::PartitionedSignature>> mark =
       ir::ReadPartitionedMark(module_, entry.getNumArguments(), entry.getNumResults());
   if (!mark.ok()) {
-    return entry.emitError() << "cannot write the partitioned mark: " << mark.status().message();
+    return entry.emitError() << "cannot write the partitioned mark: "
+                             << std::string(mark.status().message());
   }
   if (*mark) {
     auto tuple = [](llvm::ArrayRef<mlir::Type> types) {

@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "partitioner/hlo_text/hlo_attr_parsers.h"
 #include "partitioner/hlo_text/hlo_parser.h"
+#include "partitioner/ir/gspmd_sharding_attr.h"
 #include "partitioner/sharding/declared_axes.h"
 
 namespace tessel::hlo_text {
@@ -52,7 +53,7 @@ void RegisterRngImporters(ImporterTable& table);
 // The header's num_partitions, on a module with values on one device: the sharding import's
 // device count where no tiled sharding gives one (only `{maximal device=N}` shardings).
 inline constexpr llvm::StringLiteral kHloNumPartitionsAttr = "tessel.hlo_num_partitions";
-inline constexpr llvm::StringLiteral kHloShardingAttr = "tessel.hlo_sharding";
+inline constexpr llvm::StringLiteral kHloShardingAttr = ir::kGspmdShardingAttr;
 inline constexpr llvm::StringLiteral kFrontendAttrsAttr = "tessel.hlo_frontend_attributes";
 // The module header's frontend attributes that carry a partitioned module's mark
 // (partitioner/ir/partitioned_marker.h) in HLO text: the entry's global parameter and result

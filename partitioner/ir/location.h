@@ -4,6 +4,7 @@
 #ifndef TESSEL_PARTITIONER_IR_LOCATION_H_
 #define TESSEL_PARTITIONER_IR_LOCATION_H_
 
+#include <functional>
 #include <string>
 
 #include "mlir/IR/Location.h"
@@ -11,6 +12,11 @@
 namespace tessel {
 
 std::string FormatLocation(mlir::Location loc);
+
+// Names the value defined at a place, for messages and reports that speak of values by the
+// names their source gave them ("" where it has none); the CLI's SourceNamer and the API's
+// source names provide one.
+using PlaceNamer = std::function<std::string(mlir::Location)>;
 
 }  // namespace tessel
 

@@ -1,5 +1,6 @@
 // StableHLO + Shardy → hlo + tessel, for the ops and attributes that parsing left as they
 // were written (see import.h).
+#include "partitioner/ir/gspmd_sharding_attr.h"
 #include "partitioner/stablehlo/import.h"
 
 #include <string>
@@ -26,7 +27,7 @@ namespace {
 
 constexpr llvm::StringLiteral kSdySharding = "sdy.sharding";
 constexpr llvm::StringLiteral kMhloSharding = "mhlo.sharding";
-constexpr llvm::StringLiteral kHloSharding = "tessel.hlo_sharding";
+constexpr llvm::StringLiteral kHloSharding = ir::kGspmdShardingAttr;
 
 bool isForeign(mlir::Operation* op) {
   llvm::StringRef dialect = op->getName().getDialectNamespace();

@@ -39,5 +39,14 @@ output="$(timeout 300 mpirun --oversubscribe -np 2 --mca btl self,vader,tcp \
   "$work/part.mlir" 2>&1)" && fail "--check without --reference passed"
 grep -q "is already partitioned: --check needs --reference=SOURCE" <<<"$output" \
   || fail "no message for --check without --reference: $output"
+# A mark whose partition count is not the mesh's device count is refused on every rank.
+sed 's/num_partitions = 8 : i64/num_partitions = 4 : i64/' "$work/part.mlir" > "$work/wrong_count.mlir"
+grep -q "num_partitions = 4 : i64" "$work/wrong_count.mlir" || fail "no mark to edit in part.mlir"
+output="$(timeout 300 mpirun --oversubscribe -np 2 --mca btl self,vader,tcp \
+  --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo \
+  "$tessel" run --backend=mpi --device_assignment=data:local,model:mpi \
+  "$work/wrong_count.mlir" 2>&1)" && fail "a mark for 4 devices ran on a mesh of 8"
+grep -q "wrong_count.mlir was partitioned for 4 devices, but its mesh has 8" <<<"$output" \
+  || fail "no message for a mark that does not fit the mesh: $output"
 rm -rf "$work"
 echo "PASSED"

@@ -103,6 +103,15 @@ absl::Status CompareResults(const std::vector<runtime::Tensor>& got,
   return absl::OkStatus();
 }
 
+absl::Status RequireReferenceToCheck(const std::string& file, bool check, bool marked,
+                                     const std::string& reference) {
+  if (!check || !marked || !reference.empty()) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      file,
+      " is already partitioned: --check needs --reference=SOURCE, the program it was "
+      "partitioned from, to compare with"));
+}
+
 absl::StatusOr<std::vector<runtime::Tensor>> RunReference(
     const std::string& reference, const std::string& file, const std::string& function_name,
     const ir::PartitionedSignature& mark, const std::vector<runtime::Tensor>& inputs,

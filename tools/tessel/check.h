@@ -66,6 +66,12 @@ absl::StatusOr<std::vector<runtime::Tensor>> RunReference(
     const ir::PartitionedSignature& mark, const std::vector<runtime::Tensor>& inputs,
     mlir::MLIRContext& context, const runtime::RunLimits& limits = runtime::RunLimits());
 
+// Why --check cannot run on `file`, which carries the partitioned mark, when no
+// --reference=SOURCE names the program it came from: there is no single-device program to
+// compare with. OK when not checking, not marked, or given a reference. Every backend asks.
+absl::Status RequireReferenceToCheck(const std::string& file, bool check, bool marked,
+                                     const std::string& reference);
+
 // Compares the assembled results of a partitioned run, `got`, with the single-device
 // `expected` by the rules above, printing one line per result to `out`. Fails with
 // FailedPrecondition on the first mismatch (a different count, type or shape, or a

@@ -165,12 +165,8 @@ absl::Status Prepare(const MpiRunOptions& options, int rank, int world_size,
                                                     setup.original.getNumArguments(),
                                                     setup.original.getNumResults()));
   }
-  if (options.check && setup.mark && options.reference.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        options.file,
-        " is already partitioned: --check needs --reference=SOURCE, the program it was "
-        "partitioned from, to compare with"));
-  }
+  TESSEL_RETURN_IF_ERROR(RequireReferenceToCheck(options.file, options.check,
+                                                 setup.mark.has_value(), options.reference));
   const llvm::ArrayRef<mlir::Type> input_types =
       setup.mark ? llvm::ArrayRef<mlir::Type>(setup.mark->parameter_types)
                  : llvm::ArrayRef<mlir::Type>();

@@ -15,6 +15,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "partitioner/hlo_text/hlo_importer.h"
+#include "partitioner/ir/gspmd_sharding_attr.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/location.h"
 #include "partitioner/passes/collective_combining.h"
@@ -77,6 +78,7 @@ absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks) {
     return frontend && (frontend.get("xla.sdy.meshes") || frontend.get("xla.sdy.sharding"));
   };
   bool any = module->hasAttr(hlo_text::kHloNumPartitionsAttr) ||
+             ir::HasGspmdShardingStrings(module) ||
              hasShardy(module->getAttrOfType<mlir::DictionaryAttr>(hlo_text::kFrontendAttrsAttr));
   bool manual = false;
   bool gspmdManual = false;
@@ -88,20 +90,15 @@ absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks) {
       gspmdManual |= call.getCallTargetName() == "SPMDFullToShardShape" ||
                      call.getCallTargetName() == "SPMDShardToFullShape";
     }
-    if (op->getDiscardableAttr("tessel.hlo_sharding")) any = true;
     if (hasShardy(op->getAttrOfType<mlir::DictionaryAttr>(hlo_text::kFrontendAttrsAttr))) {
       any = true;
     }
     if (auto function = llvm::dyn_cast<mlir::func::FuncOp>(op)) {
       for (unsigned i = 0; i < function.getNumArguments(); ++i) {
-        if (function.getArgAttr(i, "tessel.hlo_sharding")) any = true;
         if (hasShardy(function.getArgAttrOfType<mlir::DictionaryAttr>(
                 i, hlo_text::kFrontendAttrsAttr))) {
           any = true;
         }
-      }
-      for (unsigned i = 0; i < function.getNumResults(); ++i) {
-        if (function.getResultAttr(i, "tessel.hlo_sharding")) any = true;
       }
     }
   });

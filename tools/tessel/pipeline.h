@@ -12,6 +12,7 @@
 #include "cost_model/hardware_spec.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Location.h"
+#include "partitioner/ir/location.h"
 #include "partitioner/propagation/propagate.h"
 
 namespace tessel::cli {
@@ -24,8 +25,8 @@ absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks);
 // every axis (PropagationOptions::recordAxisOrigins).
 // With `conservative`, shardings do not pass through the shifted dimensions of pad and
 // slice (--conservative).
-// Names the place of a diagnostic in its message (SourceNamer::NameAt); "" for none.
-using PlaceNamer = std::function<std::string(mlir::Location)>;
+// `name_of` names the place of a diagnostic in its message (SourceNamer::NameAt).
+using ::tessel::PlaceNamer;
 
 absl::Status Propagate(mlir::ModuleOp module, propagation::PropagationReport* report,
                        std::ostream& remarks, bool conservative = false,

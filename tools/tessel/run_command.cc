@@ -317,12 +317,8 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
   };
   if (!options.output_dir.empty()) TESSEL_RETURN_IF_ERROR(CreateOutputDir(options.output_dir));
   const bool perDevice = mark.has_value() || LooksPartitioned(*module);
-  if (options.check && mark && options.reference.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        options.file,
-        " is already partitioned: --check needs --reference=SOURCE, the program it was "
-        "partitioned from, to compare with"));
-  }
+  TESSEL_RETURN_IF_ERROR(RequireReferenceToCheck(options.file, options.check,
+                                                 mark.has_value(), options.reference));
   if (options.check && perDevice && !mark) {
     return absl::InvalidArgumentError(absl::StrCat(
         options.file,

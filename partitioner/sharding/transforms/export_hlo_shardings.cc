@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
+#include "partitioner/ir/gspmd_sharding_attr.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "partitioner/sharding/conversion.h"
 #include "partitioner/sharding/mlir_conversion.h"
@@ -20,7 +21,7 @@ namespace tessel::sharding {
 
 namespace {
 
-constexpr llvm::StringLiteral kHloShardingAttr = "tessel.hlo_sharding";
+constexpr llvm::StringLiteral kHloShardingAttr = ir::kGspmdShardingAttr;
 
 // The manual axes where `op` runs: those of every enclosing manual computation.
 std::vector<std::string> manualAxesAround(mlir::Operation* op) {
@@ -67,7 +68,7 @@ struct ExportHloShardingsPass
           MeshShardingToHlo(MeshFromAttr(mesh.getMesh()), tensor, manual);
       if (!hlo.ok()) {
         return where->emitError() << "sharding " << sharding << " has no GSPMD form: "
-                                  << hlo.status().message();
+                                  << std::string(hlo.status().message());
       }
       return hlo->ToString();
     };

@@ -1,5 +1,6 @@
 // Finding GSPMD's shard_maps in imported HLO, and cleaning up their bodies once they sit in
 // a tessel.manual_computation (gspmd_shard_maps.h).
+#include "partitioner/ir/gspmd_sharding_attr.h"
 #include "partitioner/sharding/transforms/gspmd_shard_maps.h"
 
 #include <algorithm>
@@ -18,7 +19,7 @@
 namespace tessel::sharding {
 namespace {
 
-constexpr llvm::StringLiteral kHloShardingAttr = "tessel.hlo_sharding";
+constexpr llvm::StringLiteral kHloShardingAttr = ir::kGspmdShardingAttr;
 // Calls nested deeper than this in a shard_map body are taken for recursion.
 constexpr int kMaxInlineRounds = 64;
 

@@ -18,6 +18,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
 #include "partitioner/ir/function_attrs.h"
+#include "partitioner/ir/gspmd_sharding_attr.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/tessel/sharding_verification.h"
 #include "partitioner/sharding/conversion.h"
@@ -36,7 +37,7 @@ namespace tessel::sharding {
 
 namespace {
 
-constexpr llvm::StringLiteral kHloShardingAttr = "tessel.hlo_sharding";
+constexpr llvm::StringLiteral kHloShardingAttr = ir::kGspmdShardingAttr;
 constexpr llvm::StringLiteral kFrontendAttrs = "tessel.hlo_frontend_attributes";
 constexpr llvm::StringLiteral kHloNumPartitions = "tessel.hlo_num_partitions";
 

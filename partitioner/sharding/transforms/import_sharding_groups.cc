@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
+#include "partitioner/ir/gspmd_sharding_attr.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "partitioner/sharding/transforms/passes.h"
@@ -19,7 +20,7 @@ namespace tessel::sharding {
 
 namespace {
 
-constexpr llvm::StringLiteral kHloShardingAttr = "tessel.hlo_sharding";
+constexpr llvm::StringLiteral kHloShardingAttr = ir::kGspmdShardingAttr;
 constexpr llvm::StringLiteral kFrontendAttrs = "tessel.hlo_frontend_attributes";
 
 // Which source wrote the group: the id spaces are separate.

@@ -62,3 +62,13 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   } : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A partitioned mark that does not fit the entry cannot be written as its global signature.
+module attributes {tessel.partitioned = {num_partitions = 2 : i64, parameter_types = [tensor<8xf32>, tensor<8xf32>], result_types = [tensor<8xf32>]}} {
+  // expected-error @+1 {{cannot write the partitioned mark: module attribute tessel.partitioned needs parameter_types, one type per entry function parameter}}
+  func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+}

@@ -23,6 +23,8 @@
 // RUN: sh -c 'tessel run %t/only_parameters.hlo; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=ONLY-PARAMETERS
 // RUN: sh -c 'tessel run %t/no_count.hlo; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NO-COUNT
 // RUN: sh -c 'tessel run %t/bad_shape.hlo; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=BAD-SHAPE
+// RUN: sh -c 'tessel run %t/tuple_element.hlo; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=TUPLE-ELEMENT
+// RUN: sh -c 'tessel run %t/token_element.hlo; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=TOKEN-ELEMENT
 
 // HEADER: HloModule {{.*}}num_partitions=4, frontend_attributes={tessel.global_parameters="(f32[16,8]{1,0}, f32[8,4]{1,0})",tessel.global_results="(f32[16,4]{1,0})"}
 // HEADER: f32[8,8]{1,0} parameter(0), sharding={devices=[2,1,2]<=[4] last_tile_dim_replicate}
@@ -50,6 +52,10 @@
 // NO-COUNT: exit=1
 // BAD-SHAPE: bad_shape.hlo:1:{{[0-9]+}}: error:
 // BAD-SHAPE: exit=1
+// TUPLE-ELEMENT: tuple_element.hlo:1:{{[0-9]+}}: error: tessel.global_parameters lists arrays only, one per entry parameter
+// TUPLE-ELEMENT: exit=1
+// TOKEN-ELEMENT: token_element.hlo:1:{{[0-9]+}}: error: tessel.global_results lists arrays only, one per entry result
+// TOKEN-ELEMENT: exit=1
 
 //--- mlp.mlir
 tessel.mesh @mesh = <["data"=2, "model"=2]>
@@ -101,6 +107,20 @@ ENTRY main {
 }
 //--- bad_shape.hlo
 HloModule m, num_partitions=2, frontend_attributes={tessel.global_parameters="(f32[8",tessel.global_results="(f32[8])"}
+
+ENTRY main {
+  a = f32[4] parameter(0), sharding={devices=[2]<=[2]}
+  ROOT c = f32[4] negate(a), sharding={devices=[2]<=[2]}
+}
+//--- tuple_element.hlo
+HloModule m, num_partitions=2, frontend_attributes={tessel.global_parameters="((f32[8], f32[8]))",tessel.global_results="(f32[8])"}
+
+ENTRY main {
+  a = f32[4] parameter(0), sharding={devices=[2]<=[2]}
+  ROOT c = f32[4] negate(a), sharding={devices=[2]<=[2]}
+}
+//--- token_element.hlo
+HloModule m, num_partitions=2, frontend_attributes={tessel.global_parameters="(f32[8])",tessel.global_results="(token[])"}
 
 ENTRY main {
   a = f32[4] parameter(0), sharding={devices=[2]<=[2]}
