@@ -13,6 +13,7 @@
 #include "partitioner/auto/strategies.h"
 #include "partitioner/ir/location.h"
 #include "partitioner/rules/sharding_rule_interface.h"
+#include "partitioner/rules/sharding_rule_models.h"
 
 namespace tessel::auto_sharding {
 namespace {
@@ -55,6 +56,8 @@ class Builder {
 
   absl::StatusOr<CostGraph> build() {
     auto module = func_->getParentOfType<mlir::ModuleOp>();
+    // The rules come from external models, attached to the context on first use.
+    rules::ensureShardingRuleModels(module.getContext());
     int meshes = 0;
     for (auto mesh : module.getOps<ir::MeshOp>()) {
       if (meshes++ == 0) {
