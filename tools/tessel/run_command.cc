@@ -31,6 +31,7 @@
 #include "tools/tessel/mpi_run.h"
 #include "tools/tessel/program.h"
 #include "tools/tessel/progress.h"
+#include "tools/tessel/pipeline.h"
 #include "tools/tessel/run_inputs.h"
 #include "tools/tessel/subcommands.h"
 
@@ -97,6 +98,8 @@ constexpr int64_t kMaxPartitions = 1024;
 
 struct RunOptions {
   std::string file;
+  // --auto: auto-sharding for --check's partitioned run (ParseAutoSharding).
+  std::string auto_sharding;
   std::string function;
   std::vector<std::string> inputs;
   bool use_inputs = false;
@@ -129,6 +132,10 @@ absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
   }
   RunOptions options;
   options.file = args.positional[0];
+  options.auto_sharding = absl::GetFlag(FLAGS_auto);
+  if (absl::Status parsed = ParseAutoSharding(options.auto_sharding).status(); !parsed.ok()) {
+    return parsed;
+  }
   options.function = absl::GetFlag(FLAGS_function);
   options.use_inputs = args.explicitly_set.count("inputs") > 0;
   options.inputs = absl::GetFlag(FLAGS_inputs);
@@ -432,6 +439,7 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
     if (options.check) {
       PipelineOptions pipeline = PipelineOptionsFromFlags(options.file);
       pipeline.shard_weight_update = options.shard_weight_update;
+      pipeline.auto_sharding = options.auto_sharding;
       pipeline.combine_collectives = options.combine_collectives;
       TESSEL_RETURN_IF_ERROR(CheckPartitioned(*module, options.function, inputs, results, out,
                                               err, pipeline, options.tolerance, limits,
@@ -516,8 +524,9 @@ Subcommand RunCommand() {
                    "shard_weight_update", "combine_collectives", "rtol", "atol",
                    "timeout", "max_while_iterations", "max_memory", "timing",
                    "in_shardings", "out_shardings", "conservative", "replication_is_error",
-                   "reference", "quiet"};
+                   "reference", "quiet", "auto"};
   command.repeatable_flags = {"in_shardings", "out_shardings"};
+  command.implicit_values = {{"auto", "on"}};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     absl::StatusOr<RunOptions> options = GetOptions(args);
     if (!options.ok()) {
