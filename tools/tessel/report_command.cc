@@ -148,7 +148,8 @@ Subcommand ReportCommand() {
   command.name = "report";
   command.synopsis =
       "report FILE [--function=main] [--mesh=NAME=SIZE,...] [--hardware=SPEC.textproto] "
-      "[--format=text|json] [--partitioned] [--shard_weight_update] [--combine_collectives]";
+      "[--format=text|json] [--partitioned] [--shard_weight_update] [--combine_collectives] "
+      "[--auto[=memory_limit=16GiB]]";
   command.summary = "Estimate per-device memory, communication and step time.";
   command.details =
       "Propagates shardings through FILE (MLIR or XLA HLO text) and partitions it, unless it\n"
@@ -161,6 +162,9 @@ Subcommand ReportCommand() {
       "report shows the optimizer state split (docs/partitioning.md). --combine_collectives\n"
       "runs independent collectives of one kind over the same axes as one after\n"
       "partitioning (also on a FILE that is already partitioned).\n"
+      "\n"
+      "--auto[=memory_limit=16GiB] first chooses shardings for the values FILE leaves open\n"
+      "by the cost model (docs/auto_sharding.md), so the report prices that plan.\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
   command.flags = {"function",      "mesh",        "in_shardings",

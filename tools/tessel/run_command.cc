@@ -224,6 +224,12 @@ absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
         "--combine_collectives changes how the program is partitioned; it needs --check or "
         "--backend=mpi");
   }
+  // Under MPI every rank would solve on its own, and a solver stopped by its time limit
+  // may stop at different plans on different ranks: --auto is for --check only.
+  if (!options.auto_sharding.empty() && !options.check) {
+    return absl::InvalidArgumentError(
+        "--auto changes how the program is partitioned; it needs --check (not --backend=mpi)");
+  }
   if (options.check && options.partitions != 1) {
     return absl::InvalidArgumentError(
         "--check runs the single-device program and partitions it itself; drop --partitions");
@@ -478,7 +484,7 @@ Subcommand RunCommand() {
   command.synopsis =
       "run FILE [--function=main] [--inputs=a.npy,b.npy | --seed=N] "
       "[--partitions=N] [--output_dir=DIR] [--print_limit=K] [--check] [--mesh=NAME=SIZE,...] "
-      "[--timing] "
+      "[--timing] [--auto[=memory_limit=16GiB]] "
       "[--shard_weight_update] [--combine_collectives] [--timeout=DURATION] "
       "[--max_while_iterations=N] [--max_memory=BYTES] "
       "[--backend=local|mpi [--device_assignment=AXIS:local|mpi,...] "
@@ -513,6 +519,9 @@ Subcommand RunCommand() {
       "every rank, runs each rank's partitions (as placed by --device_assignment) and prints\n"
       "the assembled results on rank 0; --check compares them there with the single-device\n"
       "run. Every rank exits with the same status.\n"
+      "\n"
+      "--auto[=memory_limit=16GiB] (with --check) first chooses shardings for the values\n"
+      "FILE leaves open by the cost model (docs/auto_sharding.md).\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input (unreadable or invalid program, unknown\n"
       "function, inputs that do not match the signature, an op the executor cannot run, a\n"
