@@ -13,6 +13,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin
   libeigen3-dev
+  coinor-libcbc-dev         # COIN-OR CBC (with CLP, OSI): the auto-sharding ILP
   python3
   python3-dev pybind11-dev  # the Python module (CPython 3.11 headers, pybind11 2.10)
   python3-numpy python3-pip  # numpy for runs from Python; pip for the wheel's install test

@@ -28,6 +28,7 @@
 #include "partitioner/passes/collective_combining.h"
 #include "partitioner/passes/hierarchical_all_reduce.h"
 #include "partitioner/passes/weight_update_sharding.h"
+#include "partitioner/auto/auto_sharding.h"
 #include "partitioner/propagation/propagate.h"
 #include "partitioner/spmd/partition.h"
 #include "runtime/element_type.h"
@@ -281,6 +282,18 @@ absl::StatusOr<PartitionResult> Partition(const Program& program,
       api_internal::ToStringRef(program.entry_function()));
 
   Records result;
+  std::optional<AutoShardingSummary> chosen;
+  if (options.auto_sharding) {
+    auto_sharding::AutoShardingOptions auto_options;
+    auto_options.memoryLimitBytes = options.auto_sharding->memory_limit_bytes;
+    auto_options.timeLimitSeconds = options.auto_sharding->time_limit_seconds;
+    auto_options.function = program.entry_function();
+    TESSEL_ASSIGN_OR_RETURN(auto_sharding::AutoShardingResult plan,
+                            auto_sharding::autoShard(*module, hardware, auto_options));
+    chosen = AutoShardingSummary{plan.objectiveSeconds, plan.computeSeconds,
+                                 plan.communicationSeconds, plan.optimal, plan.solveSeconds,
+                                 plan.memoryLimitBytes, plan.choices};
+  }
   {
     api_internal::DiagnosticCollector diagnostics(context.get());
     propagation::PropagationOptions propagation_options;
@@ -345,7 +358,8 @@ absl::StatusOr<PartitionResult> Partition(const Program& program,
   return PartitionResult{std::move(partitioned),         num_partitions,
                          std::move(result.parameters),   std::move(result.op_results),
                          std::move(result.results),      std::move(result.fallback_warnings),
-                         std::move(collectives),         std::move(cost)};
+                         std::move(collectives),         std::move(cost),
+                         std::move(chosen)};
 }
 
 }  // namespace tessel

@@ -32,6 +32,17 @@
 
 namespace tessel {
 
+// Auto-sharding (docs/auto_sharding.md): before propagation, shardings for the values the
+// user left unannotated are chosen so that the cost model's step time on the hardware spec
+// is least, within a per-device memory limit. The user's annotations are kept as hard
+// constraints.
+struct AutoShardingOptions {
+  // Bytes each device may hold; 0 takes the hardware spec's memory capacity.
+  int64_t memory_limit_bytes = 0;
+  // The solver stops after this long and the best plan it found so far is used.
+  double time_limit_seconds = 10;
+};
+
 struct PartitionOptions {
   // Fallback warnings become errors: Partition fails with FailedPrecondition naming the op
   // that could only be partitioned by gathering split operands whole. (A fallback whose
@@ -65,6 +76,8 @@ struct PartitionOptions {
   // The partitioner also prices its strategies (a dot reduce-scattered or its operands
   // resharded) on it.
   std::string hardware_spec;
+  // When set, auto-sharding chooses the shardings the program leaves open (above).
+  std::optional<AutoShardingOptions> auto_sharding;
 };
 
 // Where a value's sharding came from, as propagation recorded it.
@@ -206,6 +219,22 @@ struct CostEstimate {
   std::string table;
 };
 
+// What auto-sharding chose and what the solver estimated for it.
+struct AutoShardingSummary {
+  // The solver's estimate of the step time (compute plus communication) of its plan; the
+  // CostEstimate of the partitioned program is the cost model's figure for the same plan.
+  double estimated_step_seconds = 0;
+  double compute_seconds = 0;
+  double communication_seconds = 0;
+  // Whether the plan is proven optimal under the solver's model (false when the time
+  // limit ended the search first).
+  bool optimal = false;
+  double solve_seconds = 0;
+  int64_t memory_limit_bytes = 0;
+  // Per parameter and op, what was chosen: "parameter 0: [{"data"}, {}]".
+  std::vector<std::string> choices;
+};
+
 struct PartitionResult {
   // The program every device runs; Run() executes it on num_partitions partitions.
   Program program;
@@ -219,6 +248,8 @@ struct PartitionResult {
   std::vector<FallbackWarning> fallback_warnings;
   CollectiveSummary collectives;
   CostEstimate cost;
+  // Set when PartitionOptions::auto_sharding was.
+  std::optional<AutoShardingSummary> auto_sharding;
 };
 
 // Propagates shardings through a copy of `program` and partitions it.
@@ -226,7 +257,9 @@ struct PartitionResult {
 // fails, InvalidArgument if the program's meshes have different numbers of devices or the
 // hardware spec does not parse,
 // FailedPrecondition naming a fallback op under `replication_is_error`, and
-// FailedPrecondition for a program that is partitioned already.
+// FailedPrecondition for a program that is partitioned already. With auto_sharding, also
+// ResourceExhausted when no plan fits the memory limit, DeadlineExceeded when the solver
+// found none in time, FailedPrecondition for a program without exactly one mesh.
 absl::StatusOr<PartitionResult> Partition(const Program& program,
                                           const PartitionOptions& options = PartitionOptions());
 

@@ -41,10 +41,32 @@ PartitionOptions ToOptions(const py::dict& given) {
       options.hardware_spec = value.cast<std::string>();
       known = true;
     }
+    if (name == "auto_sharding") {
+      // True for the defaults, False or None for off, or a dict of the limits.
+      known = true;
+      if (py::isinstance<py::dict>(value)) {
+        AutoShardingOptions chosen;
+        for (const auto& [limitKey, limit] : value.cast<py::dict>()) {
+          std::string limitName = py::str(limitKey);
+          if (limitName == "memory_limit_bytes") {
+            chosen.memory_limit_bytes = limit.cast<int64_t>();
+          } else if (limitName == "time_limit_seconds") {
+            chosen.time_limit_seconds = limit.cast<double>();
+          } else {
+            throw Error("unknown auto_sharding option '" + limitName +
+                        "' (options: memory_limit_bytes, time_limit_seconds)");
+          }
+        }
+        options.auto_sharding = chosen;
+      } else if (!value.is_none() && value.cast<bool>()) {
+        options.auto_sharding = AutoShardingOptions();
+      }
+    }
     if (!known) {
       std::vector<std::string> names;
       for (const auto& [flag, field] : flags) names.push_back(flag);
       names.push_back("hardware_spec");
+      names.push_back("auto_sharding");
       throw Error("unknown partition option '" + name + "' (options: " +
                   absl::StrJoin(names, ", ") + ")");
     }
@@ -124,7 +146,20 @@ void RegisterPartition(py::module_& module) {
                              [](const PartitionResult& r) { return r.collectives.entries; })
       .def_property_readonly("collectives_text",
                              [](const PartitionResult& r) { return r.collectives.ToString(); })
-      .def_readonly("cost", &PartitionResult::cost);
+      .def_readonly("cost", &PartitionResult::cost)
+      .def_property_readonly("auto_sharding", [](const PartitionResult& r) -> py::object {
+        if (!r.auto_sharding) return py::none();
+        const AutoShardingSummary& s = *r.auto_sharding;
+        py::dict summary;
+        summary["estimated_step_seconds"] = s.estimated_step_seconds;
+        summary["compute_seconds"] = s.compute_seconds;
+        summary["communication_seconds"] = s.communication_seconds;
+        summary["optimal"] = s.optimal;
+        summary["solve_seconds"] = s.solve_seconds;
+        summary["memory_limit_bytes"] = s.memory_limit_bytes;
+        summary["choices"] = s.choices;
+        return std::move(summary);
+      });
 
   module.def(
       "partition",

@@ -147,7 +147,9 @@ class Program:
         keyed by index or name: a parameter's source name, a result's "result 0" (or
         "result0"). Options: replication_is_error,
         conservative_propagation, shard_weight_update, combine_collectives,
-        hierarchical_all_reduce (booleans) and hardware_spec (protobuf text)."""
+        hierarchical_all_reduce (booleans), hardware_spec (protobuf text), and
+        auto_sharding: True, or a dict with memory_limit_bytes and time_limit_seconds, to
+        choose shardings for the values left open (docs/auto_sharding.md)."""
         from tessel.result import PartitionResult
         if mesh is not None and not isinstance(mesh, Mesh):
             mesh = Mesh(mesh)

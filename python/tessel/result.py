@@ -85,6 +85,14 @@ class PartitionResult:
                 for e in self._native.collectives]
 
     @property
+    def auto_sharding(self):
+        """With partition(..., auto_sharding=...): a dict of what the solver chose (its
+        estimated step, compute and communication seconds, whether the plan is proven
+        optimal, the solve time, the memory limit, and "choices", one line per parameter
+        and op); None otherwise."""
+        return self._native.auto_sharding
+
+    @property
     def warnings(self):
         """The ops partitioned by replication (correct, not fast), as messages."""
         return [str(w) for w in self._native.fallback_warnings]

@@ -6,6 +6,8 @@ import os
 import tempfile
 import unittest
 
+import numpy as np
+
 import tessel
 from programs import MLP, ROW_SPLIT_DOT_HLO
 
@@ -126,6 +128,29 @@ class PartitionTest(unittest.TestCase):
         self.assertEqual(mlp_result(combine_collectives=True).warnings, [])
         with self.assertRaisesRegex(tessel.Error, "unknown partition option 'fast'"):
             mlp_result(fast=True)
+
+    def test_auto_sharding_fills_what_is_left_open(self):
+        # Only x is given; a memory limit below the weights' 1.5 KiB whole makes the plan
+        # split them, and the run still equals the single-device one.
+        mesh = tessel.Mesh({"data": 2, "model": 2})
+        program = tessel.load(MLP)
+        result = program.partition(
+            mesh, in_shardings=[tessel.P("data", None)],
+            auto_sharding={"memory_limit_bytes": 1536, "time_limit_seconds": 10})
+        chosen = result.auto_sharding
+        self.assertTrue(chosen["optimal"])
+        self.assertEqual(chosen["memory_limit_bytes"], 1536)
+        self.assertIn('parameter 0: [{"data"}, {}] (annotated)', chosen["choices"])
+        for weight in ("w1", "w2"):
+            spec = result.shardings[weight].spec
+            self.assertTrue(spec is not None and any(axis is not None for axis in spec), spec)
+        self.assertIsNone(mlp_result().auto_sharding)
+        inputs = [np.random.default_rng(1).standard_normal(t[1]).astype(np.float32)
+                  for t in program.parameter_types]
+        np.testing.assert_allclose(result.run(*inputs)[0], program.run(*inputs)[0],
+                                   rtol=1e-4, atol=1e-5)
+        with self.assertRaisesRegex(tessel.Error, "unknown auto_sharding option 'fast'"):
+            program.partition(mesh, auto_sharding={"fast": True})
 
     def test_out_shardings(self):
         mesh = tessel.Mesh({"data": 2, "model": 2})

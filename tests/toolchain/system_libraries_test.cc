@@ -10,6 +10,9 @@
 #include "gtest/gtest.h"
 #include "tests/toolchain/smoke.pb.h"
 #include "unsupported/Eigen/CXX11/Tensor"
+#include "coin/CbcModel.hpp"
+#include "coin/CoinPackedMatrix.hpp"
+#include "coin/OsiClpSolverInterface.hpp"
 
 namespace {
 
@@ -48,6 +51,28 @@ TEST(SystemLibrariesTest, MpiLibraryLinks) {
   int version = 0, subversion = 0;
   ASSERT_EQ(MPI_Get_version(&version, &subversion), MPI_SUCCESS);
   EXPECT_GE(version, 3);
+}
+
+TEST(SystemLibrariesTest, CbcSolvesASmallIntegerProgram) {
+  // max 5a + 4b + 3c subject to 2a + 3b + c <= 5, a, b, c binary. Taking a and c gives 8
+  // with weight 3; a and b weigh 5 and give 9, the optimum; all three weigh 6.
+  OsiClpSolverInterface lp;
+  CoinPackedMatrix rows(false, 0, 0);
+  rows.setDimensions(0, 3);
+  const int columns[] = {0, 1, 2};
+  const double weights[] = {2, 3, 1};
+  rows.appendRow(CoinPackedVector(3, columns, weights));
+  const double lower[] = {0, 0, 0}, upper[] = {1, 1, 1}, objective[] = {-5, -4, -3};
+  const double rowLower[] = {-COIN_DBL_MAX}, rowUpper[] = {5};
+  lp.loadProblem(rows, lower, upper, objective, rowLower, rowUpper);
+  for (int i = 0; i < 3; ++i) lp.setInteger(i);
+  lp.messageHandler()->setLogLevel(0);
+  CbcModel model(lp);
+  model.setLogLevel(0);
+  model.branchAndBound();
+  ASSERT_TRUE(model.isProvenOptimal());
+  EXPECT_DOUBLE_EQ(model.getObjValue(), -9);
+  EXPECT_NEAR(model.bestSolution()[2], 0, 1e-6);
 }
 
 }  // namespace

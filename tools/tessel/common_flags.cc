@@ -57,6 +57,12 @@ ABSL_FLAG(bool, shard_weight_update, false,
           "Shard data-parallel optimizer updates over the batch axes before partitioning: "
           "gradients are reduce-scattered, the update runs on a 1/n shard, new weights are "
           "all-gathered and the optimizer state stays split (docs/partitioning.md).");
+ABSL_FLAG(std::string, auto, "",
+          "Auto-sharding (docs/auto_sharding.md): choose shardings for the values the program "
+          "leaves unannotated by the cost model. --auto alone, or comma-separated options: "
+          "memory_limit=16GiB (bytes per device; default the hardware spec's capacity), "
+          "time_limit=SECONDS (the solver's; default 10).");
+
 ABSL_FLAG(std::string, hardware, "",
           "A hardware spec in protobuf text (cost_model/hardware_spec.proto): what the cost "
           "model estimates with, and what the partitioner prices its strategies on; the "

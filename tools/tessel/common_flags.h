@@ -50,6 +50,10 @@ ABSL_DECLARE_FLAG(bool, combine_collectives);
 // Print the time of each stage (partition and run).
 ABSL_DECLARE_FLAG(bool, timing);
 
+// Auto-sharding before propagation: "" off, "on" (what a bare --auto gives), or options
+// such as "memory_limit=16GiB,time_limit=30" (ParseAutoSharding in pipeline.h).
+ABSL_DECLARE_FLAG(std::string, auto);
+
 // The hardware spec file for the cost model and the partitioner's strategy choice.
 ABSL_DECLARE_FLAG(std::string, hardware);
 

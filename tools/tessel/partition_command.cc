@@ -122,7 +122,7 @@ Subcommand PartitionCommand() {
   command.synopsis =
       "partition FILE [--mesh=NAME=SIZE,...] [--shard_weight_update] [--combine_collectives] "
       "[--hardware=SPEC.textproto] [--strategy_remarks] [--propagated] [--format=mlir|hlo] "
-      "[--timing] [--global_layouts] [--output=OUT]";
+      "[--timing] [--global_layouts] [--auto[=memory_limit=16GiB]] [--output=OUT]";
   command.summary = "Propagate shardings and partition a program into its SPMD form.";
   command.details =
       "FILE is an annotated program (MLIR or XLA HLO text): a tessel.mesh and shardings on\n"
@@ -138,7 +138,9 @@ Subcommand PartitionCommand() {
       "Where an op can be partitioned several ways (a dot with split contracting dims), the\n"
       "cost model prices each on the --hardware spec and the cheapest is emitted;\n"
       "--strategy_remarks prints the choice and the runner-up. --timing prints the time of\n"
-      "each stage and the peak memory.\n"
+      "each stage and the peak memory. --auto chooses shardings for the values FILE leaves\n"
+      "unannotated, so that the cost model's step time is least within a per-device memory\n"
+      "limit (--auto=memory_limit=16GiB; docs/auto_sharding.md); annotations stay as given.\n"
       "\n"
       "The program is written as MLIR, or as XLA HLO text with --format=hlo or an --output\n"
       "ending in .hlo (a module XLA or any HLO tool reads). --propagated writes the program\n"
@@ -151,8 +153,10 @@ Subcommand PartitionCommand() {
                    "output",        "shard_weight_update", "combine_collectives",
                    "hardware",      "strategy_remarks",    "timing",
                    "format",        "propagated",          "conservative",
-                   "global_layouts", "replication_is_error", "quiet"};
+                   "global_layouts", "replication_is_error", "quiet",
+                   "auto"};
   command.flag_defaults = {{"format", "auto"}};
+  command.implicit_values = {{"auto", "on"}};
   command.repeatable_flags = {"in_shardings", "out_shardings"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     if (args.positional.size() != 1) {
@@ -169,6 +173,12 @@ Subcommand PartitionCommand() {
     absl::StatusOr<ShardingFlags> shardings = ParseShardingFlags();
     if (!shardings.ok()) {
       err << "tessel partition: " << shardings.status().message()
+          << "\nsee 'tessel partition --help' for usage\n";
+      return static_cast<int>(kExitUsage);
+    }
+    if (absl::Status parsed = ParseAutoSharding(absl::GetFlag(FLAGS_auto)).status();
+        !parsed.ok()) {
+      err << "tessel partition: " << parsed.message()
           << "\nsee 'tessel partition --help' for usage\n";
       return static_cast<int>(kExitUsage);
     }
@@ -219,6 +229,7 @@ Subcommand PartitionCommand() {
       pipeline.seconds = &stages;
       pipeline.propagate_only = absl::GetFlag(FLAGS_propagated);
       pipeline.global_layouts = absl::GetFlag(FLAGS_global_layouts);
+      pipeline.auto_sharding = absl::GetFlag(FLAGS_auto);
       // The global types of @main, before partitioning makes them local: the mark lets
       // `tessel run` feed the partitioned program global inputs.
       std::optional<ir::PartitionedSignature> signature = GlobalSignature(**module);

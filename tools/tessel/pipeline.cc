@@ -2,12 +2,17 @@
 // a Status and remark lines.
 #include "tools/tessel/pipeline.h"
 
+#include <cmath>
 #include <ctime>
 #include <memory>
 #include <string>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "llvm/Support/raw_ostream.h"
@@ -148,10 +153,54 @@ PipelineOptions PipelineOptionsFromFlags(const std::string& path) {
   return options;
 }
 
+absl::StatusOr<std::optional<auto_sharding::AutoShardingOptions>> ParseAutoSharding(
+    absl::string_view text) {
+  if (text.empty()) return std::nullopt;
+  auto_sharding::AutoShardingOptions options;
+  if (text == "on" || text == "true" || text == "1") return options;
+  for (absl::string_view item : absl::StrSplit(text, ',')) {
+    std::pair<absl::string_view, absl::string_view> kv = absl::StrSplit(item, absl::MaxSplits('=', 1));
+    if (kv.first == "memory_limit") {
+      absl::StatusOr<int64_t> bytes = ParseByteSize("auto memory_limit", kv.second);
+      if (!bytes.ok()) return bytes.status();
+      options.memoryLimitBytes = *bytes;
+    } else if (kv.first == "time_limit") {
+      absl::string_view number = absl::StripSuffix(kv.second, "s");
+      double seconds = 0;
+      if (!absl::SimpleAtod(number, &seconds) || !(seconds > 0) || std::isinf(seconds)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--auto: time_limit must be a positive number of seconds, got '", kv.second, "'"));
+      }
+      options.timeLimitSeconds = seconds;
+    } else {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--auto: unknown option '", item,
+                       "' (expected memory_limit=BYTES or time_limit=SECONDS)"));
+    }
+  }
+  return options;
+}
+
 absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
                                    const PipelineOptions& options) {
   const absl::Time start = absl::Now();
   const double startCpu = ProcessCpuSeconds();
+  absl::StatusOr<std::optional<auto_sharding::AutoShardingOptions>> autoOptions =
+      ParseAutoSharding(options.auto_sharding);
+  if (!autoOptions.ok()) return autoOptions.status();
+  if (*autoOptions) {
+    absl::StatusOr<auto_sharding::AutoShardingResult> chosen = auto_sharding::autoShard(
+        module, options.hardware ? *options.hardware : cost_model::DefaultHardwareSpec(),
+        **autoOptions);
+    if (!chosen.ok()) return chosen.status();
+    remarks << absl::StrFormat(
+        "auto-sharding: %d choices (%d elementwise ops merged), %s plan in %.3f s; estimated "
+        "step %.3g s (compute %.3g s, communication %.3g s); memory limit %d bytes per "
+        "device\n",
+        chosen->nodes, chosen->mergedOps, chosen->optimal ? "optimal" : "best-found",
+        chosen->solveSeconds, chosen->objectiveSeconds, chosen->computeSeconds,
+        chosen->communicationSeconds, chosen->memoryLimitBytes);
+  }
   absl::Status propagated =
       Propagate(module, nullptr, remarks, options.conservative, options.name_of);
   const absl::Time propagatedAt = absl::Now();

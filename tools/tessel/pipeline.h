@@ -5,11 +5,15 @@
 #define TESSEL_TOOLS_TESSEL_PIPELINE_H_
 
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "cost_model/hardware_spec.h"
+#include "partitioner/auto/auto_sharding.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Location.h"
 #include "partitioner/ir/location.h"
@@ -70,7 +74,17 @@ struct PipelineOptions {
   PlaceNamer name_of;
   // Keep each partitioned value's global type and sharding on its op (--global_layouts).
   bool global_layouts = false;
+  // The --auto flag's value: auto-sharding before propagation unless empty
+  // (ParseAutoSharding). Its summary goes to `remarks`.
+  std::string auto_sharding;
 };
+
+// Parses an --auto value: "" gives nullopt (off); "on", "true" or "1" the defaults; else
+// comma-separated memory_limit=BYTES (as --max_memory: 16GiB, 512M) and time_limit=SECONDS
+// (a positive number, optionally ending in "s"). Fails with InvalidArgument naming the
+// option and the value.
+absl::StatusOr<std::optional<auto_sharding::AutoShardingOptions>> ParseAutoSharding(
+    absl::string_view text);
 
 // The pipeline options the shared flags give (--conservative, --replication_is_error), with
 // messages naming values by their names in the program at `path`; each command sets the

@@ -29,6 +29,8 @@ namespace {
 
 struct ReportOptions {
   std::string file;
+  // --auto: auto-sharding before propagation (ParseAutoSharding).
+  std::string auto_sharding;
   std::string function;
   std::vector<MeshAxisSize> mesh;
   std::string hardware;
@@ -46,6 +48,10 @@ absl::StatusOr<ReportOptions> GetOptions(const ParsedArgs& args) {
   }
   ReportOptions options;
   options.file = args.positional[0];
+  options.auto_sharding = absl::GetFlag(FLAGS_auto);
+  if (absl::Status parsed = ParseAutoSharding(options.auto_sharding).status(); !parsed.ok()) {
+    return parsed;
+  }
   options.function = absl::GetFlag(FLAGS_function);
   options.hardware = absl::GetFlag(FLAGS_hardware);
   options.partitioned = absl::GetFlag(FLAGS_partitioned);
@@ -115,6 +121,7 @@ absl::Status Report(const ReportOptions& options, std::ostream& out, std::ostrea
   if (!partitioned) {
     PipelineOptions pipeline = PipelineOptionsFromFlags(options.file);
     pipeline.shard_weight_update = options.shard_weight_update;
+    pipeline.auto_sharding = options.auto_sharding;
     pipeline.combine_collectives = options.combine_collectives;
     pipeline.hardware = &spec;
     absl::Status status = PropagateAndPartition(**module, err, pipeline);
@@ -141,7 +148,8 @@ Subcommand ReportCommand() {
   command.name = "report";
   command.synopsis =
       "report FILE [--function=main] [--mesh=NAME=SIZE,...] [--hardware=SPEC.textproto] "
-      "[--format=text|json] [--partitioned] [--shard_weight_update] [--combine_collectives]";
+      "[--format=text|json] [--partitioned] [--shard_weight_update] [--combine_collectives] "
+      "[--auto[=memory_limit=16GiB]]";
   command.summary = "Estimate per-device memory, communication and step time.";
   command.details =
       "Propagates shardings through FILE (MLIR or XLA HLO text) and partitions it, unless it\n"
@@ -155,12 +163,16 @@ Subcommand ReportCommand() {
       "runs independent collectives of one kind over the same axes as one after\n"
       "partitioning (also on a FILE that is already partitioned).\n"
       "\n"
+      "--auto[=memory_limit=16GiB] first chooses shardings for the values FILE leaves open\n"
+      "by the cost model (docs/auto_sharding.md), so the report prices that plan.\n"
+      "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
   command.flags = {"function",      "mesh",        "in_shardings",
                    "out_shardings", "hardware",    "format",
                    "partitioned",   "shard_weight_update", "combine_collectives",
-                   "conservative",  "replication_is_error"};
+                   "conservative",  "replication_is_error", "auto"};
   command.repeatable_flags = {"in_shardings", "out_shardings"};
+  command.implicit_values = {{"auto", "on"}};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     absl::StatusOr<ReportOptions> options = GetOptions(args);
     if (!options.ok()) {

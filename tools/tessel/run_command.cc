@@ -31,6 +31,7 @@
 #include "tools/tessel/mpi_run.h"
 #include "tools/tessel/program.h"
 #include "tools/tessel/progress.h"
+#include "tools/tessel/pipeline.h"
 #include "tools/tessel/run_inputs.h"
 #include "tools/tessel/subcommands.h"
 
@@ -97,6 +98,8 @@ constexpr int64_t kMaxPartitions = 1024;
 
 struct RunOptions {
   std::string file;
+  // --auto: auto-sharding for --check's partitioned run (ParseAutoSharding).
+  std::string auto_sharding;
   std::string function;
   std::vector<std::string> inputs;
   bool use_inputs = false;
@@ -129,6 +132,10 @@ absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
   }
   RunOptions options;
   options.file = args.positional[0];
+  options.auto_sharding = absl::GetFlag(FLAGS_auto);
+  if (absl::Status parsed = ParseAutoSharding(options.auto_sharding).status(); !parsed.ok()) {
+    return parsed;
+  }
   options.function = absl::GetFlag(FLAGS_function);
   options.use_inputs = args.explicitly_set.count("inputs") > 0;
   options.inputs = absl::GetFlag(FLAGS_inputs);
@@ -216,6 +223,12 @@ absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
     return absl::InvalidArgumentError(
         "--combine_collectives changes how the program is partitioned; it needs --check or "
         "--backend=mpi");
+  }
+  // Under MPI every rank would solve on its own, and a solver stopped by its time limit
+  // may stop at different plans on different ranks: --auto is for --check only.
+  if (!options.auto_sharding.empty() && !options.check) {
+    return absl::InvalidArgumentError(
+        "--auto changes how the program is partitioned; it needs --check (not --backend=mpi)");
   }
   if (options.check && options.partitions != 1) {
     return absl::InvalidArgumentError(
@@ -428,6 +441,7 @@ absl::Status Run(const RunOptions& options, std::ostream& out, std::ostream& err
     if (options.check) {
       PipelineOptions pipeline = PipelineOptionsFromFlags(options.file);
       pipeline.shard_weight_update = options.shard_weight_update;
+      pipeline.auto_sharding = options.auto_sharding;
       pipeline.combine_collectives = options.combine_collectives;
       TESSEL_RETURN_IF_ERROR(CheckPartitioned(*module, options.function, inputs, results, out,
                                               err, pipeline, options.tolerance, limits,
@@ -466,7 +480,7 @@ Subcommand RunCommand() {
   command.synopsis =
       "run FILE [--function=main] [--inputs=a.npy,b.npy | --seed=N] "
       "[--partitions=N] [--output_dir=DIR] [--print_limit=K] [--check] [--mesh=NAME=SIZE,...] "
-      "[--timing] "
+      "[--timing] [--auto[=memory_limit=16GiB]] "
       "[--shard_weight_update] [--combine_collectives] [--timeout=DURATION] "
       "[--max_while_iterations=N] [--max_memory=BYTES] "
       "[--backend=local|mpi [--device_assignment=AXIS:local|mpi,...] "
@@ -502,6 +516,9 @@ Subcommand RunCommand() {
       "the assembled results on rank 0; --check compares them there with the single-device\n"
       "run. Every rank exits with the same status.\n"
       "\n"
+      "--auto[=memory_limit=16GiB] (with --check) first chooses shardings for the values\n"
+      "FILE leaves open by the cost model (docs/auto_sharding.md).\n"
+      "\n"
       "Exit status: 0 on success, 1 for bad input (unreadable or invalid program, unknown\n"
       "function, inputs that do not match the signature, an op the executor cannot run, a\n"
       "device assignment that does not fit the mesh or the MPI job, a failed --check, a run\n"
@@ -512,8 +529,9 @@ Subcommand RunCommand() {
                    "shard_weight_update", "combine_collectives", "rtol", "atol",
                    "timeout", "max_while_iterations", "max_memory", "timing",
                    "in_shardings", "out_shardings", "conservative", "replication_is_error",
-                   "reference", "quiet"};
+                   "reference", "quiet", "auto"};
   command.repeatable_flags = {"in_shardings", "out_shardings"};
+  command.implicit_values = {{"auto", "on"}};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     absl::StatusOr<RunOptions> options = GetOptions(args);
     if (!options.ok()) {

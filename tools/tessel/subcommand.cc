@@ -129,6 +129,9 @@ absl::StatusOr<ParsedArgs> ParseArgs(const Subcommand& subcommand,
       flag_value = std::string(value);
     } else if (flag->IsOfType<bool>()) {
       flag_value = "true";
+    } else if (auto implicit = subcommand.implicit_values.find(std::string(flag->Name()));
+               implicit != subcommand.implicit_values.end()) {
+      flag_value = implicit->second;
     } else if (i + 1 < args.size()) {
       flag_value = args[++i];
     } else {

@@ -56,6 +56,9 @@ struct Subcommand {
   // Flags that may be given several times; their values are joined with commas, so
   // `--value=a --value=b` means `--value=a,b` (for list-valued flags).
   std::set<std::string> repeatable_flags;
+  // Values of non-boolean flags written without one: {"auto", "on"} makes `--auto` mean
+  // `--auto=on` (rather than taking the next word as its value).
+  std::map<std::string, std::string> implicit_values;
   // Runs the subcommand after a successful parse; returns an ExitCode. Messages go to
   // `out` (results) and `err` (errors, prefixed with "tessel <name>: ").
   std::function<int(const ParsedArgs& args, std::ostream& out, std::ostream& err)> run;

@@ -1,0 +1,107 @@
+// The auto-sharding driver: graph, ILP, and the chosen layouts written back as shardings.
+#include "partitioner/auto/auto_sharding.h"
+
+#include "absl/strings/str_cat.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "partitioner/auto/cost_graph.h"
+#include "partitioner/auto/ilp.h"
+#include "partitioner/ir/location.h"
+
+namespace tessel::auto_sharding {
+namespace {
+
+absl::StatusOr<mlir::func::FuncOp> findFunction(mlir::ModuleOp module,
+                                                const std::string& name) {
+  if (!name.empty() || module.lookupSymbol<mlir::func::FuncOp>("main")) {
+    const std::string wanted = name.empty() ? "main" : name;
+    if (auto func = module.lookupSymbol<mlir::func::FuncOp>(wanted)) {
+      if (!func.isDeclaration()) return func;
+    }
+    return absl::FailedPreconditionError(
+        absl::StrCat("auto-sharding: the program has no function @", wanted));
+  }
+  mlir::func::FuncOp only;
+  int count = 0;
+  for (auto func : module.getOps<mlir::func::FuncOp>()) {
+    if (func.isDeclaration()) continue;
+    only = func;
+    ++count;
+  }
+  if (count != 1) {
+    return absl::FailedPreconditionError(
+        "auto-sharding: the program has no @main and not exactly one function");
+  }
+  return only;
+}
+
+// Writes the chosen layout of every value the user left open: parameters as argument
+// attributes, op results as the op's sharding (all results of an op at once).
+void writeBack(const CostGraph& graph, const std::vector<int>& choice, mlir::func::FuncOp func) {
+  mlir::MLIRContext* context = func.getContext();
+  llvm::DenseMap<mlir::Operation*, llvm::SmallVector<ir::ShardingAttr, 1>> perOp;
+  for (const GraphValue& value : graph.values) {
+    const GraphNode& node = graph.nodes[value.node];
+    if (value.annotated || node.opaque) continue;
+    ir::ShardingAttr sharding =
+        value.layouts[choice[value.node]].toSharding(graph.meshName, graph.mesh);
+    if (auto argument = llvm::dyn_cast<mlir::BlockArgument>(value.value)) {
+      func.setArgAttr(argument.getArgNumber(), ir::TesselDialect::kShardingAttrName, sharding);
+      continue;
+    }
+    mlir::Operation* op = value.value.getDefiningOp();
+    auto& shardings = perOp[op];
+    shardings.resize(op->getNumResults());
+    shardings[llvm::cast<mlir::OpResult>(value.value).getResultNumber()] = sharding;
+  }
+  for (auto& [op, shardings] : perOp) {
+    // An op with a result the graph does not describe (not a static tensor) keeps none.
+    if (llvm::is_contained(shardings, ir::ShardingAttr())) continue;
+    op->setAttr(ir::TesselDialect::kShardingAttrName,
+                ir::ShardingPerValueAttr::get(context, shardings));
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<AutoShardingResult> autoShard(mlir::ModuleOp module,
+                                             const cost_model::HardwareSpec& spec,
+                                             const AutoShardingOptions& options) {
+  absl::StatusOr<mlir::func::FuncOp> func = findFunction(module, options.function);
+  if (!func.ok()) return func.status();
+  absl::StatusOr<CostGraph> graph = buildCostGraph(*func, spec);
+  if (!graph.ok()) return graph.status();
+  AutoShardingResult result;
+  result.memoryLimitBytes =
+      options.memoryLimitBytes > 0 ? options.memoryLimitBytes : spec.memory_capacity_bytes();
+  IlpProblem problem =
+      graph->problem(static_cast<double>(result.memoryLimitBytes), options.timeLimitSeconds);
+  absl::StatusOr<IlpSolution> solution = solveIlp(problem);
+  if (!solution.ok()) {
+    return absl::Status(solution.status().code(),
+                        absl::StrCat("auto-sharding: ", solution.status().message()));
+  }
+  result.objectiveSeconds = solution->objective;
+  result.optimal = solution->optimal;
+  result.solveSeconds = solution->solveSeconds;
+  result.nodes = static_cast<int64_t>(graph->nodes.size());
+  result.mergedOps = graph->mergedOps;
+  for (size_t n = 0; n < graph->nodes.size(); ++n) {
+    const GraphNode& node = graph->nodes[n];
+    const int s = solution->choice[n];
+    result.computeSeconds += node.computeSeconds[s];
+    result.communicationSeconds += node.communicationSeconds[s];
+    std::string where = node.op ? FormatLocation(node.op->getLoc()) : "";
+    result.choices.push_back(absl::StrCat(node.name, where.empty() ? "" : " (" + where + ")",
+                                          ": ", node.descriptions[s],
+                                          node.fixed ? " (annotated)" : ""));
+  }
+  for (const IlpEdge& edge : problem.edges) {
+    const size_t width = problem.nodeCosts[edge.to].size();
+    result.communicationSeconds +=
+        edge.cost[solution->choice[edge.from] * width + solution->choice[edge.to]];
+  }
+  writeBack(*graph, solution->choice, *func);
+  return result;
+}
+
+}  // namespace tessel::auto_sharding

@@ -1,0 +1,203 @@
+// The strategy-choice ILP handed to CBC (CLP for the LP relaxations).
+#include "partitioner/auto/ilp.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "coin/CbcModel.hpp"
+#include "coin/CoinPackedMatrix.hpp"
+#include "coin/CoinPackedVector.hpp"
+#include "coin/OsiClpSolverInterface.hpp"
+
+namespace tessel::auto_sharding {
+namespace {
+
+// Costs go to CBC in microseconds and bytes in MiB: values near 1 keep its tolerances
+// (1e-6 and up) meaningful, where seconds of 1e-7 and bytes of 1e10 would not be.
+constexpr double kCostScale = 1e6;
+constexpr double kByteScale = 1.0 / (1 << 20);
+
+struct Rows {
+  std::vector<CoinPackedVector> rows;
+  std::vector<double> lower, upper;
+  void add(CoinPackedVector row, double lo, double hi) {
+    rows.push_back(std::move(row));
+    lower.push_back(lo);
+    upper.push_back(hi);
+  }
+};
+
+}  // namespace
+
+double costOf(const IlpProblem& problem, const std::vector<int>& choice) {
+  double total = 0;
+  for (size_t n = 0; n < problem.nodeCosts.size(); ++n) total += problem.nodeCosts[n][choice[n]];
+  for (const IlpEdge& edge : problem.edges) {
+    const size_t width = problem.nodeCosts[edge.to].size();
+    total += edge.cost[choice[edge.from] * width + choice[edge.to]];
+  }
+  return total;
+}
+
+absl::StatusOr<IlpSolution> solveIlp(const IlpProblem& problem) {
+  const auto start = std::chrono::steady_clock::now();
+  const int numNodes = static_cast<int>(problem.nodeCosts.size());
+  for (int n = 0; n < numNodes; ++n) {
+    if (problem.nodeCosts[n].empty()) {
+      return absl::InvalidArgumentError(absl::StrCat("node ", n, " has no strategies"));
+    }
+  }
+  const bool withMemory = problem.memoryLimit > 0 && !problem.persistentBytes.empty();
+
+  // Edge costs that depend on one real choice fold into that node; edges between the same
+  // two nodes add up, so each pair gets one set of y variables.
+  std::vector<std::vector<double>> nodeCosts = problem.nodeCosts;
+  std::map<std::pair<int, int>, std::vector<double>> pairCosts;
+  for (const IlpEdge& edge : problem.edges) {
+    const size_t rows = problem.nodeCosts[edge.from].size();
+    const size_t cols = problem.nodeCosts[edge.to].size();
+    if (edge.from < 0 || edge.from >= numNodes || edge.to < 0 || edge.to >= numNodes ||
+        edge.cost.size() != rows * cols) {
+      return absl::InvalidArgumentError("an edge's cost table does not fit its nodes");
+    }
+    if (edge.from == edge.to) {
+      for (size_t s = 0; s < rows; ++s) nodeCosts[edge.from][s] += edge.cost[s * cols + s];
+    } else if (rows == 1) {
+      for (size_t t = 0; t < cols; ++t) nodeCosts[edge.to][t] += edge.cost[t];
+    } else if (cols == 1) {
+      for (size_t s = 0; s < rows; ++s) nodeCosts[edge.from][s] += edge.cost[s];
+    } else {
+      // Keyed by (low, high) node; a table from high to low is transposed.
+      const bool forward = edge.from < edge.to;
+      auto key = forward ? std::make_pair(edge.from, edge.to) : std::make_pair(edge.to, edge.from);
+      std::vector<double>& sum = pairCosts[key];
+      const size_t lowWidth = forward ? cols : rows;
+      sum.resize(rows * cols, 0.0);
+      for (size_t s = 0; s < rows; ++s) {
+        for (size_t t = 0; t < cols; ++t) {
+          const size_t at = forward ? s * lowWidth + t : t * lowWidth + s;
+          sum[at] += edge.cost[s * cols + t];
+        }
+      }
+    }
+  }
+
+  // Columns: x for every node and strategy, then y per kept edge, then M.
+  std::vector<int> firstX(numNodes);
+  int numCols = 0;
+  for (int n = 0; n < numNodes; ++n) {
+    firstX[n] = numCols;
+    numCols += static_cast<int>(nodeCosts[n].size());
+  }
+  std::vector<double> objective(numCols), colLower(numCols, 0.0), colUpper(numCols, 1.0);
+  for (int n = 0; n < numNodes; ++n) {
+    for (size_t s = 0; s < nodeCosts[n].size(); ++s) {
+      objective[firstX[n] + s] = nodeCosts[n][s] * kCostScale;
+    }
+  }
+  Rows rows;
+  for (int n = 0; n < numNodes; ++n) {
+    CoinPackedVector one;
+    for (size_t s = 0; s < nodeCosts[n].size(); ++s) one.insert(firstX[n] + s, 1.0);
+    rows.add(one, 1.0, 1.0);
+  }
+  for (const auto& [key, cost] : pairCosts) {
+    const auto [low, high] = key;
+    const size_t rowsN = nodeCosts[low].size(), colsN = nodeCosts[high].size();
+    // A table with one value everywhere does not depend on the choice.
+    const auto [minIt, maxIt] = std::minmax_element(cost.begin(), cost.end());
+    // (costOf counts it, and it shifts every plan alike).
+    if (*maxIt - *minIt <= 1e-15) continue;
+    const int firstY = numCols;
+    numCols += static_cast<int>(rowsN * colsN);
+    for (size_t i = 0; i < rowsN * colsN; ++i) {
+      objective.push_back(cost[i] * kCostScale);
+      colLower.push_back(0.0);
+      colUpper.push_back(1.0);
+    }
+    for (size_t s = 0; s < rowsN; ++s) {
+      CoinPackedVector row;
+      for (size_t t = 0; t < colsN; ++t) row.insert(firstY + s * colsN + t, 1.0);
+      row.insert(firstX[low] + s, -1.0);
+      rows.add(row, 0.0, 0.0);
+    }
+    for (size_t t = 0; t < colsN; ++t) {
+      CoinPackedVector row;
+      for (size_t s = 0; s < rowsN; ++s) row.insert(firstY + s * colsN + t, 1.0);
+      row.insert(firstX[high] + t, -1.0);
+      rows.add(row, 0.0, 0.0);
+    }
+  }
+  if (withMemory) {
+    const int m = numCols++;
+    objective.push_back(0.0);
+    colLower.push_back(0.0);
+    colUpper.push_back(COIN_DBL_MAX);
+    CoinPackedVector total;
+    for (int n = 0; n < numNodes; ++n) {
+      CoinPackedVector largest;
+      bool any = false;
+      for (size_t s = 0; s < nodeCosts[n].size(); ++s) {
+        const double transient = problem.transientBytes[n][s] * kByteScale;
+        const double persistent = problem.persistentBytes[n][s] * kByteScale;
+        if (transient != 0) {
+          largest.insert(firstX[n] + s, transient);
+          any = true;
+        }
+        if (persistent != 0) total.insert(firstX[n] + s, persistent);
+      }
+      if (any) {
+        largest.insert(m, -1.0);
+        rows.add(largest, -COIN_DBL_MAX, 0.0);
+      }
+    }
+    total.insert(m, 1.0);
+    rows.add(total, -COIN_DBL_MAX, problem.memoryLimit * kByteScale);
+  }
+
+  CoinPackedMatrix matrix(false, 0, 0);
+  matrix.setDimensions(0, numCols);
+  for (const CoinPackedVector& row : rows.rows) matrix.appendRow(row);
+  OsiClpSolverInterface lp;
+  lp.messageHandler()->setLogLevel(0);
+  lp.loadProblem(matrix, colLower.data(), colUpper.data(), objective.data(), rows.lower.data(),
+                 rows.upper.data());
+  for (int n = 0; n < numNodes; ++n) {
+    for (size_t s = 0; s < nodeCosts[n].size(); ++s) lp.setInteger(firstX[n] + s);
+  }
+  CbcModel model(lp);
+  model.setLogLevel(0);
+  model.messageHandler()->setLogLevel(0);
+  model.setMaximumSeconds(problem.timeLimitSeconds);
+  model.branchAndBound();
+
+  IlpSolution solution;
+  solution.solveSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double* best = model.bestSolution();
+  if (best == nullptr) {
+    if (model.isProvenInfeasible()) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("no plan fits the memory limit of ",
+                       static_cast<int64_t>(problem.memoryLimit), " bytes per device"));
+    }
+    return absl::DeadlineExceededError(absl::StrCat(
+        "the solver found no plan within its time limit of ", problem.timeLimitSeconds, " s"));
+  }
+  solution.optimal = model.isProvenOptimal();
+  solution.choice.resize(numNodes);
+  for (int n = 0; n < numNodes; ++n) {
+    int chosen = 0;
+    for (size_t s = 0; s < nodeCosts[n].size(); ++s) {
+      if (best[firstX[n] + s] > best[firstX[n] + chosen]) chosen = static_cast<int>(s);
+    }
+    solution.choice[n] = chosen;
+  }
+  solution.objective = costOf(problem, solution.choice);
+  return solution;
+}
+
+}  // namespace tessel::auto_sharding

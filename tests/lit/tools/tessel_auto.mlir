@@ -1,0 +1,64 @@
+// `--auto`: shardings chosen by the cost model for the values a program leaves open.
+// RUN: split-file %s %t
+// RUN: tessel partition %t/open.mlir --auto=memory_limit=64K --propagated 2>%t/remarks | FileCheck %s --check-prefix=OPEN
+// RUN: FileCheck %s --check-prefix=REMARK < %t/remarks
+// RUN: tessel run %t/open.mlir --check --auto=memory_limit=64K --print_limit=0 2>&1 | FileCheck %s --check-prefix=CHECKED
+// RUN: tessel partition %t/pinned.mlir --auto --propagated 2>/dev/null | FileCheck %s --check-prefix=PINNED
+// RUN: tessel report %t/open.mlir --auto=memory_limit=64K 2>/dev/null | FileCheck %s --check-prefix=REPORT
+// RUN: sh -c 'tessel partition %t/open.mlir --auto=memory_limit=garbage; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=GARBAGE
+// RUN: sh -c 'tessel partition %t/open.mlir --auto=memory_limit=1K; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=TOO-SMALL
+// RUN: sh -c 'tessel partition %t/nomesh.mlir --auto; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NO-MESH
+
+// Under 64 KiB per device the 128 KiB of weights cannot both stay whole: the plan splits
+// them, and every value gets a closed sharding.
+// OPEN: func.func @main(%arg0: tensor<16x64xf32> {tessel.sharding = #tessel.sharding<@mesh, [{{.*}}]>}, %arg1: tensor<64x256xf32> {tessel.sharding = #tessel.sharding<@mesh, [{{.*}}"{{.*}}]>}, %arg2: tensor<256x64xf32> {tessel.sharding = #tessel.sharding<@mesh, [{{.*}}"{{.*}}]>})
+// OPEN-NOT: ?}
+// REMARK: auto-sharding: {{[0-9]+}} choices ({{[0-9]+}} elementwise ops merged), optimal plan in {{.*}} s; estimated step {{.*}}; memory limit 65536 bytes per device
+
+// CHECKED: check: ran the partitioned program on 8 partitions
+// CHECKED: check: result 0 f32[16,64] matches
+
+// A user's sharding stays as written, even one no plan would pick.
+// PINNED: %arg0: tensor<16x64xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {"data"}]>}
+
+// The report prices the partitioned program of the chosen plan.
+// REPORT: cost report: @main on 8 devices
+// REPORT: step time per device
+
+// GARBAGE: tessel partition: --auto memory_limit must be a positive number of bytes
+// GARBAGE: exit=2
+
+// TOO-SMALL: tessel partition: auto-sharding: no plan fits the memory limit of 1024 bytes per device
+// TOO-SMALL: exit=1
+
+// NO-MESH: tessel partition: auto-sharding needs a mesh: declare one with tessel.mesh (or --mesh)
+// NO-MESH: exit=1
+
+//--- open.mlir
+tessel.mesh @mesh = <["data"=4, "model"=2]>
+func.func @main(%x: tensor<16x64xf32>, %w1: tensor<64x256xf32>, %w2: tensor<256x64xf32>)
+    -> tensor<16x64xf32> {
+  %h = hlo.dot_general %x, %w1, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x64xf32>, tensor<64x256xf32>) -> tensor<16x256xf32>
+  %zero = hlo.constant dense<0.0> : tensor<f32>
+  %zeros = hlo.broadcast_in_dim %zero, dims = [] : (tensor<f32>) -> tensor<16x256xf32>
+  %relu = hlo.max %h, %zeros : tensor<16x256xf32>
+  %y = hlo.dot_general %relu, %w2, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x256xf32>, tensor<256x64xf32>) -> tensor<16x64xf32>
+  return %y : tensor<16x64xf32>
+}
+
+//--- pinned.mlir
+tessel.mesh @mesh = <["data"=4, "model"=2]>
+func.func @main(%x: tensor<16x64xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {"data"}]>},
+                %w1: tensor<64x256xf32>) -> tensor<16x256xf32> {
+  %h = hlo.dot_general %x, %w1, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x64xf32>, tensor<64x256xf32>) -> tensor<16x256xf32>
+  return %h : tensor<16x256xf32>
+}
+
+//--- nomesh.mlir
+func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %y = hlo.add %x, %x : tensor<8xf32>
+  return %y : tensor<8xf32>
+}
