@@ -528,63 +528,78 @@ mlir::Attribute parseChannelHandle(mlir::DialectAsmParser& parser) {
   return mlir::UnitAttr::get(parser.getContext());
 }
 
+// The elementwise ops of StableHLO and CHLO beside their `hlo` names. The first entry
+// for an `hlo` op is the one export writes (chlo.square and chlo.tan read as hlo ops
+// that StableHLO has too).
+struct ElementwiseName {
+  llvm::StringLiteral dialect;
+  llvm::StringLiteral name;
+  llvm::StringLiteral hlo;
+};
+constexpr ElementwiseName kElementwiseNames[] = {
+    {"stablehlo", "abs", "hlo.abs"},
+    {"stablehlo", "negate", "hlo.neg"},
+    {"stablehlo", "exponential", "hlo.exp"},
+    {"stablehlo", "log", "hlo.log"},
+    {"stablehlo", "log_plus_one", "hlo.log1p"},
+    {"stablehlo", "exponential_minus_one", "hlo.expm1"},
+    {"stablehlo", "tanh", "hlo.tanh"},
+    {"stablehlo", "logistic", "hlo.logistic"},
+    {"stablehlo", "sqrt", "hlo.sqrt"},
+    {"stablehlo", "rsqrt", "hlo.rsqrt"},
+    {"stablehlo", "cbrt", "hlo.cbrt"},
+    {"stablehlo", "sine", "hlo.sin"},
+    {"stablehlo", "cosine", "hlo.cos"},
+    {"stablehlo", "tan", "hlo.tan"},
+    {"stablehlo", "floor", "hlo.floor"},
+    {"stablehlo", "ceil", "hlo.ceil"},
+    {"stablehlo", "round_nearest_afz", "hlo.round"},
+    {"stablehlo", "round_nearest_even", "hlo.round_nearest_even"},
+    {"stablehlo", "sign", "hlo.sign"},
+    {"stablehlo", "not", "hlo.not"},
+    {"stablehlo", "is_finite", "hlo.is_finite"},
+    {"stablehlo", "convert", "hlo.convert"},
+    {"stablehlo", "bitcast_convert", "hlo.bitcast_convert"},
+    {"stablehlo", "popcnt", "hlo.popcnt"},
+    {"stablehlo", "count_leading_zeros", "hlo.count_leading_zeros"},
+    {"stablehlo", "real", "hlo.real"},
+    {"stablehlo", "imag", "hlo.imag"},
+    {"stablehlo", "add", "hlo.add"},
+    {"stablehlo", "subtract", "hlo.sub"},
+    {"stablehlo", "multiply", "hlo.mul"},
+    {"stablehlo", "divide", "hlo.div"},
+    {"stablehlo", "remainder", "hlo.rem"},
+    {"stablehlo", "maximum", "hlo.max"},
+    {"stablehlo", "minimum", "hlo.min"},
+    {"stablehlo", "power", "hlo.pow"},
+    {"stablehlo", "atan2", "hlo.atan2"},
+    {"stablehlo", "and", "hlo.and"},
+    {"stablehlo", "or", "hlo.or"},
+    {"stablehlo", "xor", "hlo.xor"},
+    {"stablehlo", "shift_left", "hlo.shift_left"},
+    {"stablehlo", "shift_right_arithmetic", "hlo.shift_right_arithmetic"},
+    {"stablehlo", "shift_right_logical", "hlo.shift_right_logical"},
+    {"stablehlo", "complex", "hlo.complex"},
+    {"stablehlo", "clamp", "hlo.clamp"},
+    {"chlo", "erf", "hlo.erf"},
+    {"chlo", "tan", "hlo.tan"},
+    {"chlo", "square", "hlo.mul"},
+};
+
 }  // namespace
 
 llvm::StringRef hloElementwiseName(llvm::StringRef dialect, llvm::StringRef name) {
-  if (dialect == "chlo") {
-    return llvm::StringSwitch<llvm::StringRef>(name)
-        .Case("erf", "hlo.erf")
-        .Case("tan", "hlo.tan")
-        .Case("square", "hlo.mul")
-        .Default("");
+  for (const ElementwiseName& entry : kElementwiseNames) {
+    if (entry.dialect == dialect && entry.name == name) return entry.hlo;
   }
-  if (dialect != "stablehlo") return "";
-  return llvm::StringSwitch<llvm::StringRef>(name)
-            .Case("abs", "hlo.abs")
-            .Case("negate", "hlo.neg")
-            .Case("exponential", "hlo.exp")
-            .Case("log", "hlo.log")
-            .Case("log_plus_one", "hlo.log1p")
-            .Case("exponential_minus_one", "hlo.expm1")
-            .Case("tanh", "hlo.tanh")
-            .Case("logistic", "hlo.logistic")
-            .Case("sqrt", "hlo.sqrt")
-            .Case("rsqrt", "hlo.rsqrt")
-            .Case("cbrt", "hlo.cbrt")
-            .Case("sine", "hlo.sin")
-            .Case("cosine", "hlo.cos")
-            .Case("tan", "hlo.tan")
-            .Case("floor", "hlo.floor")
-            .Case("ceil", "hlo.ceil")
-            .Case("round_nearest_afz", "hlo.round")
-            .Case("round_nearest_even", "hlo.round_nearest_even")
-            .Case("sign", "hlo.sign")
-            .Case("not", "hlo.not")
-            .Case("is_finite", "hlo.is_finite")
-            .Case("convert", "hlo.convert")
-            .Case("bitcast_convert", "hlo.bitcast_convert")
-            .Case("popcnt", "hlo.popcnt")
-            .Case("count_leading_zeros", "hlo.count_leading_zeros")
-            .Case("real", "hlo.real")
-            .Case("imag", "hlo.imag")
-            .Case("add", "hlo.add")
-            .Case("subtract", "hlo.sub")
-            .Case("multiply", "hlo.mul")
-            .Case("divide", "hlo.div")
-            .Case("remainder", "hlo.rem")
-            .Case("maximum", "hlo.max")
-            .Case("minimum", "hlo.min")
-            .Case("power", "hlo.pow")
-            .Case("atan2", "hlo.atan2")
-            .Case("and", "hlo.and")
-            .Case("or", "hlo.or")
-            .Case("xor", "hlo.xor")
-            .Case("shift_left", "hlo.shift_left")
-            .Case("shift_right_arithmetic", "hlo.shift_right_arithmetic")
-            .Case("shift_right_logical", "hlo.shift_right_logical")
-            .Case("complex", "hlo.complex")
-            .Case("clamp", "hlo.clamp")
-            .Default("");
+  return "";
+}
+
+std::string stablehloElementwiseName(llvm::StringRef hloName) {
+  for (const ElementwiseName& entry : kElementwiseNames) {
+    if (entry.hlo == hloName) return (entry.dialect + "." + entry.name).str();
+  }
+  return "";
 }
 
 //===----------------------------------------------------------------------===//
@@ -709,6 +724,19 @@ mlir::Attribute SdyDialect::parseAttribute(mlir::DialectAsmParser& parser, mlir:
   if (key == "sharding") return ir::ShardingAttr::parse(parser, type);
   if (key == "sharding_per_value") return ir::ShardingPerValueAttr::parse(parser, type);
   if (key == "mesh") return ir::MeshAttr::parse(parser, type);
+  if (key == "manual_axes") {
+    // `#sdy<manual_axes{"x", "y"}>`: the axis names, as tessel.manual_computation keeps them.
+    llvm::SmallVector<mlir::Attribute> axes;
+    if (parser.parseCommaSeparatedList(mlir::AsmParser::Delimiter::Braces, [&]() {
+          std::string axis;
+          if (parser.parseString(&axis)) return mlir::failure();
+          axes.push_back(mlir::StringAttr::get(getContext(), axis));
+          return mlir::success();
+        })) {
+      return {};
+    }
+    return mlir::ArrayAttr::get(getContext(), axes);
+  }
   parser.emitError(loc) << "unknown sdy attribute '" << key << "'";
   return {};
 }

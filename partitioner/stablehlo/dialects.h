@@ -13,6 +13,7 @@
 #define TESSEL_PARTITIONER_STABLEHLO_DIALECTS_H_
 
 #include <optional>
+#include <string>
 
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -52,6 +53,10 @@ void registerStablehloDialects(mlir::DialectRegistry& registry);
 // The `hlo` op a `stablehlo` or `chlo` elementwise op becomes ("multiply" → "mul"), or ""
 // if `name` (without the dialect prefix) is not one.
 llvm::StringRef hloElementwiseName(llvm::StringRef dialect, llvm::StringRef name);
+
+// The StableHLO (or CHLO) op, with its dialect, that the elementwise `hlo` op `hloName`
+// ("hlo.mul") is written as ("stablehlo.multiply"), or "" if it is none.
+std::string stablehloElementwiseName(llvm::StringRef hloName);
 
 }  // namespace tessel::stablehlo
 

@@ -112,6 +112,15 @@ mlir::LogicalResult convertOp(mlir::Operation* op) {
   if (dialect == "sdy") {
     std::string target = ("tessel." + name).str();
     if (!mlir::RegisteredOperationName::lookup(target, context)) return unsupported();
+    // The generic form holds a manual computation's shardings as one sharding_per_value;
+    // tessel.manual_computation keeps them as a list.
+    for (llvm::StringRef key : {"in_shardings", "out_shardings"}) {
+      if (auto perValue = llvm::dyn_cast_or_null<ir::ShardingPerValueAttr>(attrs.get(key))) {
+        llvm::SmallVector<mlir::Attribute> list(perValue.getShardings().begin(),
+                                                perValue.getShardings().end());
+        attrs.set(key, mlir::ArrayAttr::get(context, list));
+      }
+    }
     replacement = recreate(b, op, target, attrs, op->getOperands());
   } else if (name == "if") {
     if (n != 1 || op->getNumRegions() != 2) {
@@ -124,6 +133,8 @@ mlir::LogicalResult convertOp(mlir::Operation* op) {
     mlir::FailureOr<mlir::Operation*> collective = importCollective(op, attrs);
     if (mlir::failed(collective)) return mlir::failure();
     replacement = *collective;
+  } else if (name == "partition_id" && n == 0) {
+    replacement = recreate(b, op, "tessel.partition_id", {}, {});
   } else {
     std::string target = hloElementwiseName(dialect, name).str();
     if (target.empty()) target = ("hlo." + name).str();

@@ -11,7 +11,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/partitioned_marker.h"
 #include "partitioner/ir/tessel/collective_groups.h"
 #include "partitioner/ir/tessel/sharding_verification.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
@@ -25,6 +27,19 @@ using Axes = llvm::SmallVector<ir::AxisRefAttr>;
 // The mesh of the manual computation around `op`, or null (with an error) if none.
 std::pair<mlir::FlatSymbolRefAttr, ir::MeshAttr> enclosingMesh(mlir::Operation* op) {
   auto manual = op->getParentOfType<ir::ManualComputationOp>();
+  auto module = op->getParentOfType<mlir::ModuleOp>();
+  if (!manual && module && module->hasAttr(ir::kPartitionedAttrName)) {
+    // A partitioned program (what the export writes): every op runs per device, over the
+    // module's one mesh.
+    auto meshes = llvm::to_vector(module.getOps<ir::MeshOp>());
+    if (meshes.size() != 1) {
+      op->emitError() << "'" << op->getName() << "' in a partitioned module with "
+                      << meshes.size() << " meshes: its device groups need exactly one";
+      return {};
+    }
+    return {mlir::FlatSymbolRefAttr::get(meshes.front().getSymNameAttr()),
+            meshes.front().getMesh()};
+  }
   if (!manual) {
     op->emitError() << "'" << op->getName()
                     << "' outside a manual computation: collectives belong in the body of "

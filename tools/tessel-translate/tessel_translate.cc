@@ -1,6 +1,7 @@
 // tessel-translate: converts between XLA HLO text and Tessel's MLIR dialects.
 //   tessel-translate --import-hlo model.hlo          HLO text → MLIR
 //   tessel-translate --export-hlo model.mlir         MLIR → HLO text
+//   tessel-translate --export-stablehlo model.mlir   MLIR → StableHLO + Shardy MLIR
 // Errors are reported as file:line:col diagnostics with a non-zero exit status.
 
 #include "absl/status/status.h"
@@ -16,6 +17,7 @@
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/parse_module.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
+#include "partitioner/stablehlo/export.h"
 #include "support/guarded_main.h"
 
 namespace {
@@ -58,6 +60,25 @@ int TranslateMain(int argc, char** argv) {
             mlir::parseSourceFile<mlir::ModuleOp>(*sourceMgr, mlir::ParserConfig(context));
         if (!module) return mlir::failure();
         return tessel::hlo_text::ExportHloText(*module, os);
+      });
+  mlir::TranslateRegistration exportStablehlo(
+      "export-stablehlo", "export to StableHLO + Shardy MLIR",
+      [](const std::shared_ptr<llvm::SourceMgr>& sourceMgr, llvm::raw_ostream& os,
+         mlir::MLIRContext* context) -> mlir::LogicalResult {
+        mlir::DialectRegistry registry;
+        registerDialects(registry);
+        context->appendDialectRegistry(registry);
+        context->loadAllAvailableDialects();
+        mlir::OwningOpRef<mlir::ModuleOp> module =
+            mlir::parseSourceFile<mlir::ModuleOp>(*sourceMgr, mlir::ParserConfig(context));
+        if (!module) return mlir::failure();
+        absl::StatusOr<std::string> text = tessel::stablehlo::ExportStablehloText(*module);
+        if (!text.ok()) {
+          llvm::errs() << std::string(text.status().message()) << "\n";
+          return mlir::failure();
+        }
+        os << *text;
+        return mlir::success();
       });
   return mlir::failed(mlir::mlirTranslateMain(argc, argv, "Tessel translation tool"));
 }

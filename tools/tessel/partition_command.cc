@@ -21,6 +21,7 @@
 #include "support/output_file.h"
 #include "partitioner/ir/module_devices.h"
 #include "partitioner/ir/partitioned_marker.h"
+#include "partitioner/stablehlo/export.h"
 #include "tools/tessel/command_line_shardings.h"
 #include "tools/tessel/common_flags.h"
 #include "tools/tessel/pipeline.h"
@@ -121,8 +122,9 @@ Subcommand PartitionCommand() {
   command.name = "partition";
   command.synopsis =
       "partition FILE [--mesh=NAME=SIZE,...] [--shard_weight_update] [--combine_collectives] "
-      "[--hardware=SPEC.textproto] [--strategy_remarks] [--propagated] [--format=mlir|hlo] "
-      "[--timing] [--global_layouts] [--auto[=memory_limit=16GiB]] [--output=OUT]";
+      "[--hardware=SPEC.textproto] [--strategy_remarks] [--propagated] "
+      "[--format=mlir|hlo|stablehlo] [--timing] [--global_layouts] "
+      "[--auto[=memory_limit=16GiB]] [--output=OUT]";
   command.summary = "Propagate shardings and partition a program into its SPMD form.";
   command.details =
       "FILE is an annotated program (MLIR or XLA HLO text): a tessel.mesh and shardings on\n"
@@ -143,9 +145,12 @@ Subcommand PartitionCommand() {
       "limit (--auto=memory_limit=16GiB; docs/auto_sharding.md); annotations stay as given.\n"
       "\n"
       "The program is written as MLIR, or as XLA HLO text with --format=hlo or an --output\n"
-      "ending in .hlo (a module XLA or any HLO tool reads). --propagated writes the program\n"
-      "after propagation, unpartitioned, with every value's sharding (in HLO: sharding= on\n"
-      "every instruction, in GSPMD form). --global_layouts keeps on each op that computes a\n"
+      "ending in .hlo (a module XLA or any HLO tool reads), or as StableHLO + Shardy MLIR\n"
+      "with --format=stablehlo or an --output ending in .stablehlo.mlir (what JAX prints;\n"
+      "collectives over explicit device groups). --propagated writes the program after\n"
+      "propagation, unpartitioned, with every value's sharding (in HLO: sharding= on every\n"
+      "instruction, in GSPMD form; in StableHLO: sdy.sharding on every op, as Shardy's own\n"
+      "propagation leaves it). --global_layouts keeps on each op that computes a\n"
       "piece of a global value the value's global type and sharding, for 'tessel viz'.\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
@@ -185,10 +190,12 @@ Subcommand PartitionCommand() {
     const std::string output = absl::GetFlag(FLAGS_output);
     std::string format = absl::GetFlag(FLAGS_format);
     if (format == "auto") {
-      format = llvm::StringRef(output).ends_with(".hlo") ? "hlo" : "mlir";
+      format = llvm::StringRef(output).ends_with(".hlo")              ? "hlo"
+               : llvm::StringRef(output).ends_with(".stablehlo.mlir") ? "stablehlo"
+                                                                      : "mlir";
     }
-    if (format != "mlir" && format != "hlo") {
-      err << "tessel partition: --format must be mlir, hlo or auto, got '" << format
+    if (format != "mlir" && format != "hlo" && format != "stablehlo") {
+      err << "tessel partition: --format must be mlir, hlo, stablehlo or auto, got '" << format
           << "'\nsee 'tessel partition --help' for usage\n";
       return static_cast<int>(kExitUsage);
     }
@@ -242,6 +249,11 @@ Subcommand PartitionCommand() {
     }
     std::string hlo;
     if (status.ok() && format == "hlo") status = ToHloText(**module, hlo);
+    if (status.ok() && format == "stablehlo") {
+      absl::StatusOr<std::string> text = stablehlo::ExportStablehloText(**module);
+      status = text.status();
+      if (text.ok()) hlo = *std::move(text);
+    }
     if (!status.ok()) {
       err << "tessel partition: " << status.message() << "\n";
       return static_cast<int>(kExitBadInput);
@@ -255,7 +267,7 @@ Subcommand PartitionCommand() {
       // Partitioning leaves a valid module (the tests verify every one it makes); printing
       // would otherwise verify it again first, which costs as much as the print.
       llvm::raw_os_ostream os(stream);
-      if (format == "hlo") {
+      if (format == "hlo" || format == "stablehlo") {
         os << hlo;
       } else {
         (*module)->print(os, mlir::OpPrintingFlags().assumeVerified());
