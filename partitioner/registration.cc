@@ -23,8 +23,8 @@ namespace tessel {
 
 void registerAllDialects(mlir::DialectRegistry& registry) {
   registry.insert<mlir::func::FuncDialect, hlo::HloDialect, ir::TesselDialect>();
-  registry.insert<mlir::arith::ArithDialect, mlir::math::MathDialect,
-                  mlir::linalg::LinalgDialect>();
+  registry
+      .insert<mlir::arith::ArithDialect, mlir::math::MathDialect, mlir::linalg::LinalgDialect>();
   rules::registerShardingRuleModels(registry);
   stablehlo::registerStablehloDialects(registry);
   // Upstream `mesh`, which --tessel-import-mesh reads.

@@ -34,24 +34,25 @@ using tessel::runtime::Tensor;
 // The executor's kernels plus one for toy.matmul, so that programs with the op run too.
 tessel::runtime::KernelRegistry KernelsWithToy() {
   tessel::runtime::KernelRegistry registry = tessel::runtime::DefaultKernelRegistry();
-  registry.Register<toy::MatmulOp>([](toy::MatmulOp op, tessel::runtime::KernelArgs args)
-                                       -> absl::StatusOr<std::vector<Tensor>> {
-    const Tensor& lhs = *args.operands[0];
-    const Tensor& rhs = *args.operands[1];
-    const int64_t m = lhs.shape()[0], k = lhs.shape()[1], n = rhs.shape()[1];
-    Tensor result = Tensor::Zeros(lhs.type(), {m, n});
-    auto a = lhs.data<float>();
-    auto b = rhs.data<float>();
-    auto c = result.data<float>();
-    for (int64_t i = 0; i < m; ++i) {
-      for (int64_t j = 0; j < n; ++j) {
-        float sum = 0;
-        for (int64_t l = 0; l < k; ++l) sum += a[i * k + l] * b[l * n + j];
-        c[i * n + j] = sum;
-      }
-    }
-    return std::vector<Tensor>{result};
-  });
+  registry.Register<toy::MatmulOp>(
+      [](toy::MatmulOp op,
+         tessel::runtime::KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
+        const Tensor& lhs = *args.operands[0];
+        const Tensor& rhs = *args.operands[1];
+        const int64_t m = lhs.shape()[0], k = lhs.shape()[1], n = rhs.shape()[1];
+        Tensor result = Tensor::Zeros(lhs.type(), {m, n});
+        auto a = lhs.data<float>();
+        auto b = rhs.data<float>();
+        auto c = result.data<float>();
+        for (int64_t i = 0; i < m; ++i) {
+          for (int64_t j = 0; j < n; ++j) {
+            float sum = 0;
+            for (int64_t l = 0; l < k; ++l) sum += a[i * k + l] * b[l * n + j];
+            c[i * n + j] = sum;
+          }
+        }
+        return std::vector<Tensor>{result};
+      });
   return registry;
 }
 
@@ -167,9 +168,8 @@ TEST_F(ExternalRuleTest, RuleComesFromTheExternalModel) {
       return %t : tensor<7x4xf32>
     })mlir");
   // 7 rows on 3 devices: 3 per device, the last padded.
-  EXPECT_NE(partitioned.find(
-                "\"toy.matmul\"(%arg0, %arg1) : (tensor<3x6xf32>, tensor<6x4xf32>) -> "
-                "tensor<3x4xf32>"),
+  EXPECT_NE(partitioned.find("\"toy.matmul\"(%arg0, %arg1) : (tensor<3x6xf32>, tensor<6x4xf32>) -> "
+                             "tensor<3x4xf32>"),
             std::string::npos)
       << partitioned;
   EXPECT_NE(partitioned.find("-> (tensor<3x4xf32> {tessel.sharding = "
@@ -195,9 +195,8 @@ TEST_F(ExternalRuleTest, SplitReductionFactorIsGatheredAndPassThroughStaysSplit)
   EXPECT_NE(partitioned.find("tessel.all_gather %arg0 over @mesh [\"y\"] dim = 1"),
             std::string::npos)
       << partitioned;
-  EXPECT_NE(partitioned.find(
-                "\"toy.matmul\"(%0, %1) : (tensor<3x96xf32>, tensor<96x4xf32>) -> "
-                "tensor<3x4xf32>"),
+  EXPECT_NE(partitioned.find("\"toy.matmul\"(%0, %1) : (tensor<3x96xf32>, tensor<96x4xf32>) -> "
+                             "tensor<3x4xf32>"),
             std::string::npos)
       << partitioned;
   EXPECT_EQ(partitioned.find("tessel.all_reduce"), std::string::npos) << partitioned;
@@ -211,13 +210,15 @@ TEST_F(ExternalRuleTest, OpWithoutTheModelIsOpaque) {
   tessel::registerAllDialects(registry);
   registry.insert<toy::ToyDialect>();
   context.appendDialectRegistry(registry);
-  mlir::OwningOpRef<mlir::ModuleOp> module = mlir::parseSourceString<mlir::ModuleOp>(R"mlir(
+  constexpr char kProgram[] = R"mlir(
     tessel.mesh @mesh = <["x"=3]>
     func.func @main(%a: tensor<6x6xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>},
                     %b: tensor<6x4xf32>) -> tensor<6x4xf32> {
       %c = "toy.matmul"(%a, %b) : (tensor<6x6xf32>, tensor<6x4xf32>) -> tensor<6x4xf32>
       return %c : tensor<6x4xf32>
-    })mlir", &context);
+    })mlir";
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(kProgram, &context);
   ASSERT_TRUE(module);
   mlir::PassManager pm(&context);
   tessel::passes::buildSpmdPipeline(pm, tessel::passes::SpmdPipelineOptions());

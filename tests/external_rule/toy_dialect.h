@@ -18,10 +18,9 @@ class ToyDialect : public mlir::Dialect {
 };
 
 // result[i, j] = sum over k of lhs[i, k] * rhs[k, j].
-class MatmulOp
-    : public mlir::Op<MatmulOp, mlir::OpTrait::ZeroRegions, mlir::OpTrait::OneResult,
-                      mlir::OpTrait::OneTypedResult<mlir::RankedTensorType>::Impl,
-                      mlir::OpTrait::ZeroSuccessors, mlir::OpTrait::NOperands<2>::Impl> {
+class MatmulOp : public mlir::Op<MatmulOp, mlir::OpTrait::ZeroRegions, mlir::OpTrait::OneResult,
+                                 mlir::OpTrait::OneTypedResult<mlir::RankedTensorType>::Impl,
+                                 mlir::OpTrait::ZeroSuccessors, mlir::OpTrait::NOperands<2>::Impl> {
  public:
   using Op::Op;
   static constexpr llvm::StringLiteral getOperationName() { return "toy.matmul"; }

@@ -12,8 +12,7 @@ namespace {
 using tessel::rules::kNoDim;
 
 struct MatmulShardingRule
-    : public tessel::rules::ShardingRuleOpInterface::ExternalModel<MatmulShardingRule,
-                                                                   MatmulOp> {
+    : public tessel::rules::ShardingRuleOpInterface::ExternalModel<MatmulShardingRule, MatmulOp> {
   tessel::rules::ShardingRuleOrNone getShardingRule(
       mlir::Operation* op, const tessel::rules::ShardingRuleOptions& options) const {
     // The builder reads every operand and result shape from the op; the verifier made them
