@@ -20,8 +20,12 @@ home="$(getent passwd "$(id -u)" | cut -d: -f6)"
 disk_cache="${TESSEL_BAZEL_DISK_CACHE:-$home/.cache/tessel-bazel-disk}"
 
 start=$(date +%s)
+# The same environment wherever this runs (a shell, a Bazel test): Bazel's C++ toolchain
+# setup names the compiler by the path PATH finds it at (/bin/gcc or /usr/bin/gcc), and a
+# different name is a different action, which would miss the disk cache.
 # --batch: no server is left running; --symlink_prefix=/: no bazel-* links in the source tree.
-(cd "$workspace" && HOME="$home" bazel --batch --output_user_root="$root" \
+(cd "$workspace" && env -i HOME="$home" PATH=/usr/local/bin:/usr/bin:/bin \
+  bazel --batch --output_user_root="$root" \
   run --disk_cache="$disk_cache" --symlink_prefix=/ //:partition_matmul) 2>&1 | tail -n 40
 status=${PIPESTATUS[0]}
 echo "consumer build and run: $(( $(date +%s) - start )) s, exit $status"
