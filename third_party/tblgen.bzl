@@ -10,6 +10,10 @@ def mlir_tblgen(name, td_file, tbl_outs, td_srcs = [], deps = []):
       td_srcs: other project .td files that `td_file` includes.
       deps: unused; reserved for symmetry with upstream rules.
     """
+    # Project .td files include each other by their path in the repository, which is the
+    # execution root for Tessel's own build and external/<name> when another workspace
+    # builds it; generated ones sit under the output tree at the same place.
+    root = Label("//:WORKSPACE").workspace_root or "."
     outs = []
     for flags, out in tbl_outs:
         native.genrule(
@@ -17,9 +21,11 @@ def mlir_tblgen(name, td_file, tbl_outs, td_srcs = [], deps = []):
             srcs = [td_file] + [s for s in td_srcs if s != td_file] + ["@llvm//:mlir_td_files"],
             outs = [out],
             tools = ["@llvm//:mlir_tblgen"],
-            cmd = ("$(location @llvm//:mlir_tblgen) %s -I /usr/lib/llvm-19/include " +
-                   "-I $$(dirname $(location %s)) -I . -I $(GENDIR) " +
-                   "$(location %s) -o $@") % (" ".join(flags), td_file, td_file),
+            # MLIR's own .td files sit in include/ beside the bin/ that holds mlir-tblgen.
+            cmd = ("$(location @llvm//:mlir_tblgen) %s " +
+                   "-I $$(dirname $(location @llvm//:mlir_tblgen))/../include " +
+                   "-I $$(dirname $(location %s)) -I %s -I $(GENDIR)/%s " +
+                   "$(location %s) -o $@") % (" ".join(flags), td_file, root, root, td_file),
         )
         outs.append(out)
     native.filegroup(name = name, srcs = outs)

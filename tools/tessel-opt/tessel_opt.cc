@@ -7,45 +7,22 @@
 #include "absl/status/status.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
-#include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/parse_module.h"
-#include "partitioner/ir/tessel/tessel_ops.h"
-#include "partitioner/passes/passes.h"
-#include "partitioner/propagation/passes.h"
-#include "partitioner/rules/passes.h"
-#include "partitioner/rules/sharding_rule_models.h"
-#include "partitioner/sharding/transforms/passes.h"
-#include "partitioner/spmd/passes.h"
-#include "partitioner/stablehlo/dialects.h"
-#include "partitioner/stablehlo/import.h"
+#include "partitioner/registration.h"
 #include "support/guarded_main.h"
 
 namespace {
 
 int OptMain(int argc, char** argv) {
+  // Upstream's generic passes (canonicalize, cse, ...) for tests that clean up around ours.
   mlir::registerTransformsPasses();
-  tessel::rules::registerRulesPasses();
-  tessel::propagation::registerPropagationPasses();
-  tessel::spmd::registerSpmdPasses();
-  tessel::passes::registerOptimizationPasses();
+  tessel::registerAllPasses();
   mlir::DialectRegistry registry;
-  registry.insert<mlir::func::FuncDialect, tessel::hlo::HloDialect, tessel::ir::TesselDialect>();
-  // Upstream dialects whose ops have sharding rules through external models.
-  registry.insert<mlir::arith::ArithDialect, mlir::math::MathDialect,
-                  mlir::linalg::LinalgDialect>();
-  tessel::rules::registerShardingRuleModels(registry);
-  tessel::sharding::registerShardingPassesAndDialects(registry);
-  // StableHLO + Shardy input; --tessel-import-stablehlo turns it into hlo + tessel.
-  tessel::stablehlo::registerStablehloDialects(registry);
-  tessel::stablehlo::registerImportStablehloPass();
+  tessel::registerAllDialects(registry);
   // MlirOptMain(argc, argv, ...) in its parts, so that the input is checked for nesting too
   // deep for MLIR's recursive parser before that parser sees it.
   auto [inputFile, outputFile] =
