@@ -48,14 +48,18 @@ std::string intList(llvm::ArrayRef<int64_t> values) {
 
 class StablehloWriter {
  public:
-  explicit StablehloWriter(mlir::ModuleOp module)
-      : module_(module), context_(module.getContext()) {}
+  // `devices`: the device count of the module's meshes, for mhlo.num_partitions.
+  StablehloWriter(mlir::ModuleOp module, int64_t devices)
+      : module_(module), context_(module.getContext()), devices_(devices) {}
 
   mlir::LogicalResult run() {
-    std::vector<mlir::Operation*> ops;
+    // Collectives find their mesh (and groups) through its symbol: meshes go last.
+    std::vector<mlir::Operation*> ops, meshes;
     module_.walk<mlir::WalkOrder::PostOrder>([&](mlir::Operation* op) {
-      if (op != module_.getOperation()) ops.push_back(op);
+      if (op == module_.getOperation()) return;
+      (llvm::isa<ir::MeshOp>(op) ? meshes : ops).push_back(op);
     });
+    ops.insert(ops.end(), meshes.begin(), meshes.end());
     bool failed = false;
     for (mlir::Operation* op : ops) failed |= mlir::failed(convert(op));
     if (failed) return mlir::failure();
@@ -164,7 +168,39 @@ class StablehloWriter {
     return value;
   }
 
+  // A partition's window of a larger random stream (`window of [global] at [starts]`):
+  // StableHLO draws the whole stream and slices the window out, which gives the same bits
+  // and the same next state.
+  void convertRngWindow(hlo::RngBitGeneratorOp rng) {
+    mlir::OpBuilder b(rng);
+    auto local = mlir::cast<mlir::RankedTensorType>(rng.getOutput().getType());
+    auto global = mlir::RankedTensorType::get(*rng.getGlobalShape(), local.getElementType());
+    mlir::OperationState draw(rng.getLoc(), "stablehlo.rng_bit_generator");
+    draw.addOperands(rng.getState());
+    draw.addTypes({rng.getOutputState().getType(), global});
+    mlir::NamedAttrList drawProperties;
+    drawProperties.set("rng_algorithm", attributeValue(rng.getAlgorithmAttr()));
+    draw.propertiesAttr = drawProperties.getDictionary(context_);
+    mlir::Operation* whole = b.create(draw);
+    mlir::OperationState slice(rng.getLoc(), "stablehlo.dynamic_slice");
+    slice.addOperands(whole->getResult(1));
+    slice.addOperands(rng.getStartIndices());
+    slice.addTypes(local);
+    mlir::NamedAttrList sliceProperties;
+    sliceProperties.set("slice_sizes", b.getDenseI64ArrayAttr(local.getShape()));
+    slice.propertiesAttr = sliceProperties.getDictionary(context_);
+    writeDiscardable(rng, slice);
+    mlir::Operation* window = b.create(slice);
+    rng.getOutputState().replaceAllUsesWith(whole->getResult(0));
+    rng.getOutput().replaceAllUsesWith(window->getResult(0));
+    rng.erase();
+  }
+
   mlir::LogicalResult convertHlo(mlir::Operation* op) {
+    if (auto rng = llvm::dyn_cast<hlo::RngBitGeneratorOp>(op); rng && rng.getGlobalShape()) {
+      convertRngWindow(rng);
+      return mlir::success();
+    }
     llvm::StringRef shortName = op->getName().stripDialect();
     std::string target = stablehloElementwiseName(op->getName().getStringRef());
     if (target.empty()) {
@@ -183,11 +219,6 @@ class StablehloWriter {
         llvm::StringRef name = attr.getName().getValue();
         // StableHLO's variadic ops split their operands evenly; no segment sizes.
         if (name == "operandSegmentSizes") continue;
-        if (name == "global_shape") {
-          return op->emitError() << "'" << op->getName()
-                                 << "' drawing a window of a larger random stream has no "
-                                    "StableHLO form";
-        }
         if (name == "smallest") {
           return op->emitError() << "'" << op->getName()
                                  << "' of the smallest elements has no StableHLO form "
@@ -234,7 +265,9 @@ class StablehloWriter {
     region->push_back(block);
     mlir::Value a = block->addArgument(scalar, state.location);
     mlir::Value b = block->addArgument(scalar, state.location);
-    mlir::OpBuilder builder = mlir::OpBuilder::atBlockEnd(block);
+    // The region belongs to no op yet, so the builder cannot find the context through it.
+    mlir::OpBuilder builder(context_);
+    builder.setInsertionPointToEnd(block);
     mlir::OperationState combine(state.location, name);
     combine.addOperands({a, b});
     combine.addTypes(scalar);
@@ -410,6 +443,16 @@ class StablehloWriter {
     }
     if (dialect == "hlo") return convertHlo(op);
     if (dialect == "tessel") return convertTessel(op);
+    // Ops of other dialects (func.call) stay, with their shardings under Shardy's name.
+    for (mlir::NamedAttribute attr : op->getDiscardableAttrDictionary()) {
+      llvm::StringRef name = attr.getName().getValue();
+      if (name == ir::TesselDialect::kShardingAttrName) {
+        op->setAttr(kSdySharding, renamed(attr.getValue(), "tessel", "sdy"));
+        op->removeAttr(attr.getName());
+      } else if (name.starts_with("tessel.")) {
+        op->removeAttr(attr.getName());
+      }
+    }
     return mlir::success();
   }
 
@@ -417,25 +460,22 @@ class StablehloWriter {
   // (its values are builtin attributes) so that Tessel runs the file on global inputs.
   void writeModuleAttributes() {
     mlir::Builder b(context_);
-    const int64_t devices = meshDevices_;
     for (mlir::NamedAttribute attr : module_->getDiscardableAttrs()) {
       llvm::StringRef name = attr.getName().getValue();
       if (name.starts_with("tessel.") && name != ir::kPartitionedAttrName) {
         module_->removeAttr(attr.getName());
       }
     }
-    if (devices > 1) {
-      module_->setAttr("mhlo.num_partitions", b.getI32IntegerAttr(static_cast<int32_t>(devices)));
+    if (devices_ > 1) {
+      module_->setAttr("mhlo.num_partitions",
+                       b.getI32IntegerAttr(static_cast<int32_t>(devices_)));
       module_->setAttr("mhlo.num_replicas", b.getI32IntegerAttr(1));
     }
   }
 
- public:
-  int64_t meshDevices_ = 0;
-
- private:
   mlir::ModuleOp module_;
   mlir::MLIRContext* context_;
+  const int64_t devices_;
   int64_t nextChannel_ = 1;
 };
 
@@ -456,8 +496,7 @@ absl::StatusOr<std::string> ExportStablehloText(mlir::ModuleOp module) {
                     ": error: ", diagnostic.str());
     return mlir::success();
   });
-  StablehloWriter writer(*copy);
-  writer.meshDevices_ = ir::ModuleDeviceCount(module);
+  StablehloWriter writer(*copy, ir::ModuleDeviceCount(module));
   if (mlir::failed(writer.run())) {
     return absl::InvalidArgumentError(errors.empty() ? "the StableHLO export failed" : errors);
   }

@@ -21,8 +21,8 @@
 namespace tessel::stablehlo {
 
 // The text of `module` (left unchanged) in StableHLO + Shardy form. Fails with
-// InvalidArgument naming each op that has no StableHLO form (an rng_bit_generator window of
-// a partitioned program, a smallest-first top_k), located "file:line:col: error: ...".
+// InvalidArgument naming each op that has no StableHLO form (a smallest-first top_k),
+// located "file:line:col: error: ...".
 absl::StatusOr<std::string> ExportStablehloText(mlir::ModuleOp module);
 
 }  // namespace tessel::stablehlo

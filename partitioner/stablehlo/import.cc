@@ -101,8 +101,30 @@ mlir::LogicalResult convertOp(mlir::Operation* op) {
   };
 
   mlir::Operation* replacement = nullptr;
+  if (dialect == "chlo" && name == "top_k") {
+    // The generic form (what Tessel's export writes): chlo.top_k takes the largest.
+    replacement = recreate(b, op, "hlo.top_k", attrs, op->getOperands());
+    op->replaceAllUsesWith(replacement);
+    op->erase();
+    return mlir::success();
+  }
+  if (dialect == "chlo" && name != "erfc" && name != "square") {
+    std::string target = hloElementwiseName(dialect, name).str();
+    if (target.empty()) return unsupported();
+    replacement = recreate(b, op, target, attrs, op->getOperands());
+    op->replaceAllUsesWith(replacement);
+    op->erase();
+    return mlir::success();
+  }
   if (dialect == "chlo") {
-    if (name != "erfc" || n != 1 || op->getNumResults() != 1) return unsupported();
+    if (n != 1 || op->getNumResults() != 1) return unsupported();
+    if (name == "square") {
+      mlir::Value x = op->getOperand(0);
+      replacement = recreate(b, op, "hlo.mul", {}, {x, x});
+      op->replaceAllUsesWith(replacement);
+      op->erase();
+      return mlir::success();
+    }
     mlir::Value value = expandErfc(b, op);
     if (!value) return op->emitError() << "'chlo.erfc' takes a ranked float tensor";
     op->replaceAllUsesWith(mlir::ValueRange(value));
@@ -197,12 +219,22 @@ bool LooksLikeStablehlo(absl::string_view text) {
 }
 
 mlir::LogicalResult importStablehlo(mlir::ModuleOp module) {
-  // Children before parents: a parent's regions move whole into its replacement.
+  // Manual computations in the generic form first: the collectives of their bodies find
+  // their mesh through them. Their regions move whole into the replacement.
+  std::vector<mlir::Operation*> manual;
+  module.walk([&](mlir::Operation* op) {
+    if (isForeign(op) && op->getName().getStringRef() == "sdy.manual_computation") {
+      manual.push_back(op);
+    }
+  });
+  bool failed = false;
+  for (mlir::Operation* op : manual) failed |= mlir::failed(convertOp(op));
+  if (failed) return mlir::failure();
+  // Then children before parents: a parent's regions move whole into its replacement.
   std::vector<mlir::Operation*> foreign;
   module.walk<mlir::WalkOrder::PostOrder>([&](mlir::Operation* op) {
     if (isForeign(op)) foreign.push_back(op);
   });
-  bool failed = false;
   for (mlir::Operation* op : foreign) failed |= mlir::failed(convertOp(op));
   if (failed) return mlir::failure();
 

@@ -4,6 +4,7 @@
 LIT_TOOLS = [
     "//tools/tessel",
     "//tools/tessel-opt",
+    "//tools/tessel-translate",
 ]
 
 def lit_tests(name, srcs, tools = LIT_TOOLS, data = [], medium = []):

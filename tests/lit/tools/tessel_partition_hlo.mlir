@@ -33,5 +33,5 @@ func.func @main(%a: tensor<8x16xf32> {tessel.sharding = #tessel.sharding<@mesh, 
 // PROP-MLIR: hlo.tanh {{.*}}tessel.sharding = #tessel.sharding_per_value
 // PROP-MLIR-NOT: tessel.all_gather
 
-// BAD: --format must be mlir, hlo or auto, got 'yaml'
+// BAD: --format must be mlir, hlo, stablehlo or auto, got 'yaml'
 // BAD: exit=2
