@@ -10,10 +10,7 @@ min_files="$3"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
-# The sharding and type of each argument and result of the partitioned @main, in order.
-signature() {
-  grep -m1 'func.func .*@main(' "$1" | grep -o '#tessel.sharding<[^>]*>\|tensor<[^>]*>'
-}
+source "$(dirname "$0")/entry_signature.sh"
 
 passed=0
 failed=0

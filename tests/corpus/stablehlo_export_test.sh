@@ -12,10 +12,7 @@ min_files="$3"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
-# The sharding and type of each argument and result of the partitioned @main, in order.
-signature() {
-  grep -m1 'func.func .*@main(' "$1" | grep -o '#tessel.sharding<[^>]*>\|tensor<[^>]*>'
-}
+source "$(dirname "$0")/entry_signature.sh"
 # Ops or attributes of hlo/tessel left in an export (the module's partitioned mark, whose
 # values are builtin, is the one `tessel.` name allowed).
 foreign() {
