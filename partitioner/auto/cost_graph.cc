@@ -301,7 +301,9 @@ class Builder {
     }
     const int id = addNode(std::move(node));
     for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
-      addEdge(operand, id, [&](size_t t) { return strategies[t].operands[i]; });
+      // A lambda may not capture a structured binding in C++17 (clang refuses it).
+      const size_t index = i;
+      addEdge(operand, id, [&](size_t t) { return strategies[t].operands[index]; });
     }
     for (auto [r, result] : llvm::enumerate(op->getResults())) {
       if (!staticTensor(result.getType())) continue;
