@@ -98,19 +98,26 @@ class StablehloWriter {
 
   // Tessel's sharding attributes under their Shardy names; other `tessel.` attributes have
   // no meaning to StableHLO tools (and a `#tessel` value would not even parse there).
-  void writeDiscardable(mlir::Operation* from, mlir::OperationState& to) {
-    for (mlir::NamedAttribute attr : from->getDiscardableAttrs()) {
+  mlir::DictionaryAttr exported(mlir::DictionaryAttr attrs) {
+    if (!attrs) return attrs;
+    mlir::NamedAttrList list;
+    for (mlir::NamedAttribute attr : attrs) {
       llvm::StringRef name = attr.getName().getValue();
       if (name == ir::TesselDialect::kShardingAttrName) {
-        to.addAttribute(kSdySharding, renamed(attr.getValue(), "tessel", "sdy"));
+        list.set(kSdySharding, renamed(attr.getValue(), "tessel", "sdy"));
       } else if (name == ir::kGspmdShardingAttr) {
-        if (!from->hasAttr(ir::TesselDialect::kShardingAttrName)) {
-          to.addAttribute(kMhloSharding, attr.getValue());
+        if (!attrs.get(ir::TesselDialect::kShardingAttrName)) {
+          list.set(kMhloSharding, attr.getValue());
         }
       } else if (!name.starts_with("tessel.")) {
-        to.addAttribute(attr.getName(), attr.getValue());
+        list.set(attr.getName(), attr.getValue());
       }
     }
+    return list.getDictionary(context_);
+  }
+
+  void writeDiscardable(mlir::Operation* from, mlir::OperationState& to) {
+    to.addAttributes(exported(from->getDiscardableAttrDictionary()).getValue());
   }
 
   mlir::Operation* replace(mlir::Operation* op, llvm::StringRef name,
@@ -404,35 +411,16 @@ class StablehloWriter {
 
   // Function arguments and results: Tessel's shardings under Shardy's name.
   void convertFunction(mlir::func::FuncOp function) {
-    auto rewrite = [&](mlir::DictionaryAttr attrs) -> mlir::DictionaryAttr {
-      if (!attrs) return attrs;
-      mlir::NamedAttrList list;
-      for (mlir::NamedAttribute attr : attrs) {
-        llvm::StringRef name = attr.getName().getValue();
-        if (name == ir::TesselDialect::kShardingAttrName) {
-          list.set(kSdySharding, renamed(attr.getValue(), "tessel", "sdy"));
-        } else if (name == ir::kGspmdShardingAttr) {
-          if (!attrs.get(ir::TesselDialect::kShardingAttrName)) {
-            list.set(kMhloSharding, attr.getValue());
-          }
-        } else if (!name.starts_with("tessel.")) {
-          list.set(attr.getName(), attr.getValue());
-        }
-      }
-      return list.getDictionary(context_);
-    };
     llvm::SmallVector<mlir::DictionaryAttr> args, results;
     for (unsigned i = 0; i < function.getNumArguments(); ++i) {
-      args.push_back(rewrite(function.getArgAttrDict(i)));
+      args.push_back(exported(function.getArgAttrDict(i)));
     }
     for (unsigned i = 0; i < function.getNumResults(); ++i) {
-      results.push_back(rewrite(function.getResultAttrDict(i)));
+      results.push_back(exported(function.getResultAttrDict(i)));
     }
     function.setAllArgAttrs(args);
     function.setAllResultAttrs(results);
-    for (mlir::NamedAttribute attr : function->getDiscardableAttrs()) {
-      if (attr.getName().getValue().starts_with("tessel.")) function->removeAttr(attr.getName());
-    }
+    function->setDiscardableAttrs(exported(function->getDiscardableAttrDictionary()));
   }
 
   mlir::LogicalResult convert(mlir::Operation* op) {
@@ -444,15 +432,7 @@ class StablehloWriter {
     if (dialect == "hlo") return convertHlo(op);
     if (dialect == "tessel") return convertTessel(op);
     // Ops of other dialects (func.call) stay, with their shardings under Shardy's name.
-    for (mlir::NamedAttribute attr : op->getDiscardableAttrDictionary()) {
-      llvm::StringRef name = attr.getName().getValue();
-      if (name == ir::TesselDialect::kShardingAttrName) {
-        op->setAttr(kSdySharding, renamed(attr.getValue(), "tessel", "sdy"));
-        op->removeAttr(attr.getName());
-      } else if (name.starts_with("tessel.")) {
-        op->removeAttr(attr.getName());
-      }
-    }
+    op->setDiscardableAttrs(exported(op->getDiscardableAttrDictionary()));
     return mlir::success();
   }
 
