@@ -101,37 +101,27 @@ mlir::LogicalResult convertOp(mlir::Operation* op) {
   };
 
   mlir::Operation* replacement = nullptr;
-  if (dialect == "chlo" && name == "top_k") {
-    // The generic form (what Tessel's export writes): chlo.top_k takes the largest.
-    replacement = recreate(b, op, "hlo.top_k", attrs, op->getOperands());
-    op->replaceAllUsesWith(replacement);
-    op->erase();
-    return mlir::success();
-  }
-  if (dialect == "chlo" && name != "erfc" && name != "square") {
-    std::string target = hloElementwiseName(dialect, name).str();
-    if (target.empty()) return unsupported();
-    replacement = recreate(b, op, target, attrs, op->getOperands());
-    op->replaceAllUsesWith(replacement);
-    op->erase();
-    return mlir::success();
-  }
-  if (dialect == "chlo") {
+  if (dialect == "chlo" && name == "erfc") {
     if (n != 1 || op->getNumResults() != 1) return unsupported();
-    if (name == "square") {
-      mlir::Value x = op->getOperand(0);
-      replacement = recreate(b, op, "hlo.mul", {}, {x, x});
-      op->replaceAllUsesWith(replacement);
-      op->erase();
-      return mlir::success();
-    }
     mlir::Value value = expandErfc(b, op);
     if (!value) return op->emitError() << "'chlo.erfc' takes a ranked float tensor";
     op->replaceAllUsesWith(mlir::ValueRange(value));
     op->erase();
     return mlir::success();
   }
-  if (dialect == "sdy") {
+  if (dialect == "chlo") {
+    // chlo.top_k takes the largest, as hlo.top_k without `smallest`; x² is x * x.
+    if (name == "top_k") {
+      replacement = recreate(b, op, "hlo.top_k", attrs, op->getOperands());
+    } else if (name == "square" && n == 1) {
+      replacement = recreate(b, op, "hlo.mul", {}, {op->getOperand(0), op->getOperand(0)});
+    } else if (llvm::StringRef target = hloElementwiseName(dialect, name);
+               !target.empty() && name != "square") {
+      replacement = recreate(b, op, target, attrs, op->getOperands());
+    } else {
+      return unsupported();
+    }
+  } else if (dialect == "sdy") {
     std::string target = ("tessel." + name).str();
     if (!mlir::RegisteredOperationName::lookup(target, context)) return unsupported();
     // The generic form holds a manual computation's shardings as one sharding_per_value;

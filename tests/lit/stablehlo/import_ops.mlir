@@ -46,6 +46,20 @@ func.func @chlo(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// The same CHLO ops in the generic form (what Tessel's StableHLO export writes).
+// CHECK-LABEL: func @chlo_generic
+func.func @chlo_generic(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<2xf32>, tensor<2xi32>) {
+  // CHECK: %[[SQ:.*]] = hlo.mul %arg0, %arg0
+  %0 = "chlo.square"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  // CHECK: %[[ERF:.*]] = hlo.erf %[[SQ]]
+  %1 = "chlo.erf"(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  // CHECK: hlo.top_k %[[ERF]], k = 2 :
+  %2:2 = "chlo.top_k"(%1) <{k = 2 : i64}> : (tensor<4xf32>) -> (tensor<2xf32>, tensor<2xi32>)
+  return %1, %2#0, %2#1 : tensor<4xf32>, tensor<2xf32>, tensor<2xi32>
+}
+
+// -----
+
 // CHECK-LABEL: func @compare_select
 func.func @compare_select(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
   // CHECK: %[[P:.*]] = hlo.compare GT, %arg0, %arg1, FLOAT : tensor<4xf32>
