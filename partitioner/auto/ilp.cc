@@ -11,6 +11,7 @@
 #include "coin/CoinPackedMatrix.hpp"
 #include "coin/CoinPackedVector.hpp"
 #include "coin/OsiClpSolverInterface.hpp"
+#include "partitioner/auto/initial_plan.h"
 
 namespace tessel::auto_sharding {
 namespace {
@@ -104,6 +105,11 @@ absl::StatusOr<IlpSolution> solveIlp(const IlpProblem& problem) {
     for (size_t s = 0; s < nodeCosts[n].size(); ++s) one.insert(firstX[n] + s, 1.0);
     rows.add(one, 1.0, 1.0);
   }
+  // The y block of each kept pair, to write the initial plan's columns.
+  struct PairColumns {
+    int low, high, firstY;
+  };
+  std::vector<PairColumns> pairColumns;
   for (const auto& [key, cost] : pairCosts) {
     const auto [low, high] = key;
     const size_t rowsN = nodeCosts[low].size(), colsN = nodeCosts[high].size();
@@ -112,6 +118,7 @@ absl::StatusOr<IlpSolution> solveIlp(const IlpProblem& problem) {
     // (costOf counts it, and it shifts every plan alike).
     if (*maxIt - *minIt <= 1e-15) continue;
     const int firstY = numCols;
+    pairColumns.push_back({low, high, firstY});
     numCols += static_cast<int>(rowsN * colsN);
     for (size_t i = 0; i < rowsN * colsN; ++i) {
       objective.push_back(cost[i] * kCostScale);
@@ -131,6 +138,7 @@ absl::StatusOr<IlpSolution> solveIlp(const IlpProblem& problem) {
       rows.add(row, 0.0, 0.0);
     }
   }
+  const int memoryColumn = withMemory ? numCols : -1;
   if (withMemory) {
     const int m = numCols++;
     objective.push_back(0.0);
@@ -171,15 +179,47 @@ absl::StatusOr<IlpSolution> solveIlp(const IlpProblem& problem) {
   CbcModel model(lp);
   model.setLogLevel(0);
   model.messageHandler()->setLogLevel(0);
-  model.setMaximumSeconds(problem.timeLimitSeconds);
-  model.branchAndBound();
+
+  // The initial plan is CBC's first incumbent: the search prunes against it from the start,
+  // and a time limit that ends the search early still returns at least this plan.
+  const std::optional<std::vector<int>> initial = initialPlan(problem);
+  if (initial) {
+    std::vector<double> columns(numCols, 0.0);
+    for (int n = 0; n < numNodes; ++n) columns[firstX[n] + (*initial)[n]] = 1.0;
+    for (const PairColumns& pair : pairColumns) {
+      const size_t width = nodeCosts[pair.high].size();
+      columns[pair.firstY + (*initial)[pair.low] * width + (*initial)[pair.high]] = 1.0;
+    }
+    if (withMemory) {
+      for (int n = 0; n < numNodes; ++n) {
+        columns[memoryColumn] = std::max(
+            columns[memoryColumn], problem.transientBytes[n][(*initial)[n]] * kByteScale);
+      }
+    }
+    double value = 0;
+    for (int c = 0; c < numCols; ++c) value += objective[c] * columns[c];
+    model.setBestSolution(columns.data(), numCols, value, /*check=*/false);
+  }
+  // The limit counts from the call, so setting up (large graphs take a while) is in it.
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const bool searched = elapsed < problem.timeLimitSeconds;
+  if (searched) {
+    model.setMaximumSeconds(problem.timeLimitSeconds - elapsed);
+    model.branchAndBound();
+  }
 
   IlpSolution solution;
   solution.solveSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const double* best = model.bestSolution();
+  const double* best = searched ? model.bestSolution() : nullptr;
+  if (!searched && initial) {
+    solution.choice = *initial;
+    solution.objective = costOf(problem, solution.choice);
+    return solution;
+  }
   if (best == nullptr) {
-    if (model.isProvenInfeasible()) {
+    if (searched && model.isProvenInfeasible()) {
       return absl::ResourceExhaustedError(
           absl::StrCat("no plan fits the memory limit of ",
                        static_cast<int64_t>(problem.memoryLimit), " bytes per device"));
