@@ -233,6 +233,9 @@ struct AutoShardingSummary {
   int64_t memory_limit_bytes = 0;
   // Per parameter and op, what was chosen: "parameter 0: [{"data"}, {}]".
   std::vector<std::string> choices;
+  // Identical consecutive layers found and made to take the same strategies, so that they
+  // were solved as one (1: none found). `optimal` is then among such plans.
+  int64_t repeated_layers = 1;
 };
 
 struct PartitionResult {

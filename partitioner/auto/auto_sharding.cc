@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "partitioner/auto/cost_graph.h"
 #include "partitioner/auto/ilp.h"
+#include "partitioner/auto/layers.h"
 #include "partitioner/ir/location.h"
 
 namespace tessel::auto_sharding {
@@ -75,7 +76,8 @@ absl::StatusOr<AutoShardingResult> autoShard(mlir::ModuleOp module,
       options.memoryLimitBytes > 0 ? options.memoryLimitBytes : spec.memory_capacity_bytes();
   IlpProblem problem =
       graph->problem(static_cast<double>(result.memoryLimitBytes), options.timeLimitSeconds);
-  absl::StatusOr<IlpSolution> solution = solveIlp(problem);
+  const RepeatedLayers layers = findRepeatedLayers(*graph, problem);
+  absl::StatusOr<IlpSolution> solution = solveTied(problem, layers.leader);
   if (!solution.ok()) {
     return absl::Status(solution.status().code(),
                         absl::StrCat("auto-sharding: ", solution.status().message()));
@@ -85,6 +87,7 @@ absl::StatusOr<AutoShardingResult> autoShard(mlir::ModuleOp module,
   result.solveSeconds = solution->solveSeconds;
   result.nodes = static_cast<int64_t>(graph->nodes.size());
   result.mergedOps = graph->mergedOps;
+  result.repeatedLayers = layers.layers;
   for (size_t n = 0; n < graph->nodes.size(); ++n) {
     const GraphNode& node = graph->nodes[n];
     const int s = solution->choice[n];

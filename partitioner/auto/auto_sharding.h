@@ -42,6 +42,9 @@ struct AutoShardingResult {
   double solveSeconds = 0;
   int64_t nodes = 0;       // choices the ILP made
   int64_t mergedOps = 0;   // elementwise ops that followed an operand instead
+  // Identical consecutive layers found and tied to take the same strategies (1: none);
+  // `optimal` then means optimal among plans that treat them alike (layers.h).
+  int64_t repeatedLayers = 1;
   int64_t memoryLimitBytes = 0;
   // What was chosen per parameter and op, in program order: "parameter 0: [{"data"}, {}]",
   // "hlo.dot_general (program.mlir:4:8): data->i, model->j".

@@ -158,6 +158,7 @@ void RegisterPartition(py::module_& module) {
         summary["solve_seconds"] = s.solve_seconds;
         summary["memory_limit_bytes"] = s.memory_limit_bytes;
         summary["choices"] = s.choices;
+        summary["repeated_layers"] = s.repeated_layers;
         return std::move(summary);
       });
 

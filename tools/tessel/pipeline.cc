@@ -200,6 +200,12 @@ absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
         chosen->nodes, chosen->mergedOps, chosen->optimal ? "optimal" : "best-found",
         chosen->solveSeconds, chosen->objectiveSeconds, chosen->computeSeconds,
         chosen->communicationSeconds, chosen->memoryLimitBytes);
+    if (chosen->repeatedLayers > 1) {
+      remarks << absl::StrFormat(
+          "auto-sharding: %d identical layers take the same strategies and were solved as "
+          "one; the plan is %s among such plans\n",
+          chosen->repeatedLayers, chosen->optimal ? "optimal" : "the best found");
+    }
   }
   absl::Status propagated =
       Propagate(module, nullptr, remarks, options.conservative, options.name_of);
