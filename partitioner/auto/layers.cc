@@ -140,6 +140,9 @@ class Finder {
       const int64_t at = sequencePosition_[node] - static_cast<int64_t>(period.start + copy);
       return at >= 0 && at < static_cast<int64_t>(period.length) ? at : -1;
     };
+    // A layer has weights of its own: parameters that layer 0's counterparts do not read.
+    // Without this, alike stretches inside one layer (softmax's two reductions) would pass.
+    bool ownWeights = false;
     for (size_t i = 0; i < period.length; ++i) {
       const int first = sequence_[period.start + i];
       const int node = sequence_[period.start + offset + i];
@@ -153,8 +156,12 @@ class Finder {
         const int64_t source = positionOf(edge.from, offset);
         if (source != positionOf(counterpart.from, 0)) return false;
         if (source >= 0 && edge.cost != counterpart.cost) return false;
+        ownWeights |= edge.from != counterpart.from && !graph_.nodes[edge.from].op &&
+                      !graph_.nodes[counterpart.from].op &&
+                      sameCosts(problem_, edge.from, counterpart.from);
       }
     }
+    if (!ownWeights) return false;
     for (size_t i = 0; i < period.length; ++i) {
       const int first = sequence_[period.start + i];
       const int node = sequence_[period.start + offset + i];

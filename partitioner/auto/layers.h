@@ -34,10 +34,12 @@ struct RepeatedLayers {
 
 // Finds the longest run of consecutive, structurally identical segments among the graph's
 // op nodes (in program order) and ties each later segment's nodes to the first segment's.
-// Identical means: same op name, same strategy costs and bytes, and in-edges with the same
-// reshard tables in the same order. Parameters that the corresponding nodes consume (a
-// layer's weights) are tied too when they have the same strategies and costs. A segment's
-// first node may sit anywhere in a layer: the segments are whatever period repeats.
+// Identical means: same op name, same strategy costs and bytes, and in-edges in the same
+// order, those from inside the layer with the same reshard tables. Each copy must use a
+// result of the one before (layers, not parallel branches) and read weights of its own:
+// parameters its counterparts in the first layer do not read. Those are tied too, when
+// they have the same strategies and costs. A segment's first node may sit anywhere in a
+// layer: the segments are whatever period repeats.
 // REQUIRES: `problem` is `graph.problem(...)` (one problem node per graph node).
 RepeatedLayers findRepeatedLayers(const CostGraph& graph, const IlpProblem& problem);
 
