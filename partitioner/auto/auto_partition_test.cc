@@ -5,20 +5,17 @@
 #include <cmath>
 #include <iostream>
 #include <optional>
-#include <regex>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "partitioner/api/graph_builder.h"
-#include "partitioner/api/mesh.h"
 #include "partitioner/api/partition.h"
 #include "partitioner/api/program.h"
 #include "partitioner/api/run.h"
-#include "partitioner/api/sharding.h"
 #include "partitioner/api/verify.h"
+#include "partitioner/auto/test_programs.h"
 #include "support/status_macros.h"
 #include "support/status_matchers.h"
 
@@ -27,89 +24,9 @@ namespace {
 
 using ::tessel::testing::IsOk;
 
-TensorType F32(std::vector<int64_t> dims) { return TensorType(ElementType::kF32, std::move(dims)); }
-
-// The same program with every sharding annotation removed: only the mesh is left.
-absl::StatusOr<Program> WithoutShardings(const Program& program) {
-  static const std::regex annotation(R"( \{tessel\.sharding = #tessel\.sharding<[^>]*>\})");
-  return Program::FromMlirText(std::regex_replace(program.ToMlirText(), annotation, ""));
-}
-
-// A two-layer MLP on a data x model mesh, split Megatron's way: batch over "data", the
-// hidden layer over "model".
-absl::StatusOr<Program> BuildMlp(int64_t batch, int64_t features, int64_t hidden, int64_t data,
-                                 int64_t model) {
-  TESSEL_ASSIGN_OR_RETURN(Mesh mesh, Mesh::Create({{"data", data}, {"model", model}}));
-  TESSEL_ASSIGN_OR_RETURN(Sharding rowsOfBatch, Sharding::Create(mesh, {"data", Replicated()}));
-  TESSEL_ASSIGN_OR_RETURN(Sharding columns, Sharding::Create(mesh, {Replicated(), "model"}));
-  TESSEL_ASSIGN_OR_RETURN(Sharding rows, Sharding::Create(mesh, {"model", Replicated()}));
-  GraphBuilder b;
-  Value x = b.Parameter(F32({batch, features}), rowsOfBatch);
-  Value w1 = b.Parameter(F32({features, hidden}), columns);
-  Value w2 = b.Parameter(F32({hidden, features}), rows);
-  Value h = b.MatMul(x, w1);
-  Value zeros = b.BroadcastInDim(b.ScalarConstant(ElementType::kF32, 0), {batch, hidden}, {});
-  Value y = b.MatMul(b.Max(h, zeros), w2);
-  return b.Build({y}, {rowsOfBatch});
-}
-
-struct BlockSizes {
-  int64_t batch, tokens, heads, head_size, hidden;
-  int64_t layers = 1;
-};
-
-// Softmax over the last dimension of a [b, h, s, t] tensor.
-Value Softmax(GraphBuilder& b, Value scores) {
-  std::vector<int64_t> shape = scores.type().dimensions();
-  Value max = b.Reduce(scores, ReduceKind::kMax, {3});
-  Value shifted = b.Exp(b.Sub(scores, b.BroadcastInDim(max, shape, {0, 1, 2})));
-  Value sum = b.Reduce(shifted, ReduceKind::kSum, {3});
-  return b.Div(shifted, b.BroadcastInDim(sum, shape, {0, 1, 2}));
-}
-
-// `layers` transformer blocks (attention and MLP, each with a residual), each with its own
-// weights, split Megatron's way: the batch over "data", heads and MLP hidden units over
-// "model".
-absl::StatusOr<Program> BuildBlock(const BlockSizes& s, int64_t data, int64_t model) {
-  const int64_t features = s.heads * s.head_size;
-  TESSEL_ASSIGN_OR_RETURN(Mesh mesh, Mesh::Create({{"data", data}, {"model", model}}));
-  TESSEL_ASSIGN_OR_RETURN(Sharding batch,
-                          Sharding::Create(mesh, {"data", Replicated(), Replicated()}));
-  TESSEL_ASSIGN_OR_RETURN(Sharding qkv,
-                          Sharding::Create(mesh, {Replicated(), "model", Replicated()}));
-  TESSEL_ASSIGN_OR_RETURN(Sharding out,
-                          Sharding::Create(mesh, {"model", Replicated(), Replicated()}));
-  TESSEL_ASSIGN_OR_RETURN(Sharding columns, Sharding::Create(mesh, {Replicated(), "model"}));
-  TESSEL_ASSIGN_OR_RETURN(Sharding rows, Sharding::Create(mesh, {"model", Replicated()}));
-  GraphBuilder b;
-  Value x = b.Parameter(F32({s.batch, s.tokens, features}), batch);
-  for (int64_t layer = 0; layer < s.layers; ++layer) {
-    Value wq = b.Parameter(F32({features, s.heads, s.head_size}), qkv);
-    Value wk = b.Parameter(F32({features, s.heads, s.head_size}), qkv);
-    Value wv = b.Parameter(F32({features, s.heads, s.head_size}), qkv);
-    Value wo = b.Parameter(F32({s.heads, s.head_size, features}), out);
-    Value w1 = b.Parameter(F32({features, s.hidden}), columns);
-    Value w2 = b.Parameter(F32({s.hidden, features}), rows);
-    DotDimensions project{{}, {}, {2}, {0}};
-    Value q = b.DotGeneral(x, wq, project);
-    Value k = b.DotGeneral(x, wk, project);
-    Value v = b.DotGeneral(x, wv, project);
-    Value scores = b.DotGeneral(q, k, DotDimensions{{0, 2}, {0, 2}, {3}, {3}});
-    Value scale = b.BroadcastInDim(
-        b.ScalarConstant(ElementType::kF32, 1.0 / std::sqrt(double(s.head_size))),
-        scores.type().dimensions(), {});
-    Value weights = Softmax(b, b.Mul(scores, scale));
-    Value context = b.DotGeneral(weights, v, DotDimensions{{0, 1}, {0, 2}, {3}, {1}});
-    Value attention = b.DotGeneral(context, wo, DotDimensions{{}, {}, {1, 3}, {0, 1}});
-    Value h = b.Add(x, attention);
-    Value hidden = b.DotGeneral(h, w1, DotDimensions{{}, {}, {2}, {0}});
-    Value zeros =
-        b.BroadcastInDim(b.ScalarConstant(ElementType::kF32, 0), hidden.type().dimensions(), {});
-    Value mlp = b.DotGeneral(b.Max(hidden, zeros), w2, DotDimensions{{}, {}, {2}, {0}});
-    x = b.Add(h, mlp);
-  }
-  return b.Build({x}, {batch});
-}
+using ::tessel::auto_sharding_testing::BuildBlock;
+using ::tessel::auto_sharding_testing::BuildMlp;
+using ::tessel::auto_sharding_testing::WithoutShardings;
 
 PartitionOptions AutoOptions() {
   PartitionOptions options;
@@ -120,7 +37,8 @@ PartitionOptions AutoOptions() {
 // The hand plan's and the chosen plan's step time by the cost model, on the same program.
 // Prints a row of the table in docs/auto_sharding.md.
 void ExpectAtMostHandPlanCost(const std::string& name, const std::string& mesh,
-                              const Program& hand, double slack = 1.05) {
+                              const Program& hand, int64_t repeatedLayers = 1,
+                              double slack = 1.05) {
   absl::StatusOr<PartitionResult> byHand = Partition(hand);
   ASSERT_THAT(byHand, IsOk());
   absl::StatusOr<Program> open = WithoutShardings(hand);
@@ -133,10 +51,19 @@ void ExpectAtMostHandPlanCost(const std::string& name, const std::string& mesh,
       << chosen->cost.step_seconds << " s\n"
       << ::testing::PrintToString(chosen->auto_sharding->choices);
   EXPECT_TRUE(chosen->auto_sharding->optimal);
-  // The chosen plan by its parameters' shardings, the short form of what it decided.
+  EXPECT_EQ(chosen->auto_sharding->repeated_layers, repeatedLayers);
+  // Issue 20's goal: 60 s for 96 layers on the project's 2-core machine.
+  EXPECT_LE(chosen->auto_sharding->solve_seconds, 60);
+  // The chosen plan by its parameters' shardings, the short form of what it decided: the
+  // input and the first layer's weights.
   std::string plan;
+  int shown = 0;
   for (const std::string& choice : chosen->auto_sharding->choices) {
     if (choice.rfind("parameter ", 0) != 0) continue;
+    if (++shown > 7) {
+      plan += "; ...";
+      break;
+    }
     plan += (plan.empty() ? "" : "; ") + choice.substr(choice.find(':') + 2);
   }
   std::cout << "| " << name << " | " << mesh << " | Megatron | " << byHand->cost.step_seconds * 1e3
@@ -159,11 +86,14 @@ constexpr char kSlowComputeSpec[] = R"pb(
 // The memory limit, 60% of the parameters' bytes, forbids keeping every weight whole, so
 // the plan must split weights and pay collectives (a forward pass split only by batch
 // would need none and show little).
-void ExpectSameResultsAsOneDevice(const Program& hand) {
+// `summary` (when given) gets what auto-sharding reported.
+void ExpectSameResultsAsOneDevice(const Program& hand, double timeLimitSeconds = 10,
+                                  AutoShardingSummary* summary = nullptr) {
   absl::StatusOr<Program> open = WithoutShardings(hand);
   ASSERT_THAT(open, IsOk());
   PartitionOptions options = AutoOptions();
   options.hardware_spec = kSlowComputeSpec;
+  options.auto_sharding->time_limit_seconds = timeLimitSeconds;
   int64_t parameterBytes = 0;
   for (const TensorType& type : open->global_parameter_types()) {
     int64_t elements = 4;  // f32
@@ -173,6 +103,7 @@ void ExpectSameResultsAsOneDevice(const Program& hand) {
   options.auto_sharding->memory_limit_bytes = parameterBytes * 6 / 10;
   absl::StatusOr<PartitionResult> chosen = Partition(*open, options);
   ASSERT_THAT(chosen, IsOk());
+  if (summary != nullptr) *summary = *chosen->auto_sharding;
   // The plan splits something: otherwise the comparison would show nothing.
   EXPECT_GT(chosen->collectives.total_count(), 0)
       << ::testing::PrintToString(chosen->auto_sharding->choices);
@@ -186,9 +117,22 @@ void ExpectSameResultsAsOneDevice(const Program& hand) {
     std::vector<float> w = (*want)[r].ToVector<float>();
     std::vector<float> g = (*got)[r].ToVector<float>();
     ASSERT_EQ(g.size(), w.size());
+    // All elements are compared, so that a failure tells a few rounding outliers from a
+    // wrong plan (most elements off).
+    size_t differing = 0, worstAt = 0;
+    double worst = 0;
     for (size_t i = 0; i < w.size(); ++i) {
-      ASSERT_NEAR(g[i], w[i], 1e-4 * (1 + std::abs(w[i]))) << "result " << r << " element " << i;
+      const double error = std::abs(g[i] - w[i]) / (1 + std::abs(w[i]));
+      if (error > 1e-4) ++differing;
+      if (error > worst) {
+        worst = error;
+        worstAt = i;
+      }
     }
+    EXPECT_LE(worst, 1e-4) << "result " << r << ": " << differing << " of " << w.size()
+                           << " elements differ; the worst, element " << worstAt << ", is "
+                           << g[worstAt] << " where one device gives " << w[worstAt] << "\n"
+                           << ::testing::PrintToString(chosen->auto_sharding->choices);
   }
 }
 
@@ -211,11 +155,24 @@ TEST(AutoShardingTest, TransformerBlockPlanCostsNoMoreThanMegatron) {
   }
 }
 
-// Four layers: four times the choices, one ILP (repeated layers are not detected yet).
+// Four layers: found to repeat, so solved as one (layers_test.cc compares the tied plan
+// with the untied optimum).
 TEST(AutoShardingTest, FourLayerStackPlanCostsNoMoreThanMegatron) {
   absl::StatusOr<Program> hand = BuildBlock({8, 512, 16, 64, 4096, 4}, 4, 2);
   ASSERT_THAT(hand, IsOk());
-  ExpectAtMostHandPlanCost("4 transformer blocks, same sizes", "4x2", *hand);
+  ExpectAtMostHandPlanCost("4 transformer blocks, same sizes", "4x2", *hand,
+                           /*repeatedLayers=*/4);
+}
+
+// The solve-time goal of issue 20: 16 and 96 layers, each solved as one layer.
+TEST(AutoShardingTest, DeepStacksAreSolvedAsOneLayer) {
+  for (int64_t layers : {16, 96}) {
+    SCOPED_TRACE(layers);
+    absl::StatusOr<Program> hand = BuildBlock({8, 512, 16, 64, 4096, layers}, 4, 2);
+    ASSERT_THAT(hand, IsOk());
+    ExpectAtMostHandPlanCost(absl::StrCat(layers, " transformer blocks, same sizes"), "4x2",
+                             *hand, layers);
+  }
 }
 
 TEST(AutoShardingTest, MlpRunsLikeOneDeviceOnEvenAndUnevenMeshes) {
@@ -233,6 +190,36 @@ TEST(AutoShardingTest, TransformerBlockRunsLikeOneDeviceOnEvenAndUnevenMeshes) {
     absl::StatusOr<Program> hand = BuildBlock({4, 6, 6, 4, 24}, data, model);
     ASSERT_THAT(hand, IsOk());
     ExpectSameResultsAsOneDevice(*hand);
+  }
+}
+
+// Eight layers tied into one are still checked against one device, uneven meshes
+// included: the tied plan is expanded to every layer's ops and weights.
+TEST(AutoShardingTest, EightLayerStackRunsLikeOneDevice) {
+  for (auto [data, model] : {std::pair<int64_t, int64_t>{2, 2}, {1, 3}, {2, 3}}) {
+    SCOPED_TRACE(::testing::Message() << data << "x" << model);
+    absl::StatusOr<Program> hand = BuildBlock({4, 6, 6, 4, 24, 8}, data, model);
+    ASSERT_THAT(hand, IsOk());
+    AutoShardingSummary summary;
+    ExpectSameResultsAsOneDevice(*hand, 10, &summary);
+    EXPECT_EQ(summary.repeated_layers, 8);
+  }
+}
+
+// A time limit far shorter than setting the problem up: the search does not run, and the
+// plan it would have started from comes back, marked as not proven optimal, and runs. Two
+// layers: that plan splits contracted dimensions, and through more layers of random
+// weights without normalization the values grow until reordered partial sums differ
+// by more than the tolerance in a few cancelling elements.
+TEST(AutoShardingTest, ATimeLimitThatRunsOutReturnsTheBestPlanFound) {
+  for (auto [data, model] : {std::pair<int64_t, int64_t>{2, 2}, {2, 3}}) {
+    SCOPED_TRACE(::testing::Message() << data << "x" << model);
+    absl::StatusOr<Program> hand = BuildBlock({4, 6, 6, 4, 24, 2}, data, model);
+    ASSERT_THAT(hand, IsOk());
+    AutoShardingSummary summary;
+    ExpectSameResultsAsOneDevice(*hand, 1e-9, &summary);
+    EXPECT_FALSE(summary.optimal);
+    EXPECT_GT(summary.estimated_step_seconds, 0);
   }
 }
 
