@@ -205,6 +205,9 @@ absl::StatusOr<IlpSolution> solveIlp(const IlpProblem& problem) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const bool searched = elapsed < problem.timeLimitSeconds;
   if (searched) {
+    // CBC measures its limit in CPU seconds by default; on a loaded machine a 10 s limit
+    // then took 26 s of wall time. The limit is the user's wall-clock wait.
+    model.setUseElapsedTime(true);
     model.setMaximumSeconds(problem.timeLimitSeconds - elapsed);
     model.branchAndBound();
   }
