@@ -76,18 +76,18 @@ absl::StatusOr<AutoShardingResult> autoShard(mlir::ModuleOp module,
       options.memoryLimitBytes > 0 ? options.memoryLimitBytes : spec.memory_capacity_bytes();
   IlpProblem problem =
       graph->problem(static_cast<double>(result.memoryLimitBytes), options.timeLimitSeconds);
-  const RepeatedLayers layers = findRepeatedLayers(*graph, problem);
-  absl::StatusOr<IlpSolution> solution = solveTied(problem, layers.leader);
-  if (!solution.ok()) {
-    return absl::Status(solution.status().code(),
-                        absl::StrCat("auto-sharding: ", solution.status().message()));
+  absl::StatusOr<LayeredSolution> solved = solveWithRepeatedLayers(*graph, problem);
+  if (!solved.ok()) {
+    return absl::Status(solved.status().code(),
+                        absl::StrCat("auto-sharding: ", solved.status().message()));
   }
+  const IlpSolution* solution = &solved->solution;
   result.objectiveSeconds = solution->objective;
   result.optimal = solution->optimal;
   result.solveSeconds = solution->solveSeconds;
   result.nodes = static_cast<int64_t>(graph->nodes.size());
   result.mergedOps = graph->mergedOps;
-  result.repeatedLayers = layers.layers;
+  result.repeatedLayers = solved->layers.layers;
   for (size_t n = 0; n < graph->nodes.size(); ++n) {
     const GraphNode& node = graph->nodes[n];
     const int s = solution->choice[n];

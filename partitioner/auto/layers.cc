@@ -3,6 +3,7 @@
 #include "partitioner/auto/layers.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include "llvm/ADT/DenseMap.h"
@@ -309,6 +310,24 @@ absl::StatusOr<IlpSolution> solveTied(const IlpProblem& problem, const std::vect
   for (size_t n = 0; n < numNodes; ++n) solution.choice[n] = solved->choice[groupOf[n]];
   solution.objective = costOf(problem, solution.choice);
   return solution;
+}
+
+absl::StatusOr<LayeredSolution> solveWithRepeatedLayers(const CostGraph& graph,
+                                                        const IlpProblem& problem) {
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  LayeredSolution result;
+  result.layers = findRepeatedLayers(graph, problem);
+  IlpProblem limited = problem;
+  // What is left of the limit; a tiny positive rest lets solveIlp return its first plan.
+  limited.timeLimitSeconds = std::max(problem.timeLimitSeconds - elapsed(), 1e-9);
+  absl::StatusOr<IlpSolution> solution = solveTied(limited, result.layers.leader);
+  if (!solution.ok()) return solution.status();
+  result.solution = *solution;
+  result.solution.solveSeconds = elapsed();
+  return result;
 }
 
 }  // namespace tessel::auto_sharding

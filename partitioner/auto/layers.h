@@ -4,8 +4,8 @@
 // ("tied"): the ILP keeps one variable set per group of tied nodes, with their costs added
 // up, so a 96-layer program is solved as about one layer.
 //
-//   RepeatedLayers layers = findRepeatedLayers(graph, problem);
-//   TESSEL_ASSIGN_OR_RETURN(IlpSolution solution, solveTied(problem, layers.leader));
+//   TESSEL_ASSIGN_OR_RETURN(LayeredSolution solved, solveWithRepeatedLayers(graph, problem));
+//   // solved.solution.choice: a strategy per node; solved.layers.layers: copies tied
 //
 // What tying gives up: a plan in which layers take different strategies. The tied optimum
 // equals the untied one unless layers would want to differ (e.g. under a memory limit that
@@ -55,6 +55,16 @@ IlpProblem tieNodes(const IlpProblem& problem, const std::vector<int>& leader,
 // its objective is the untied problem's cost of that plan. `optimal` means optimal among
 // tied plans. Fails as solveIlp does.
 absl::StatusOr<IlpSolution> solveTied(const IlpProblem& problem, const std::vector<int>& leader);
+
+struct LayeredSolution {
+  IlpSolution solution;
+  RepeatedLayers layers;
+};
+
+// Finds the repeated layers of `graph` and solves `problem` with them tied. The solution's
+// solveSeconds covers finding, tying and solving, and the time limit counts from the call.
+absl::StatusOr<LayeredSolution> solveWithRepeatedLayers(const CostGraph& graph,
+                                                        const IlpProblem& problem);
 
 }  // namespace tessel::auto_sharding
 
