@@ -11,6 +11,11 @@ About 120 instructions per layer, so --instructions picks the layer count.
 
     python3 benchmarks/make_transformer_hlo.py --instructions 100000 > /tmp/t100k.hlo
     tessel partition /tmp/t100k.hlo --timing --output=/dev/null
+
+With --unannotated the parameters carry no shardings, for auto-sharding to choose them:
+
+    python3 benchmarks/make_transformer_hlo.py --layers 96 --unannotated > /tmp/t96.hlo
+    tessel partition /tmp/t96.hlo --mesh=data=4,model=2 --auto --output=/dev/null
 """
 import argparse
 import sys
@@ -39,10 +44,11 @@ region_max {
 
 
 class Writer:
-    def __init__(self):
+    def __init__(self, annotated=True):
         self.lines = []
         self.count = 0
         self.params = 0
+        self.annotated = annotated
 
     def op(self, name, text):
         self.count += 1
@@ -53,6 +59,8 @@ class Writer:
     def param(self, name, shape, sharding):
         index = self.params
         self.params += 1
+        if not self.annotated:
+            return self.op(name, f"{shape} parameter({index})")
         return self.op(name, f"{shape} parameter({index}), sharding={sharding}")
 
 
@@ -141,8 +149,8 @@ def mlp(w, x):
     return w.op("mlp", f"{t(B, S, D)} dot({g}, {w2}), lhs_contracting_dims={{2}}, rhs_contracting_dims={{0}}")
 
 
-def module(layers):
-    w = Writer()
+def module(layers, annotated=True):
+    w = Writer(annotated)
     x = w.param("x", t(B, S, D), DATA)
     for _ in range(layers):
         a = attention(w, layer_norm(w, x, "ln1"))
@@ -159,12 +167,14 @@ def main():
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--layers", type=int)
     group.add_argument("--instructions", type=int, help="about this many instructions")
+    parser.add_argument("--unannotated", action="store_true",
+                        help="parameters without shardings (for tessel --auto)")
     args = parser.parse_args()
     layers = args.layers
     if layers is None:
         per_layer = module(1)[1]
         layers = max(1, round(args.instructions / per_layer))
-    text, _ = module(layers)
+    text, _ = module(layers, annotated=not args.unannotated)
     sys.stdout.write(text)
 
 

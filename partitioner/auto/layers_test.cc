@@ -178,7 +178,7 @@ TEST(TiedAgainstUntiedTest, FourBlockStackWithinOnePercent) {
   }
   for (double limit : {80e9, 0.6 * parameterBytes}) {
     SCOPED_TRACE(limit);
-    const IlpProblem problem = graph->problem(limit, 120);
+    const IlpProblem problem = graph->problem(limit, 600);
     const RepeatedLayers layers = findRepeatedLayers(*graph, problem);
     EXPECT_EQ(layers.layers, 4);
     absl::StatusOr<IlpSolution> tied = solveTied(problem, layers.leader);
