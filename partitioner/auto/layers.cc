@@ -9,6 +9,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "mlir/IR/Block.h"
 #include "mlir/IR/Operation.h"
+#include "partitioner/auto/dominated.h"
 
 namespace tessel::auto_sharding {
 namespace {
@@ -303,11 +304,13 @@ absl::StatusOr<IlpSolution> solveTied(const IlpProblem& problem, const std::vect
   }
   std::vector<int> groupOf;
   const IlpProblem tied = tieNodes(problem, leader, &groupOf);
-  absl::StatusOr<IlpSolution> solved = solveIlp(tied);
+  const DominanceReduced reduced = dropDominatedStrategies(tied);
+  absl::StatusOr<IlpSolution> solved = solveIlp(reduced.problem);
   if (!solved.ok()) return solved.status();
+  const std::vector<int> groupChoice = reduced.expand(solved->choice);
   IlpSolution solution = *solved;
   solution.choice.resize(numNodes);
-  for (size_t n = 0; n < numNodes; ++n) solution.choice[n] = solved->choice[groupOf[n]];
+  for (size_t n = 0; n < numNodes; ++n) solution.choice[n] = groupChoice[groupOf[n]];
   solution.objective = costOf(problem, solution.choice);
   return solution;
 }
