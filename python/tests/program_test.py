@@ -140,6 +140,7 @@ class PartitionTest(unittest.TestCase):
         chosen = result.auto_sharding
         self.assertTrue(chosen["optimal"])
         self.assertEqual(chosen["memory_limit_bytes"], 1536)
+        self.assertEqual(chosen["repeated_layers"], 1)  # one MLP: nothing repeats
         self.assertIn('parameter 0: [{"data"}, {}] (annotated)', chosen["choices"])
         for weight in ("w1", "w2"):
             spec = result.shardings[weight].spec
