@@ -292,7 +292,8 @@ absl::StatusOr<PartitionResult> Partition(const Program& program,
                             auto_sharding::autoShard(*module, hardware, auto_options));
     chosen = AutoShardingSummary{plan.objectiveSeconds, plan.computeSeconds,
                                  plan.communicationSeconds, plan.optimal, plan.solveSeconds,
-                                 plan.memoryLimitBytes, plan.choices, plan.repeatedLayers};
+                                 plan.memoryLimitBytes, plan.estimatedPeakBytes,
+                                 plan.reshardSeconds, plan.choices, plan.repeatedLayers};
   }
   {
     api_internal::DiagnosticCollector diagnostics(context.get());

@@ -231,6 +231,11 @@ struct AutoShardingSummary {
   bool optimal = false;
   double solve_seconds = 0;
   int64_t memory_limit_bytes = 0;
+  // The solver's memory model at its plan's peak (values live at once, reshard buffers
+  // and partial results included): at least what `cost.peak_bytes` reports.
+  int64_t estimated_peak_bytes = 0;
+  // The part of communication_seconds spent resharding values between ops.
+  double reshard_seconds = 0;
   // Per parameter and op, what was chosen: "parameter 0: [{"data"}, {}]".
   std::vector<std::string> choices;
   // Identical consecutive layers found and made to take the same strategies, so that they

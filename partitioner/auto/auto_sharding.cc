@@ -6,6 +6,8 @@
 #include "partitioner/auto/cost_graph.h"
 #include "partitioner/auto/ilp.h"
 #include "partitioner/auto/layers.h"
+#include "partitioner/auto/liveness.h"
+#include "partitioner/ir/auto_chosen.h"
 #include "partitioner/ir/location.h"
 
 namespace tessel::auto_sharding {
@@ -36,7 +38,8 @@ absl::StatusOr<mlir::func::FuncOp> findFunction(mlir::ModuleOp module,
 }
 
 // Writes the chosen layout of every value the user left open: parameters as argument
-// attributes, op results as the op's sharding (all results of an op at once).
+// attributes, op results as the op's sharding (all results of an op at once). Each is
+// marked as the solver's (auto_chosen.h).
 void writeBack(const CostGraph& graph, const std::vector<int>& choice, mlir::func::FuncOp func) {
   mlir::MLIRContext* context = func.getContext();
   llvm::DenseMap<mlir::Operation*, llvm::SmallVector<ir::ShardingAttr, 1>> perOp;
@@ -47,6 +50,7 @@ void writeBack(const CostGraph& graph, const std::vector<int>& choice, mlir::fun
         value.layouts[choice[value.node]].toSharding(graph.meshName, graph.mesh);
     if (auto argument = llvm::dyn_cast<mlir::BlockArgument>(value.value)) {
       func.setArgAttr(argument.getArgNumber(), ir::TesselDialect::kShardingAttrName, sharding);
+      ir::markAutoChosen(func, argument.getArgNumber());
       continue;
     }
     mlir::Operation* op = value.value.getDefiningOp();
@@ -59,7 +63,27 @@ void writeBack(const CostGraph& graph, const std::vector<int>& choice, mlir::fun
     if (llvm::is_contained(shardings, ir::ShardingAttr())) continue;
     op->setAttr(ir::TesselDialect::kShardingAttrName,
                 ir::ShardingPerValueAttr::get(context, shardings));
+    ir::markAutoChosen(op);
   }
+}
+
+// Where memory is tightest when no plan fits: "; the tightest point is OP (file:line:col),
+// where every plan holds at least N bytes", for the point whose smallest total is largest.
+std::string tightestPoint(const IlpProblem& problem, const std::vector<mlir::Operation*>& ops) {
+  double most = -1;
+  int at = -1;
+  for (size_t p = 0; p < problem.memoryPoints.size() && p < ops.size(); ++p) {
+    const double bytes = fewestBytes(problem.memoryPoints[p]);
+    if (bytes > most) {
+      most = bytes;
+      at = static_cast<int>(p);
+    }
+  }
+  if (at < 0) return "";
+  return absl::StrCat("; the tightest point is ", ops[at]->getName().getStringRef().str(),
+                      " (", FormatLocation(ops[at]->getLoc()),
+                      "), where every plan holds at least ", static_cast<int64_t>(most),
+                      " bytes");
 }
 
 }  // namespace
@@ -76,10 +100,16 @@ absl::StatusOr<AutoShardingResult> autoShard(mlir::ModuleOp module,
       options.memoryLimitBytes > 0 ? options.memoryLimitBytes : spec.memory_capacity_bytes();
   IlpProblem problem =
       graph->problem(static_cast<double>(result.memoryLimitBytes), options.timeLimitSeconds);
+  // The memory rows bound what is live at each point, not parameters plus one value.
+  LivenessPoints live = livenessPoints(*graph, *func);
+  problem.memoryPoints = std::move(live.points);
+  live.points.clear();
   absl::StatusOr<LayeredSolution> solved = solveWithRepeatedLayers(*graph, problem);
   if (!solved.ok()) {
+    std::string where;
+    if (absl::IsResourceExhausted(solved.status())) where = tightestPoint(problem, live.ops);
     return absl::Status(solved.status().code(),
-                        absl::StrCat("auto-sharding: ", solved.status().message()));
+                        absl::StrCat("auto-sharding: ", solved.status().message(), where));
   }
   const IlpSolution* solution = &solved->solution;
   result.objectiveSeconds = solution->objective;
@@ -88,20 +118,20 @@ absl::StatusOr<AutoShardingResult> autoShard(mlir::ModuleOp module,
   result.nodes = static_cast<int64_t>(graph->nodes.size());
   result.mergedOps = graph->mergedOps;
   result.repeatedLayers = solved->layers.layers;
-  for (size_t n = 0; n < graph->nodes.size(); ++n) {
-    const GraphNode& node = graph->nodes[n];
-    const int s = solution->choice[n];
-    result.computeSeconds += node.computeSeconds[s];
-    result.communicationSeconds += node.communicationSeconds[s];
-    std::string where = node.op ? FormatLocation(node.op->getLoc()) : "";
-    result.choices.push_back(absl::StrCat(node.name, where.empty() ? "" : " (" + where + ")",
-                                          ": ", node.descriptions[s],
-                                          node.fixed ? " (annotated)" : ""));
+  result.plan = explainPlan(*graph, problem, spec, solution->choice, live.ops, options.nameOf);
+  result.computeSeconds = result.plan.computeSeconds;
+  result.reshardSeconds = result.plan.reshardSeconds;
+  result.communicationSeconds = result.plan.opCommunicationSeconds + result.plan.reshardSeconds;
+  result.estimatedPeakBytes = static_cast<int64_t>(result.plan.peakBytes);
+  for (const ChoiceExplanation& choice : result.plan.choices) {
+    result.choices.push_back(absl::StrCat(
+        choice.node, choice.location.empty() || choice.node.rfind("parameter", 0) == 0
+                         ? ""
+                         : " (" + choice.location + ")",
+        ": ", choice.strategy, choice.annotated ? " (annotated)" : ""));
   }
-  for (const IlpEdge& edge : problem.edges) {
-    const size_t width = problem.nodeCosts[edge.to].size();
-    result.communicationSeconds +=
-        edge.cost[solution->choice[edge.from] * width + solution->choice[edge.to]];
+  if (options.nextBest) {
+    result.nextBest = nextBestPlan(*graph, problem, solution->choice, options.nameOf);
   }
   writeBack(*graph, solution->choice, *func);
   return result;

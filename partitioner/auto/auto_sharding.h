@@ -14,12 +14,15 @@
 #define TESSEL_PARTITIONER_AUTO_AUTO_SHARDING_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "cost_model/hardware_spec.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "partitioner/auto/explain.h"
+#include "partitioner/ir/location.h"
 
 namespace tessel::auto_sharding {
 
@@ -30,6 +33,11 @@ struct AutoShardingOptions {
   double timeLimitSeconds = 10;
   // The function to shard; empty for @main, or the module's only function.
   std::string function;
+  // Also solve for the runner-up plan (AutoShardingResult::nextBest): a second solve, as
+  // long as the first at most.
+  bool nextBest = false;
+  // Names values by their source names in the explanation (may be null).
+  PlaceNamer nameOf;
 };
 
 struct AutoShardingResult {
@@ -37,6 +45,7 @@ struct AutoShardingResult {
   double objectiveSeconds = 0;
   double computeSeconds = 0;
   double communicationSeconds = 0;  // reductions inside ops and reshards between them
+  double reshardSeconds = 0;        // the reshards' part of communicationSeconds
   // Whether the solver proved the plan optimal (false when its time limit ran out first).
   bool optimal = false;
   double solveSeconds = 0;
@@ -49,6 +58,13 @@ struct AutoShardingResult {
   // What was chosen per parameter and op, in program order: "parameter 0: [{"data"}, {}]",
   // "hlo.dot_general (program.mlir:4:8): data->i, model->j".
   std::vector<std::string> choices;
+  // The bytes per device the memory model (liveness.h) puts at the plan's peak; the cost
+  // report of the partitioned program should not exceed it.
+  int64_t estimatedPeakBytes = 0;
+  // The same in detail: choices with places, the costliest reshards, where memory peaks.
+  PlanExplanation plan;
+  // With AutoShardingOptions::nextBest: the best plan other than the chosen one.
+  std::optional<NextBestPlan> nextBest;
 };
 
 // Chooses and writes the shardings. Fails with FailedPrecondition when the module has no

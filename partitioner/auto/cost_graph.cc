@@ -108,8 +108,9 @@ class Builder {
 
   // Adds an edge that prices moving `value` from its producer's layouts to `required(t)`
   // for each strategy t of `consumer`. Values outside the graph (non-tensors) cost nothing.
+  // The use is recorded in the graph's `uses` by `user`.
   template <typename Required>
-  void addEdge(mlir::Value value, int consumer, Required required) {
+  void addEdge(mlir::Operation* user, mlir::Value value, int consumer, Required required) {
     auto it = graph_.valueIndex.find(value);
     if (it == graph_.valueIndex.end()) return;
     const GraphValue& produced = graph_.values[it->second];
@@ -117,6 +118,9 @@ class Builder {
     if (!type) return;
     const size_t rows = graph_.nodes[produced.node].numStrategies();
     const size_t cols = graph_.nodes[consumer].numStrategies();
+    OperandUse use{user, value, consumer, {}};
+    for (size_t t = 0; t < cols; ++t) use.required.push_back(required(t));
+    graph_.uses.push_back(std::move(use));
     IlpEdge edge{produced.node, consumer, std::vector<double>(rows * cols, 0.0)};
     bool any = false;
     for (size_t s = 0; s < rows; ++s) {
@@ -246,10 +250,36 @@ class Builder {
     for (mlir::Value operand : op->getOperands()) {
       auto t = staticTensor(operand.getType());
       if (!t || t.getRank() != type.getRank()) continue;
-      addEdge(operand, node, [&](size_t s) { return layouts[s]; });
+      addEdge(op, operand, node, [&](size_t s) { return layouts[s]; });
     }
     addValue(result, node, std::move(layouts), false);
     return true;
+  }
+
+  // What masking takes under `s`: for each operand holding a summed factor that `s` splits
+  // unevenly, the local piece's elements in an i32 iota, an i32 bound, a predicate, and
+  // zeros and a masked copy of the operand's type.
+  double maskBytes(mlir::Operation* op, const rules::OpShardingRule& rule,
+                   const OpStrategy& s) const {
+    double bytes = 0;
+    for (int64_t i = 0; i < rule.getNumOperands() && i < op->getNumOperands(); ++i) {
+      auto type = staticTensor(op->getOperand(i).getType());
+      if (!type || static_cast<size_t>(i) >= s.operands.size()) continue;
+      bool masked = false;
+      for (const rules::DimFactors& dim : rule.getOperand(i)) {
+        for (int64_t f : dim) {
+          const rules::Factor& factor = rule.getFactor(f);
+          if (factor.kind != rules::FactorKind::kReduction || s.factorAxes[f].empty()) continue;
+          int64_t shards = 1;
+          for (int axis : s.factorAxes[f]) shards *= mesh().getAxes()[axis].getSize();
+          masked |= factor.size % shards != 0;
+        }
+      }
+      if (!masked) continue;
+      const double elements = static_cast<double>(s.operands[i].localElements(type, mesh()));
+      bytes += elements * (4 + 4 + 1 + 2 * cost_model::ElementBytes(type.getElementType()));
+    }
+    return bytes;
   }
 
   absl::Status addRuleOp(mlir::Operation* op, const rules::OpShardingRule& rule,
@@ -289,6 +319,7 @@ class Builder {
       node.communicationSeconds.push_back(communication);
       node.persistentBytes.push_back(0);
       node.transientBytes.push_back(transient);
+      node.maskBytes.push_back(maskBytes(op, rule, s));
       std::string description;
       for (auto [f, axes] : llvm::enumerate(s.factorAxes)) {
         for (int axis : axes) {
@@ -303,7 +334,7 @@ class Builder {
     for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
       // A lambda may not capture a structured binding in C++17 (clang refuses it).
       const size_t index = i;
-      addEdge(operand, id, [&](size_t t) { return strategies[t].operands[index]; });
+      addEdge(op, operand, id, [&](size_t t) { return strategies[t].operands[index]; });
     }
     for (auto [r, result] : llvm::enumerate(op->getResults())) {
       if (!staticTensor(result.getType())) continue;
@@ -350,7 +381,7 @@ class Builder {
     node.transientBytes = {0};
     node.descriptions = {layout->toString(mesh())};
     const int id = addNode(std::move(node));
-    addEdge(op.getInput(), id, [&](size_t) { return *layout; });
+    addEdge(op, op.getInput(), id, [&](size_t) { return *layout; });
     addValue(op.getResult(), id, {*layout}, true);
     return absl::OkStatus();
   }
@@ -373,7 +404,7 @@ class Builder {
       node.transientBytes = {0};
       node.descriptions = {layout->toString(mesh())};
       const int id = addNode(std::move(node));
-      addEdge(operand, id, [&](size_t) { return *layout; });
+      addEdge(op, operand, id, [&](size_t) { return *layout; });
     }
     return absl::OkStatus();
   }
@@ -392,7 +423,7 @@ class Builder {
     for (mlir::Value operand : op->getOperands()) {
       auto type = staticTensor(operand.getType());
       if (!type) continue;
-      addEdge(operand, id, [&](size_t) { return Layout::replicated(type.getRank()); });
+      addEdge(op, operand, id, [&](size_t) { return Layout::replicated(type.getRank()); });
     }
     for (mlir::Value result : op->getResults()) {
       auto type = staticTensor(result.getType());

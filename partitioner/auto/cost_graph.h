@@ -44,6 +44,10 @@ struct GraphNode {
   std::vector<double> communicationSeconds;
   std::vector<double> persistentBytes;
   std::vector<double> transientBytes;
+  // Per strategy (rule ops only; empty elsewhere): bytes the partitioner's masks of padding
+  // take while it zeroes the padded tail of operands split unevenly along a summed factor
+  // (an index iota, the bound, the predicate, the zeros and the masked copy).
+  std::vector<double> maskBytes;
   // Per strategy, a short description ("[{\"data\"}, {}]" for a parameter, the factor
   // assignment for an op).
   std::vector<std::string> descriptions;
@@ -59,6 +63,16 @@ struct GraphValue {
   bool annotated = false;        // the user gave its sharding; left as written
 };
 
+// A tensor operand of a node's op (or of one of its followers), with the layout each
+// strategy of that node needs it in. Where the producer's layout differs, the partitioner
+// reshards: the memory model (liveness.h) counts the buffer, explain lists the move.
+struct OperandUse {
+  mlir::Operation* user = nullptr;  // the op (or return) that takes the value
+  mlir::Value value;
+  int consumer = 0;                 // the node whose strategy decides `required`
+  std::vector<Layout> required;     // per strategy of `consumer`
+};
+
 struct CostGraph {
   mlir::FlatSymbolRefAttr meshName;
   ir::MeshAttr mesh;
@@ -67,6 +81,8 @@ struct CostGraph {
   llvm::DenseMap<mlir::Value, int> valueIndex;
   // Reshard costs (seconds) between a producer node's strategies and a consumer's.
   std::vector<IlpEdge> edges;
+  // Every operand the graph prices, in program order, free moves included.
+  std::vector<OperandUse> uses;
   // Ops that joined another node rather than making their own.
   int64_t mergedOps = 0;
 

@@ -69,10 +69,22 @@ std::vector<int> DominanceReduced::expand(const std::vector<int>& choice) const 
 }
 
 DominanceReduced dropDominatedStrategies(const IlpProblem& problem) {
-  const Dominance dominance(problem);
   DominanceReduced reduced;
   const size_t numNodes = problem.nodeCosts.size();
   reduced.kept.resize(numNodes);
+  if (problem.memoryLimit > 0 && !problem.memoryPoints.empty()) {
+    // A strategy that costs more may still hold fewer bytes at some point of the program
+    // (its own value, or a reshard buffer on an edge), so under the per-point memory rows
+    // no strategy is dropped.
+    reduced.problem = problem;
+    for (size_t n = 0; n < numNodes; ++n) {
+      for (size_t s = 0; s < problem.nodeCosts[n].size(); ++s) {
+        reduced.kept[n].push_back(static_cast<int>(s));
+      }
+    }
+    return reduced;
+  }
+  const Dominance dominance(problem);
   const bool withMemory = !problem.persistentBytes.empty();
   for (size_t n = 0; n < numNodes; ++n) {
     std::vector<double> costs, persistent, transient;

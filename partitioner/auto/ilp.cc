@@ -43,6 +43,25 @@ double costOf(const IlpProblem& problem, const std::vector<int>& choice) {
   return total;
 }
 
+std::pair<double, int> peakOf(const IlpProblem& problem, const std::vector<int>& choice) {
+  double peak = 0;
+  int where = -1;
+  for (size_t p = 0; p < problem.memoryPoints.size(); ++p) {
+    const IlpMemoryPoint& point = problem.memoryPoints[p];
+    double bytes = point.constantBytes;
+    for (const auto& [node, perStrategy] : point.nodeBytes) bytes += perStrategy[choice[node]];
+    for (const IlpEdge& edge : point.edgeBytes) {
+      const size_t width = problem.nodeCosts[edge.to].size();
+      bytes += edge.cost[choice[edge.from] * width + choice[edge.to]];
+    }
+    if (where < 0 || bytes > peak) {
+      peak = bytes;
+      where = static_cast<int>(p);
+    }
+  }
+  return {peak, where};
+}
+
 absl::StatusOr<IlpSolution> solveIlp(const IlpProblem& problem) {
   const auto start = std::chrono::steady_clock::now();
   const int numNodes = static_cast<int>(problem.nodeCosts.size());
@@ -51,30 +70,61 @@ absl::StatusOr<IlpSolution> solveIlp(const IlpProblem& problem) {
       return absl::InvalidArgumentError(absl::StrCat("node ", n, " has no strategies"));
     }
   }
-  const bool withMemory = problem.memoryLimit > 0 && !problem.persistentBytes.empty();
+  const bool withPoints = problem.memoryLimit > 0 && !problem.memoryPoints.empty();
+  const bool withMemory =
+      !withPoints && problem.memoryLimit > 0 && !problem.persistentBytes.empty();
+  auto fits = [&](const IlpEdge& edge) {
+    return edge.from >= 0 && edge.from < numNodes && edge.to >= 0 && edge.to < numNodes &&
+           edge.cost.size() == problem.nodeCosts[edge.from].size() *
+                                   problem.nodeCosts[edge.to].size();
+  };
+  for (const IlpEdge& edge : problem.edges) {
+    if (!fits(edge)) {
+      return absl::InvalidArgumentError("an edge's cost table does not fit its nodes");
+    }
+  }
+  for (const IlpMemoryPoint& point : problem.memoryPoints) {
+    for (const IlpEdge& edge : point.edgeBytes) {
+      if (!fits(edge)) {
+        return absl::InvalidArgumentError("a memory point's edge table does not fit its nodes");
+      }
+    }
+    for (const auto& [node, bytes] : point.nodeBytes) {
+      if (node < 0 || node >= numNodes || bytes.size() != problem.nodeCosts[node].size()) {
+        return absl::InvalidArgumentError("a memory point's node bytes do not fit the node");
+      }
+    }
+  }
+  for (const std::vector<int>& plan : problem.excluded) {
+    bool valid = plan.size() == static_cast<size_t>(numNodes);
+    for (int n = 0; valid && n < numNodes; ++n) {
+      valid = plan[n] >= 0 && static_cast<size_t>(plan[n]) < problem.nodeCosts[n].size();
+    }
+    if (!valid) {
+      return absl::InvalidArgumentError("an excluded plan does not have one strategy per node");
+    }
+  }
 
   // Edge costs that depend on one real choice fold into that node; edges between the same
   // two nodes add up, so each pair gets one set of y variables.
   std::vector<std::vector<double>> nodeCosts = problem.nodeCosts;
   std::map<std::pair<int, int>, std::vector<double>> pairCosts;
-  for (const IlpEdge& edge : problem.edges) {
+  // Adds `edge`'s table, read as costs or bytes, to `perNode` (folded) or `perPair`.
+  auto fold = [&](const IlpEdge& edge, std::vector<std::vector<double>>& perNode,
+                  std::map<std::pair<int, int>, std::vector<double>>& perPair) {
     const size_t rows = problem.nodeCosts[edge.from].size();
     const size_t cols = problem.nodeCosts[edge.to].size();
-    if (edge.from < 0 || edge.from >= numNodes || edge.to < 0 || edge.to >= numNodes ||
-        edge.cost.size() != rows * cols) {
-      return absl::InvalidArgumentError("an edge's cost table does not fit its nodes");
-    }
     if (edge.from == edge.to) {
-      for (size_t s = 0; s < rows; ++s) nodeCosts[edge.from][s] += edge.cost[s * cols + s];
+      for (size_t s = 0; s < rows; ++s) perNode[edge.from][s] += edge.cost[s * cols + s];
     } else if (rows == 1) {
-      for (size_t t = 0; t < cols; ++t) nodeCosts[edge.to][t] += edge.cost[t];
+      for (size_t t = 0; t < cols; ++t) perNode[edge.to][t] += edge.cost[t];
     } else if (cols == 1) {
-      for (size_t s = 0; s < rows; ++s) nodeCosts[edge.from][s] += edge.cost[s];
+      for (size_t s = 0; s < rows; ++s) perNode[edge.from][s] += edge.cost[s];
     } else {
       // Keyed by (low, high) node; a table from high to low is transposed.
       const bool forward = edge.from < edge.to;
       auto key = forward ? std::make_pair(edge.from, edge.to) : std::make_pair(edge.to, edge.from);
-      std::vector<double>& sum = pairCosts[key];
+      std::vector<double>& sum = perPair[key];
       const size_t lowWidth = forward ? cols : rows;
       sum.resize(rows * cols, 0.0);
       for (size_t s = 0; s < rows; ++s) {
@@ -83,6 +133,30 @@ absl::StatusOr<IlpSolution> solveIlp(const IlpProblem& problem) {
           sum[at] += edge.cost[s * cols + t];
         }
       }
+    }
+  };
+  for (const IlpEdge& edge : problem.edges) fold(edge, nodeCosts, pairCosts);
+  // Each memory point folded the same way: bytes per x, and per pair for the y variables.
+  struct FoldedPoint {
+    std::vector<std::vector<double>> perNode;
+    std::map<std::pair<int, int>, std::vector<double>> perPair;
+  };
+  std::vector<FoldedPoint> points;
+  if (withPoints) {
+    for (const IlpMemoryPoint& point : problem.memoryPoints) {
+      FoldedPoint folded;
+      for (int n = 0; n < numNodes; ++n) {
+        folded.perNode.emplace_back(problem.nodeCosts[n].size(), 0.0);
+      }
+      for (const auto& [node, bytes] : point.nodeBytes) {
+        for (size_t s = 0; s < bytes.size(); ++s) folded.perNode[node][s] += bytes[s];
+      }
+      for (const IlpEdge& edge : point.edgeBytes) fold(edge, folded.perNode, folded.perPair);
+      for (const auto& [key, bytes] : folded.perPair) {
+        // A pair with memory but no cost still needs its y variables.
+        pairCosts[key].resize(bytes.size(), 0.0);
+      }
+      points.push_back(std::move(folded));
     }
   }
 
@@ -110,15 +184,19 @@ absl::StatusOr<IlpSolution> solveIlp(const IlpProblem& problem) {
     int low, high, firstY;
   };
   std::vector<PairColumns> pairColumns;
+  std::map<std::pair<int, int>, int> firstYOf;
   for (const auto& [key, cost] : pairCosts) {
     const auto [low, high] = key;
     const size_t rowsN = nodeCosts[low].size(), colsN = nodeCosts[high].size();
-    // A table with one value everywhere does not depend on the choice.
+    // A table with one value everywhere does not depend on the choice (costOf counts it,
+    // and it shifts every plan alike), unless a memory point needs the pair.
     const auto [minIt, maxIt] = std::minmax_element(cost.begin(), cost.end());
-    // (costOf counts it, and it shifts every plan alike).
-    if (*maxIt - *minIt <= 1e-15) continue;
+    bool needed = *maxIt - *minIt > 1e-15;
+    for (const FoldedPoint& point : points) needed |= point.perPair.count(key) > 0;
+    if (!needed) continue;
     const int firstY = numCols;
     pairColumns.push_back({low, high, firstY});
+    firstYOf[key] = firstY;
     numCols += static_cast<int>(rowsN * colsN);
     for (size_t i = 0; i < rowsN * colsN; ++i) {
       objective.push_back(cost[i] * kCostScale);
@@ -137,6 +215,36 @@ absl::StatusOr<IlpSolution> solveIlp(const IlpProblem& problem) {
       row.insert(firstX[high] + t, -1.0);
       rows.add(row, 0.0, 0.0);
     }
+  }
+  for (size_t p = 0; p < points.size(); ++p) {
+    std::map<int, double> coefficients;
+    for (int n = 0; n < numNodes; ++n) {
+      for (size_t s = 0; s < points[p].perNode[n].size(); ++s) {
+        if (points[p].perNode[n][s] != 0) {
+          coefficients[firstX[n] + s] += points[p].perNode[n][s] * kByteScale;
+        }
+      }
+    }
+    for (const auto& [key, bytes] : points[p].perPair) {
+      const int firstY = firstYOf.at(key);
+      for (size_t i = 0; i < bytes.size(); ++i) {
+        if (bytes[i] != 0) coefficients[firstY + static_cast<int>(i)] += bytes[i] * kByteScale;
+      }
+    }
+    CoinPackedVector row;
+    for (const auto& [column, value] : coefficients) row.insert(column, value);
+    rows.add(row, -COIN_DBL_MAX,
+             (problem.memoryLimit - problem.memoryPoints[p].constantBytes) * kByteScale);
+  }
+  for (const std::vector<int>& plan : problem.excluded) {
+    CoinPackedVector row;
+    double choices = 0;
+    for (int n = 0; n < numNodes; ++n) {
+      if (nodeCosts[n].size() < 2) continue;
+      row.insert(firstX[n] + plan[n], 1.0);
+      ++choices;
+    }
+    rows.add(row, -COIN_DBL_MAX, choices - 1);
   }
   const int memoryColumn = withMemory ? numCols : -1;
   if (withMemory) {
@@ -182,7 +290,13 @@ absl::StatusOr<IlpSolution> solveIlp(const IlpProblem& problem) {
 
   // The initial plan is CBC's first incumbent: the search prunes against it from the start,
   // and a time limit that ends the search early still returns at least this plan.
-  const std::optional<std::vector<int>> initial = initialPlan(problem);
+  std::optional<std::vector<int>> initial = initialPlan(problem);
+  // A first plan must be one the problem allows: a plan the cuts exclude (the runner-up's
+  // search starts from the same greedy plan) would be taken as an incumbent unchecked.
+  if (initial && std::find(problem.excluded.begin(), problem.excluded.end(), *initial) !=
+                     problem.excluded.end()) {
+    initial.reset();
+  }
   if (initial) {
     std::vector<double> columns(numCols, 0.0);
     for (int n = 0; n < numNodes; ++n) columns[firstX[n] + (*initial)[n]] = 1.0;
@@ -223,6 +337,11 @@ absl::StatusOr<IlpSolution> solveIlp(const IlpProblem& problem) {
   }
   if (best == nullptr) {
     if (searched && model.isProvenInfeasible()) {
+      if (!problem.excluded.empty()) {
+        return absl::ResourceExhaustedError(
+            absl::StrCat("no other plan fits the memory limit of ",
+                         static_cast<int64_t>(problem.memoryLimit), " bytes per device"));
+      }
       return absl::ResourceExhaustedError(
           absl::StrCat("no plan fits the memory limit of ",
                        static_cast<int64_t>(problem.memoryLimit), " bytes per device"));

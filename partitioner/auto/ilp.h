@@ -9,6 +9,11 @@
 //              sum_n sum_s p[n][s] x[n][s] + M <= limit    persistent bytes plus that value
 //              x binary, 0 <= y <= 1, M >= 0
 //
+// With memory points (liveness.h) the two memory rows give way to one row per point of the
+// program: the bytes live there, a sum over x (values in their producers' layouts) and over
+// y (reshard buffers, whose size depends on both ends of an edge), stays under the limit.
+// A cut can exclude given plans, which is how the runner-up plan is found.
+//
 // An edge whose ends have one strategy each, or one of them, folds into the node costs, so
 // only edges between two real choices add y variables.
 //
@@ -19,6 +24,7 @@
 #ifndef TESSEL_PARTITIONER_AUTO_ILP_H_
 #define TESSEL_PARTITIONER_AUTO_ILP_H_
 
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -32,6 +38,14 @@ struct IlpEdge {
   std::vector<double> cost;
 };
 
+// The bytes live at one point of the program, as a function of the plan: a constant, per
+// node and strategy, and per pair of strategies at the two ends of an edge.
+struct IlpMemoryPoint {
+  double constantBytes = 0;
+  std::vector<std::pair<int, std::vector<double>>> nodeBytes;  // node, bytes per strategy
+  std::vector<IlpEdge> edgeBytes;                               // tables as IlpEdge's costs
+};
+
 struct IlpProblem {
   // Per node, per strategy: the cost of choosing it (seconds). Every node has at least one.
   std::vector<std::vector<double>> nodeCosts;
@@ -41,8 +55,14 @@ struct IlpProblem {
   // Empty: no memory constraint.
   std::vector<std::vector<double>> persistentBytes;
   std::vector<std::vector<double>> transientBytes;
+  // When not empty, the memory constraint is one row per point (and the two fields above
+  // are not read).
+  std::vector<IlpMemoryPoint> memoryPoints;
   // Bytes per device; 0 for no limit.
   double memoryLimit = 0;
+  // Plans (a strategy per node) the solution must differ from, each at some node with more
+  // than one strategy.
+  std::vector<std::vector<int>> excluded;
   // The solver stops after this long and returns the best plan found so far.
   double timeLimitSeconds = 10;
 };
@@ -54,7 +74,8 @@ struct IlpSolution {
   double solveSeconds = 0;
 };
 
-// Solves `problem`. Fails with ResourceExhausted when no choice meets the memory limit,
+// Solves `problem`. Fails with ResourceExhausted when no choice meets the memory limit
+// (or, with `excluded` plans, when no other plan exists),
 // DeadlineExceeded when the time limit passed before any choice was found, and
 // InvalidArgument for a malformed problem (a node without strategies, an edge whose cost
 // table has the wrong size).
@@ -62,6 +83,10 @@ absl::StatusOr<IlpSolution> solveIlp(const IlpProblem& problem);
 
 // The cost of `choice` under `problem`'s node and edge costs (the objective).
 double costOf(const IlpProblem& problem, const std::vector<int>& choice);
+
+// The largest bytes over `problem`'s memory points under `choice`, and the index of the
+// point where it is reached (-1 without points).
+std::pair<double, int> peakOf(const IlpProblem& problem, const std::vector<int>& choice);
 
 }  // namespace tessel::auto_sharding
 

@@ -18,7 +18,21 @@ class Planner {
       : problem_(problem),
         incident_(problem.nodeCosts.size()),
         choice_(problem.nodeCosts.size(), -1),
-        withMemory_(problem.memoryLimit > 0 && !problem.persistentBytes.empty()) {
+        withPoints_(problem.memoryLimit > 0 && !problem.memoryPoints.empty()),
+        withMemory_(!withPoints_ && problem.memoryLimit > 0 &&
+                    !problem.persistentBytes.empty()) {
+    if (withPoints_) {
+      // Per node and strategy, its bytes summed over the points: what `leanest` minimises.
+      pointBytes_.resize(problem.nodeCosts.size());
+      for (size_t n = 0; n < problem.nodeCosts.size(); ++n) {
+        pointBytes_[n].assign(problem.nodeCosts[n].size(), 0.0);
+      }
+      for (const IlpMemoryPoint& point : problem.memoryPoints) {
+        for (const auto& [node, bytes] : point.nodeBytes) {
+          for (size_t s = 0; s < bytes.size(); ++s) pointBytes_[node][s] += bytes[s];
+        }
+      }
+    }
     for (size_t e = 0; e < problem.edges.size(); ++e) {
       incident_[problem.edges[e].from].push_back(static_cast<int>(e));
       if (problem.edges[e].to != problem.edges[e].from) {
@@ -71,6 +85,10 @@ class Planner {
 
   // The strategy holding the fewest bytes for the whole step, then the smallest value.
   int leanest(int node) const {
+    if (withPoints_) {
+      const std::vector<double>& bytes = pointBytes_[node];
+      return static_cast<int>(std::min_element(bytes.begin(), bytes.end()) - bytes.begin());
+    }
     if (!withMemory_) return 0;
     const auto& persistent = problem_.persistentBytes[node];
     const auto& transient = problem_.transientBytes[node];
@@ -111,7 +129,7 @@ class Planner {
           }
           const double cost = localCost(node, static_cast<int>(s));
           // A relative margin keeps rounding noise from swapping equal strategies forever.
-          if (cost < bestCost - 1e-12 * std::abs(bestCost)) {
+          if (cost < bestCost - 1e-12 * std::abs(bestCost) && pointsAllow(node, s)) {
             bestCost = cost;
             best = static_cast<int>(s);
           }
@@ -128,15 +146,31 @@ class Planner {
     }
   }
 
+  // Whether `node` may move to `s` under the memory points' rows: the whole peak is
+  // evaluated again, but only for moves that would lower the cost.
+  bool pointsAllow(int node, size_t s) {
+    if (!withPoints_) return true;
+    const int current = choice_[node];
+    choice_[node] = static_cast<int>(s);
+    const bool fits = peakOf(problem_, choice_).first <= problem_.memoryLimit;
+    choice_[node] = current;
+    return fits;
+  }
+
   const IlpProblem& problem_;
   std::vector<std::vector<int>> incident_;  // per node, the edges that touch it
   std::vector<int> choice_;
+  bool withPoints_;
   bool withMemory_;
+  std::vector<std::vector<double>> pointBytes_;
 };
 
 }  // namespace
 
 bool fitsMemory(const IlpProblem& problem, const std::vector<int>& choice) {
+  if (problem.memoryLimit > 0 && !problem.memoryPoints.empty()) {
+    return peakOf(problem, choice).first <= problem.memoryLimit;
+  }
   if (problem.memoryLimit <= 0 || problem.persistentBytes.empty()) return true;
   double persistent = 0, largest = 0;
   for (size_t n = 0; n < choice.size(); ++n) {

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
+#include <unordered_map>
 #include <cstring>
 
 #include "llvm/ADT/DenseMap.h"
@@ -283,6 +285,41 @@ IlpProblem tieNodes(const IlpProblem& problem, const std::vector<int>& leader,
   tied.edges.reserve(problem.edges.size());
   for (const IlpEdge& edge : problem.edges) {
     tied.edges.push_back({(*groupOf)[edge.from], (*groupOf)[edge.to], edge.cost});
+  }
+  // Each memory point keeps its row, now over the groups' variables. The copies of a layer
+  // give rows alike up to their constants (the bytes of other layers' values live there):
+  // of rows with the same terms only the one with the largest constant can bind, so one
+  // row per distinct set of terms is kept and the ILP stays about one layer's size.
+  std::unordered_map<std::string, size_t> rowOf;
+  for (const IlpMemoryPoint& point : problem.memoryPoints) {
+    IlpMemoryPoint mapped;
+    mapped.constantBytes = point.constantBytes;
+    std::string key;
+    auto append = [&key](const void* data, size_t size) {
+      key.append(static_cast<const char*>(data), size);
+    };
+    mapped.nodeBytes.reserve(point.nodeBytes.size());
+    for (const auto& [node, bytes] : point.nodeBytes) {
+      const int group = (*groupOf)[node];
+      mapped.nodeBytes.emplace_back(group, bytes);
+      append(&group, sizeof(group));
+      append(bytes.data(), bytes.size() * sizeof(double));
+    }
+    key.push_back('|');
+    mapped.edgeBytes.reserve(point.edgeBytes.size());
+    for (const IlpEdge& edge : point.edgeBytes) {
+      const int ends[2] = {(*groupOf)[edge.from], (*groupOf)[edge.to]};
+      mapped.edgeBytes.push_back({ends[0], ends[1], edge.cost});
+      append(ends, sizeof(ends));
+      append(edge.cost.data(), edge.cost.size() * sizeof(double));
+    }
+    auto [it, inserted] = rowOf.try_emplace(std::move(key), tied.memoryPoints.size());
+    if (inserted) {
+      tied.memoryPoints.push_back(std::move(mapped));
+    } else {
+      double& constant = tied.memoryPoints[it->second].constantBytes;
+      constant = std::max(constant, mapped.constantBytes);
+    }
   }
   tied.memoryLimit = problem.memoryLimit;
   tied.timeLimitSeconds = problem.timeLimitSeconds;

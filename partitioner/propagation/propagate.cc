@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "partitioner/ir/auto_chosen.h"
 #include "partitioner/ir/function_attrs.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/location.h"
@@ -115,11 +116,20 @@ std::string printAxes(llvm::ArrayRef<AxisRefAttr> axes) {
 
 // Warns at each op where two dimensions pinned by the user (closed) disagree on a factor:
 // propagation cannot reconcile them, and the partitioner will reshard between them.
+// A conflict that involves a sharding auto-sharding wrote is a reshard its plan priced and
+// chose: those are counted in one remark instead (the plan's explanation lists them).
 void reportConflicts(PropagationGraph& graph, int64_t level) {
+  int64_t chosen = 0;
+  mlir::Operation* first = nullptr;
   for (const Node& node : graph.nodes) {
     llvm::SmallVector<FactorConflict> conflicts;
     runNode(graph, node, level, &conflicts);
     for (const FactorConflict& conflict : conflicts) {
+      if (ir::isAutoChosen(graph.values[node.slots[conflict.first]]) ||
+          ir::isAutoChosen(graph.values[node.slots[conflict.second]])) {
+        if (chosen++ == 0) first = node.op;
+        continue;
+      }
       int64_t numOperands = node.rule.getNumOperands();
       auto describe = [&](int64_t t) {
         return t < numOperands ? "operand " + std::to_string(t)
@@ -131,6 +141,12 @@ void reportConflicts(PropagationGraph& graph, int64_t level) {
                              << printAxes(conflict.secondAxes)
                              << " on a dimension they share; the partitioner will reshard";
     }
+  }
+  if (chosen > 0) {
+    first->emitRemark() << chosen << " pinned "
+                        << (chosen == 1 ? "disagreement comes" : "disagreements come")
+                        << " from the auto-sharding plan, which priced their reshards (not "
+                           "warned one by one)";
   }
 }
 
@@ -523,6 +539,7 @@ mlir::LogicalResult propagateShardings(mlir::ModuleOp module, const PropagationO
     }
   }
   writeShardings(module, *graph, options.annotateOrigins, report, entered);
+  ir::clearAutoChosen(module);
   return mlir::success();
 }
 

@@ -157,6 +157,8 @@ void RegisterPartition(py::module_& module) {
         summary["optimal"] = s.optimal;
         summary["solve_seconds"] = s.solve_seconds;
         summary["memory_limit_bytes"] = s.memory_limit_bytes;
+        summary["estimated_peak_bytes"] = s.estimated_peak_bytes;
+        summary["reshard_seconds"] = s.reshard_seconds;
         summary["choices"] = s.choices;
         summary["repeated_layers"] = s.repeated_layers;
         return std::move(summary);

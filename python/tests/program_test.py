@@ -130,18 +130,23 @@ class PartitionTest(unittest.TestCase):
             mlp_result(fast=True)
 
     def test_auto_sharding_fills_what_is_left_open(self):
-        # Only x is given; a memory limit below the weights' 1.5 KiB whole makes the plan
-        # split them, and the run still equals the single-device one.
+        # Only x is given; under 1.75 KiB the weights' 1.5 KiB whole and the activations
+        # beside them do not fit, so the plan splits the weights, and the run still equals
+        # the single-device one.
         mesh = tessel.Mesh({"data": 2, "model": 2})
         program = tessel.load(MLP)
         result = program.partition(
             mesh, in_shardings=[tessel.P("data", None)],
-            auto_sharding={"memory_limit_bytes": 1536, "time_limit_seconds": 10})
+            auto_sharding={"memory_limit_bytes": 1792, "time_limit_seconds": 10})
         chosen = result.auto_sharding
         self.assertTrue(chosen["optimal"])
-        self.assertEqual(chosen["memory_limit_bytes"], 1536)
+        self.assertEqual(chosen["memory_limit_bytes"], 1792)
         self.assertEqual(chosen["repeated_layers"], 1)  # one MLP: nothing repeats
         self.assertIn('parameter 0: [{"data"}, {}] (annotated)', chosen["choices"])
+        # The memory model's peak is under the limit and bounds the cost report's.
+        self.assertLessEqual(chosen["estimated_peak_bytes"], 1792)
+        self.assertLessEqual(result.report()["peak_bytes"], chosen["estimated_peak_bytes"])
+        self.assertGreaterEqual(chosen["reshard_seconds"], 0)
         for weight in ("w1", "w2"):
             spec = result.shardings[weight].spec
             self.assertTrue(spec is not None and any(axis is not None for axis in spec), spec)

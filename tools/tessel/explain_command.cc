@@ -2,8 +2,10 @@
 // sharding propagation gives it and, per dimension, where each axis came from (the
 // annotation and the ops on the way), and the conflicts propagation left at the ops it takes
 // part in; as text or JSON. With --shard_weight_update also what weight-update sharding
-// changed, and why it left each gradient it declined alone.
+// changed, and why it left each gradient it declined alone. With --auto, first what
+// auto-sharding chose and why (explain_auto.h), and which values' shardings it wrote.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,9 +15,12 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "cost_model/hardware_spec.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "partitioner/ir/auto_chosen.h"
 #include "partitioner/ir/location.h"
 #include "partitioner/ir/tessel/sharding_verification.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
@@ -24,6 +29,7 @@
 #include "support/json_quote.h"
 #include "tools/tessel/command_line_shardings.h"
 #include "tools/tessel/common_flags.h"
+#include "tools/tessel/explain_auto.h"
 #include "tools/tessel/function_values.h"
 #include "tools/tessel/mlir_text.h"
 #include "tools/tessel/pipeline.h"
@@ -83,6 +89,7 @@ struct ValueStory {
   std::vector<propagation::AxisProvenance> axes;
   std::optional<propagation::Provenance> whole;
   std::vector<const propagation::OpConflict*> conflicts;
+  bool autoChosen = false;  // auto-sharding wrote its sharding; propagation kept it
 };
 
 ValueStory StoryOf(const propagation::PropagationReport& report, const FunctionValue& value) {
@@ -127,6 +134,7 @@ std::string DescribeConflict(const propagation::OpConflict& conflict, const Name
 }
 
 void PrintText(const ValueStory& story, const Namer& namer, std::ostream& out) {
+  if (story.autoChosen) out << "  chosen by auto-sharding\n";
   for (propagation::AxisProvenance axis : story.axes) {
     if (!axis.origin.empty()) axis.origin = namer.Origin(axis.origin, axis.annotated);
     out << "  dimension " << axis.dim << ": " << propagation::describeAxisProvenance(axis)
@@ -225,7 +233,8 @@ Subcommand ExplainCommand() {
   command.name = "explain";
   command.synopsis =
       "explain FILE [--function=main] [--value=NAME,...] [--mesh=NAME=SIZE,...] "
-      "[--format=text|json] [--shard_weight_update]";
+      "[--format=text|json] [--shard_weight_update] [--auto[=memory_limit=BYTES,...]] "
+      "[--hardware=SPEC.textproto]";
   command.summary = "Show each value's propagated sharding and where each axis came from.";
   command.details =
       "Propagates shardings through FILE (MLIR or XLA HLO text) and prints, for every\n"
@@ -237,12 +246,18 @@ Subcommand ExplainCommand() {
       "text), argN, or LINE:COL[#K] of an op.\n"
       "--shard_weight_update then runs weight-update sharding and says which values it split\n"
       "and, for each gradient, how it sharded the update or why it left it alone.\n"
+      "--auto first chooses shardings for the values FILE leaves open, as partition --auto\n"
+      "does (docs/auto_sharding.md), and prints the plan: each choice, the objective's\n"
+      "parts, the costliest reshards, the estimated memory peak against the limit, and the\n"
+      "next-best plan's cost and what it changes; the values it wrote say so.\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input, 2 for a bad command line.\n";
   command.flags = {"function",      "value",        "mesh",
                    "in_shardings",  "out_shardings", "conservative",
-                   "format",        "shard_weight_update"};
+                   "format",        "shard_weight_update", "auto",
+                   "hardware"};
   command.flag_defaults = {{"format", "text"}};
+  command.implicit_values = {{"auto", "on"}};
   command.repeatable_flags = {"value", "in_shardings", "out_shardings"};
   command.run = [](const ParsedArgs& args, std::ostream& out, std::ostream& err) {
     if (args.positional.size() != 1) {
@@ -268,6 +283,13 @@ Subcommand ExplainCommand() {
           << "'\nsee 'tessel explain --help' for usage\n";
       return static_cast<int>(kExitUsage);
     }
+    absl::StatusOr<std::optional<auto_sharding::AutoShardingOptions>> autoOptions =
+        ParseAutoSharding(absl::GetFlag(FLAGS_auto));
+    if (!autoOptions.ok()) {
+      err << "tessel explain: " << autoOptions.status().message()
+          << "\nsee 'tessel explain --help' for usage\n";
+      return static_cast<int>(kExitUsage);
+    }
     const bool json = format == "json";
     const std::string& path = args.positional[0];
     const std::string function_name = absl::GetFlag(FLAGS_function);
@@ -280,8 +302,59 @@ Subcommand ExplainCommand() {
       status = ApplyShardingAssignments(**module, function_name, path, shardings->in,
                                         shardings->out);
     }
+    const PipelineOptions pipeline = PipelineOptionsFromFlags(path);
+    std::optional<auto_sharding::AutoShardingResult> chosen;
+    llvm::DenseSet<mlir::Value> autoChosen;
+    if (status.ok() && *autoOptions) {
+      cost_model::HardwareSpec spec = cost_model::DefaultHardwareSpec();
+      if (!absl::GetFlag(FLAGS_hardware).empty()) {
+        absl::StatusOr<cost_model::HardwareSpec> loaded =
+            cost_model::LoadHardwareSpec(absl::GetFlag(FLAGS_hardware));
+        status = loaded.status();
+        if (loaded.ok()) spec = *std::move(loaded);
+      }
+      auto_sharding::AutoShardingOptions options = **autoOptions;
+      options.function = function_name;
+      options.nextBest = true;
+      // Arguments are named by the function's values (a name at an argument's place is
+      // not one the source namer reads); everything else by the source namer.
+      llvm::DenseMap<mlir::Location, std::string> argumentNames;
+      absl::StatusOr<mlir::func::FuncOp> target = FindFunction(**module, function_name, path);
+      if (target.ok()) {
+        for (const FunctionValue& value :
+             CollectFunctionValues(*target, ReadProgramNames(path))) {
+          if (value.op == nullptr && !value.name.empty() &&
+              value.name != absl::StrCat("arg", value.argument)) {
+            argumentNames[value.value.getLoc()] = value.name;
+          }
+        }
+      }
+      const PlaceNamer sourceNames = pipeline.name_of;
+      options.nameOf = [argumentNames, sourceNames](mlir::Location loc) {
+        auto it = argumentNames.find(loc);
+        if (it != argumentNames.end()) return it->second;
+        return sourceNames ? sourceNames(loc) : std::string();
+      };
+      absl::StatusOr<auto_sharding::AutoShardingResult> result =
+          status.ok() ? auto_sharding::autoShard(**module, spec, options)
+                      : absl::StatusOr<auto_sharding::AutoShardingResult>(status);
+      status = result.status();
+      if (result.ok()) chosen = *std::move(result);
+      // Propagation consumes the marks: read them first.
+      (*module)->walk([&](mlir::Operation* op) {
+        for (mlir::Value value : op->getResults()) {
+          if (ir::isAutoChosen(value)) autoChosen.insert(value);
+        }
+        for (mlir::Region& region : op->getRegions()) {
+          for (mlir::Block& block : region) {
+            for (mlir::Value value : block.getArguments()) {
+              if (ir::isAutoChosen(value)) autoChosen.insert(value);
+            }
+          }
+        }
+      });
+    }
     if (status.ok()) {
-      const PipelineOptions pipeline = PipelineOptionsFromFlags(path);
       status = Propagate(**module, &report, err, pipeline.conservative, pipeline.name_of);
     }
     absl::StatusOr<mlir::func::FuncOp> function =
@@ -345,7 +418,12 @@ Subcommand ExplainCommand() {
     };
     if (json) {
       out << "{\n  \"file\": " << JsonQuote(path) << ",\n  \"function\": "
-          << JsonQuote(function_name) << ",\n  \"values\": [";
+          << JsonQuote(function_name) << ",\n";
+      if (chosen) out << "  \"auto_sharding\": " << AutoExplanationJson(*chosen) << ",\n";
+      out << "  \"values\": [";
+    } else if (chosen) {
+      PrintAutoExplanation(*chosen, out);
+      out << "\n";
     }
     for (size_t i = 0; i < values->size(); ++i) {
       const FunctionValue& value = (*values)[i];
@@ -355,6 +433,7 @@ Subcommand ExplainCommand() {
           weightUpdate && value.op != nullptr && llvm::isa<ir::ReshardOp>(value.op) &&
           !notes.reshardsBefore.contains(value.op);
       ValueStory story = inserted ? ValueStory() : StoryOf(report, value);
+      story.autoChosen = autoChosen.contains(value.value);
       if (json) {
         std::vector<std::string> quoted;
         for (const std::string& line : changes) quoted.push_back(JsonQuote(line));
@@ -365,7 +444,8 @@ Subcommand ExplainCommand() {
             << ", \"type\": " << JsonQuote(MlirText(value.type))
             << ", \"sharding\": " << (value.sharding ? JsonQuote(sharding) : "null") << ",\n     "
             << JsonStory(story, namer) << ",\n     \"weight_update\": ["
-            << absl::StrJoin(quoted, ", ") << "]}";
+            << absl::StrJoin(quoted, ", ") << "]"
+            << (story.autoChosen ? ", \"auto_chosen\": true" : "") << "}";
         continue;
       }
       out << value.title << ": " << sharding << "\n";

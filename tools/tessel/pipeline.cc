@@ -195,11 +195,11 @@ absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
     if (!chosen.ok()) return chosen.status();
     remarks << absl::StrFormat(
         "auto-sharding: %d choices (%d elementwise ops merged), %s plan in %.3f s; estimated "
-        "step %.3g s (compute %.3g s, communication %.3g s); memory limit %d bytes per "
-        "device\n",
+        "step %.3g s (compute %.3g s, communication %.3g s); estimated peak %d bytes; "
+        "memory limit %d bytes per device\n",
         chosen->nodes, chosen->mergedOps, chosen->optimal ? "optimal" : "best-found",
         chosen->solveSeconds, chosen->objectiveSeconds, chosen->computeSeconds,
-        chosen->communicationSeconds, chosen->memoryLimitBytes);
+        chosen->communicationSeconds, chosen->estimatedPeakBytes, chosen->memoryLimitBytes);
     if (chosen->repeatedLayers > 1) {
       remarks << absl::StrFormat(
           "auto-sharding: %d identical layers take the same strategies and were solved as "
