@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "partitioner/auto/cost_graph.h"
 #include "partitioner/auto/ilp.h"
+#include "partitioner/ir/inline_calls.h"
 #include "partitioner/ir/location.h"
 
 namespace tessel::auto_sharding {
@@ -66,6 +67,12 @@ void writeBack(const CostGraph& graph, const std::vector<int>& choice, mlir::fun
 absl::StatusOr<AutoShardingResult> autoShard(mlir::ModuleOp module,
                                              const cost_model::HardwareSpec& spec,
                                              const AutoShardingOptions& options) {
+  // The plan is chosen op by op, and a call hides its callee's ops from the choice: left to
+  // propagation, they split as their first annotated neighbour says and pay reshards the
+  // plan never priced. The partitioner inlines every call anyway, so inline them first.
+  if (mlir::failed(ir::inlineCalls(module))) {
+    return absl::InvalidArgumentError("auto-sharding: the program's calls could not be inlined");
+  }
   absl::StatusOr<mlir::func::FuncOp> func = findFunction(module, options.function);
   if (!func.ok()) return func.status();
   absl::StatusOr<CostGraph> graph = buildCostGraph(*func, spec);
