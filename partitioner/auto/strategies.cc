@@ -132,6 +132,16 @@ std::vector<OpStrategy> enumerateStrategies(const rules::OpShardingRule& rule, i
   return strategies;
 }
 
+bool splitsEvenly(const rules::OpShardingRule& rule, const OpStrategy& strategy,
+                  ir::MeshAttr mesh) {
+  for (auto [f, axes] : llvm::enumerate(strategy.factorAxes)) {
+    int64_t n = 1;
+    for (int a : axes) n *= mesh.getAxes()[a].getSize();
+    if (rule.getFactor(f).size % n != 0) return false;
+  }
+  return true;
+}
+
 rules::OpShardingRule tensorRule(llvm::ArrayRef<int64_t> shape) {
   llvm::SmallVector<rules::Factor> factors;
   rules::TensorFactors tensor;

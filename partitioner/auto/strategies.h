@@ -50,6 +50,10 @@ struct EnumerationOptions {
 std::vector<OpStrategy> enumerateStrategies(const rules::OpShardingRule& rule, ir::MeshAttr mesh,
                                             const EnumerationOptions& options = {});
 
+// Whether every factor `strategy` splits is a multiple of the devices splitting it.
+bool splitsEvenly(const rules::OpShardingRule& rule, const OpStrategy& strategy,
+                  ir::MeshAttr mesh);
+
 // The rule of a lone tensor of `shape` (one pass-through factor per dimension, as one
 // operand and one result): its strategies are the layouts a parameter or constant may have.
 rules::OpShardingRule tensorRule(llvm::ArrayRef<int64_t> shape);
