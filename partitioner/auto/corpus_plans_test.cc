@@ -104,14 +104,12 @@ absl::StatusOr<Program> OnMesh(const Program& stripped, MeshShape shape) {
 }
 
 // `program` annotated with `plan` on the mesh of `shape`.
-absl::StatusOr<Program> Annotated(const Program& program, const HandPlan& plan,
-                                  MeshShape shape) {
+absl::StatusOr<Program> Annotated(const Program& program, const HandPlan& plan, MeshShape shape) {
   TESSEL_ASSIGN_OR_RETURN(Mesh mesh, Mesh::Create({{"data", shape.data}, {"model", shape.model}}));
   const std::vector<TensorType>& types = program.parameter_types();
   if (plan.parameters.size() != types.size()) {
     return absl::InvalidArgumentError(absl::StrCat(plan.name, " gives ", plan.parameters.size(),
-                                                   " parameters; the program has ",
-                                                   types.size()));
+                                                   " parameters; the program has ", types.size()));
   }
   std::vector<std::optional<Sharding>> shardings;
   for (size_t p = 0; p < types.size(); ++p) {
@@ -197,9 +195,9 @@ absl::StatusOr<Program> BuildStack(int64_t layers) {
     Value v = b.DotGeneral(x, wv, project);
     Value scores = b.DotGeneral(q, k, DotDimensions{{0, 2}, {0, 2}, {3}, {3}});
     const std::vector<int64_t> shape = scores.type().dimensions();
-    Value scaled = b.Mul(scores, b.BroadcastInDim(b.ScalarConstant(ElementType::kF32,
-                                                                   1.0 / std::sqrt(8.0)),
-                                                  shape, {}));
+    Value scaled = b.Mul(
+        scores,
+        b.BroadcastInDim(b.ScalarConstant(ElementType::kF32, 1.0 / std::sqrt(8.0)), shape, {}));
     Value max = b.Reduce(scaled, ReduceKind::kMax, {3});
     Value shifted = b.Exp(b.Sub(scaled, b.BroadcastInDim(max, shape, {0, 1, 2})));
     Value sum = b.Reduce(shifted, ReduceKind::kSum, {3});
@@ -207,8 +205,8 @@ absl::StatusOr<Program> BuildStack(int64_t layers) {
     Value context = b.DotGeneral(weights, v, DotDimensions{{0, 1}, {0, 2}, {3}, {1}});
     Value h = b.Add(x, b.DotGeneral(context, wo, DotDimensions{{}, {}, {1, 3}, {0, 1}}));
     Value up = b.DotGeneral(h, w1, DotDimensions{{}, {}, {2}, {0}});
-    Value zeros = b.BroadcastInDim(b.ScalarConstant(ElementType::kF32, 0),
-                                   up.type().dimensions(), {});
+    Value zeros =
+        b.BroadcastInDim(b.ScalarConstant(ElementType::kF32, 0), up.type().dimensions(), {});
     x = b.Add(h, b.DotGeneral(b.Max(up, zeros), w2, DotDimensions{{}, {}, {2}, {0}}));
   }
   return b.Build({x});
@@ -242,14 +240,16 @@ std::vector<HandPlan> StackPlans(int64_t layers) {
 std::vector<CorpusProgram> Corpus() {
   std::vector<CorpusProgram> corpus;
   // x[32,64] w1[64,128] b1[128] w2[128,64] b2[64].
-  corpus.push_back({"MLP", "mlp.hlo",
+  corpus.push_back({"MLP",
+                    "mlp.hlo",
                     {{"data parallel", {"a.", "", "", "", ""}},
                      {"Megatron", {"d.", ".m", "m", "m.", ""}},
                      {"2-D", {"d.", "dm", "m", "md", ""}},
                      {"FSDP", {"a.", "a.", "a", "a.", "a"}}},
                     {}});
   // x[8,16,32] ln1[32] wq wk wv wo[32,32] ln2[32] w1[32,128] w2[128,32].
-  corpus.push_back({"transformer block", "transformer_block.hlo",
+  corpus.push_back({"transformer block",
+                    "transformer_block.hlo",
                     {{"data parallel", {"a..", "", "", "", "", "", "", "", ""}},
                      {"Megatron", {"d..", "", ".m", ".m", ".m", "m.", "", ".m", "m."}},
                      {"2-D", {"d..", "", "dm", "dm", "dm", "md", "", "dm", "md"}},
@@ -258,14 +258,16 @@ std::vector<CorpusProgram> Corpus() {
                     {}});
   corpus.push_back({"4-layer transformer", "", StackPlans(4), {}});
   // images[8,16,16,3] k1[3,3,3,16] k2[3,3,16,32] w[32,10] (NHWC, HWIO).
-  corpus.push_back({"conv net", "conv_net.hlo",
+  corpus.push_back({"conv net",
+                    "conv_net.hlo",
                     {{"data parallel", {"a...", "", "", ""}},
                      {"channels over model", {"d...", "...m", "..m.", ""}},
                      {"FSDP", {"a...", "...a", "...a", "a."}},
                      {"spatial (rows over model)", {"dm..", "", "", ""}}},
                     {}});
   // x[64,16] router[16,4] w_in[4,16,32] w_out[4,32,16].
-  corpus.push_back({"MoE layer", "moe_layer.hlo",
+  corpus.push_back({"MoE layer",
+                    "moe_layer.hlo",
                     {{"data parallel", {"a.", "", "", ""}},
                      {"expert parallel", {"d.", "", "m..", "m.."}},
                      {"Megatron in experts", {"d.", "", "..m", ".m."}},
@@ -277,14 +279,16 @@ std::vector<CorpusProgram> Corpus() {
                     {{"1x3", 1.5, "uneven token split through reshapes"},
                      {"2x3", 1.6, "uneven token split through reshapes"}}});
   // params[32,64] [64,8], Adam's m and v of each, step s32[], x[64,32], y[64,8].
-  corpus.push_back({"training step (Adam)", "train_step.hlo",
+  corpus.push_back({"training step (Adam)",
+                    "train_step.hlo",
                     {{"data parallel", {"", "", "", "", "", "", "", "a.", "a."}},
                      {"Megatron", {".m", "m.", ".m", "m.", ".m", "m.", "", "d.", "d."}},
                      {"FSDP", {"a.", "a.", "a.", "a.", "a.", "a.", "", "a.", "a."}}},
                     {}});
   // params ln1[32] wq wk wv wo[32,32] ln2[32] w1[32,128] w2[128,32], momentum of each, x.
   corpus.push_back(
-      {"transformer training step", "transformer_train.hlo",
+      {"transformer training step",
+       "transformer_train.hlo",
        {{"data parallel", {"", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "a.."}},
         {"Megatron",
          {"", ".m", ".m", ".m", "m.", "", ".m", "m.", "", ".m", ".m", ".m", "m.", "", ".m", "m.",
@@ -356,15 +360,14 @@ TEST(CorpusPlansTest, ChosenPlanIsWithinFivePercentOfTheBestHandPlan) {
         note = " (known: " + gap.reason + ")";
       }
       EXPECT_LE(ratio, bound) << "best hand plan " << bestName << " " << best << " s, chosen "
-                             << chosen->cost.step_seconds << " s\n"
-                             << chosen->collectives.ToString() << "\n"
-                             << ::testing::PrintToString(chosen->auto_sharding->choices);
+                              << chosen->cost.step_seconds << " s\n"
+                              << chosen->collectives.ToString() << "\n"
+                              << ::testing::PrintToString(chosen->auto_sharding->choices);
       ExpectSameResults(*open, *chosen);
       std::cout << "| " << entry.name << " | " << meshName << " | " << hands << " | `"
-                << ChosenPlan(*chosen->auto_sharding) << "` | "
-                << Micros(chosen->cost.step_seconds) << " | " << std::setprecision(3) << ratio << note
-                << " | " << std::setprecision(2) << chosen->auto_sharding->solve_seconds
-                << " s |\n";
+                << ChosenPlan(*chosen->auto_sharding) << "` | " << Micros(chosen->cost.step_seconds)
+                << " | " << std::setprecision(3) << ratio << note << " | " << std::setprecision(2)
+                << chosen->auto_sharding->solve_seconds << " s |\n";
     }
   }
 }
@@ -380,8 +383,10 @@ TEST(CorpusPlansTest, ChosenPlanFitsWhereDataParallelismDoesNot) {
   const CorpusProgram entry = Corpus()[0];  // the MLP: 64 KiB of weights
   absl::StatusOr<Program> stripped = Load(entry);
   ASSERT_THAT(stripped, IsOk());
-  std::cout << "| program | mesh | memory limit | hand plans whose parameters fit (step, parameters, "
-               "peak) | chosen plan | chosen step | chosen parameters, peak | solve |\n|---|---|---|---|---|---|---|---|\n";
+  std::cout
+      << "| program | mesh | memory limit | hand plans whose parameters fit (step, parameters, "
+         "peak) | chosen plan | chosen step | chosen parameters, peak | solve "
+         "|\n|---|---|---|---|---|---|---|---|\n";
   for (MeshShape shape : {MeshShape{4, 2}, MeshShape{2, 3}}) {
     const std::string meshName = absl::StrCat(shape.data, "x", shape.model);
     SCOPED_TRACE(meshName);
@@ -401,8 +406,8 @@ TEST(CorpusPlansTest, ChosenPlanFitsWhereDataParallelismDoesNot) {
       }
       if (byHand->cost.argument_bytes > kLimit) continue;
       absl::StrAppend(&hands, hands.empty() ? "" : ", ", plan.name, " ",
-                      Micros(byHand->cost.step_seconds), " (", byHand->cost.argument_bytes, " B, peak ",
-                      byHand->cost.peak_bytes, " B)");
+                      Micros(byHand->cost.step_seconds), " (", byHand->cost.argument_bytes,
+                      " B, peak ", byHand->cost.peak_bytes, " B)");
       best = std::min(best, byHand->cost.step_seconds);
     }
     absl::StatusOr<PartitionResult> chosen = Partition(*open, AutoOptions(kLimit));
@@ -413,11 +418,11 @@ TEST(CorpusPlansTest, ChosenPlanFitsWhereDataParallelismDoesNot) {
         << ::testing::PrintToString(chosen->auto_sharding->choices);
     ExpectSameResults(*open, *chosen);
     std::cout << "| " << entry.name << " | " << meshName << " | " << kLimit
-              << " B (data parallel holds " << dataParallelArguments << " B) | " << hands
-              << " | `" << ChosenPlan(*chosen->auto_sharding) << "` | "
-              << Micros(chosen->cost.step_seconds) << " | " << chosen->cost.argument_bytes << " B, peak "
-              << chosen->cost.peak_bytes << " B | "
-              << std::setprecision(2) << chosen->auto_sharding->solve_seconds << " s |\n";
+              << " B (data parallel holds " << dataParallelArguments << " B) | " << hands << " | `"
+              << ChosenPlan(*chosen->auto_sharding) << "` | " << Micros(chosen->cost.step_seconds)
+              << " | " << chosen->cost.argument_bytes << " B, peak " << chosen->cost.peak_bytes
+              << " B | " << std::setprecision(2) << chosen->auto_sharding->solve_seconds
+              << " s |\n";
   }
 }
 

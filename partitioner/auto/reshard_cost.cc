@@ -74,9 +74,9 @@ double reshardSeconds(const Layout& from, const Layout& to, mlir::ShapedType typ
     }
   }
   if (!gathered.empty()) {
-    seconds += cost_model::EstimateReshardCost(cost_model::CollectiveKind::kAllGather,
-                                               elementBytes, local, groupOf(gathered, mesh),
-                                               namesOf(gathered, mesh), spec);
+    seconds +=
+        cost_model::EstimateReshardCost(cost_model::CollectiveKind::kAllGather, elementBytes, local,
+                                        groupOf(gathered, mesh), namesOf(gathered, mesh), spec);
   }
   return seconds;
 }

@@ -45,8 +45,9 @@ struct EnumerationOptions {
 // Every strategy of `rule` on `mesh` that survives pruning, the unsplit one first. Pruned:
 // factors the rule does not let split (need-replication, permutation, blocked, size 1),
 // splits with more pieces than the factor has elements, uneven splits beyond
-// maxPaddingFraction that a split over fewer devices matches, and uneven splits of a factor that shares a dimension with another
-// (a reshape's merged dimension), whose pieces would not line up.
+// maxPaddingFraction whose pieces a split over fewer devices matches, and uneven splits of
+// a factor that shares a dimension with another (a reshape's merged dimension), whose pieces
+// would not line up.
 std::vector<OpStrategy> enumerateStrategies(const rules::OpShardingRule& rule, ir::MeshAttr mesh,
                                             const EnumerationOptions& options = {});
 
