@@ -8,6 +8,7 @@
 #include "partitioner/auto/layers.h"
 #include "partitioner/auto/liveness.h"
 #include "partitioner/ir/auto_chosen.h"
+#include "partitioner/ir/inline_calls.h"
 #include "partitioner/ir/location.h"
 
 namespace tessel::auto_sharding {
@@ -91,6 +92,12 @@ std::string tightestPoint(const IlpProblem& problem, const std::vector<mlir::Ope
 absl::StatusOr<AutoShardingResult> autoShard(mlir::ModuleOp module,
                                              const cost_model::HardwareSpec& spec,
                                              const AutoShardingOptions& options) {
+  // The plan is chosen op by op, and a call hides its callee's ops from the choice: left to
+  // propagation, they split as their first annotated neighbour says and pay reshards the
+  // plan never priced. The partitioner inlines every call anyway, so inline them first.
+  if (mlir::failed(ir::inlineCalls(module))) {
+    return absl::InvalidArgumentError("auto-sharding: the program's calls could not be inlined");
+  }
   absl::StatusOr<mlir::func::FuncOp> func = findFunction(module, options.function);
   if (!func.ok()) return func.status();
   absl::StatusOr<CostGraph> graph = buildCostGraph(*func, spec);

@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "partitioner/auto/reshard_cost.h"
 #include "partitioner/auto/strategies.h"
+#include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/location.h"
 #include "partitioner/rules/sharding_rule_interface.h"
 #include "partitioner/rules/sharding_rule_models.h"
@@ -285,6 +286,12 @@ class Builder {
   absl::Status addRuleOp(mlir::Operation* op, const rules::OpShardingRule& rule,
                          ir::ShardingPerValueAttr annotation) {
     std::vector<OpStrategy> strategies = enumerateStrategies(rule, mesh());
+    // The partitioner keeps a reshape's split only where the devices divide the factor
+    // (reshape_partition.cc) and gathers an uneven one whole: a price the strategy would hide.
+    if (!annotation && llvm::isa<hlo::ReshapeOp>(op)) {
+      llvm::erase_if(strategies,
+                     [&](const OpStrategy& s) { return !splitsEvenly(rule, s, mesh()); });
+    }
     GraphNode node;
     node.name = op->getName().getStringRef().str();
     node.op = op;

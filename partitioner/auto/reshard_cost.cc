@@ -31,6 +31,12 @@ int64_t groupOf(llvm::ArrayRef<int> axes, ir::MeshAttr mesh) {
   return n;
 }
 
+// Whether pieces of `size` split `fine` ways nest in those split `coarse` ways (`coarse`
+// divides `fine`): each coarse piece is exactly fine / coarse fine pieces.
+bool nests(int64_t size, int64_t coarse, int64_t fine) {
+  return (size + fine - 1) / fine * (fine / coarse) == (size + coarse - 1) / coarse;
+}
+
 }  // namespace
 
 double reshardSeconds(const Layout& from, const Layout& to, mlir::ShapedType type,
@@ -45,6 +51,16 @@ double reshardSeconds(const Layout& from, const Layout& to, mlir::ShapedType typ
     const auto& want = to.dims[d];
     size_t kept = 0;
     while (kept < have.size() && kept < want.size() && have[kept] == want[kept]) ++kept;
+    // Axes added (or dropped) after the kept ones cut (or join) pieces locally only where the
+    // finer pieces nest in the coarser: 64 over 2 then 6 gives pieces of 32 and 11, and 3 x 11
+    // is not 32, so the planner gathers the kept axes too and slices anew.
+    if (kept > 0) {
+      const int64_t size = type.getDimSize(d);
+      const int64_t coarse = groupOf(llvm::ArrayRef<int>(have).take_front(kept), mesh);
+      if (!nests(size, coarse, groupOf(have, mesh)) || !nests(size, coarse, groupOf(want, mesh))) {
+        gathered.append(have.begin(), have.begin() + kept);
+      }
+    }
     for (size_t i = kept; i < have.size(); ++i) {
       const int axis = have[i];
       const int64_t target = dimOf(to, axis);
@@ -58,9 +74,9 @@ double reshardSeconds(const Layout& from, const Layout& to, mlir::ShapedType typ
     }
   }
   if (!gathered.empty()) {
-    seconds += cost_model::EstimateReshardCost(cost_model::CollectiveKind::kAllGather,
-                                               elementBytes, local, groupOf(gathered, mesh),
-                                               namesOf(gathered, mesh), spec);
+    seconds +=
+        cost_model::EstimateReshardCost(cost_model::CollectiveKind::kAllGather, elementBytes, local,
+                                        groupOf(gathered, mesh), namesOf(gathered, mesh), spec);
   }
   return seconds;
 }

@@ -36,6 +36,26 @@ bool splittable(const rules::Factor& factor) {
           factor.kind == rules::FactorKind::kReduction);
 }
 
+// The device counts a factor can be split over on `mesh`: the products of the sizes of every
+// subset of its axes, 1 (no axis) included.
+llvm::SmallVector<int64_t> groupSizes(ir::MeshAttr mesh) {
+  llvm::SmallVector<int64_t> sizes = {1};
+  for (auto axis : mesh.getAxes()) {
+    const size_t count = sizes.size();
+    for (size_t i = 0; i < count; ++i) sizes.push_back(sizes[i] * axis.getSize());
+  }
+  return sizes;
+}
+
+// Whether splitting `size` over `n` devices is dominated: a split over fewer devices that the
+// mesh offers gives pieces as small, so the extra devices would add only padding. 4 over 3
+// (pieces of 2) is dominated on a mesh with an axis of 2; 8 over 6 (pieces of 2) is not
+// on a 2x3 mesh, whose smaller splits leave pieces of 3 or 4.
+bool dominated(int64_t size, int64_t n, llvm::ArrayRef<int64_t> groups) {
+  const int64_t piece = (size + n - 1) / n;
+  return llvm::any_of(groups, [&](int64_t m) { return m < n && (size + m - 1) / m <= piece; });
+}
+
 }  // namespace
 
 std::vector<OpStrategy> enumerateStrategies(const rules::OpShardingRule& rule, ir::MeshAttr mesh,
@@ -50,6 +70,7 @@ std::vector<OpStrategy> enumerateStrategies(const rules::OpShardingRule& rule, i
   }
   // assignment[a]: the factor axis a splits, or -1.
   llvm::SmallVector<int64_t> assignment(numAxes, -1);
+  const llvm::SmallVector<int64_t> groups = groupSizes(mesh);
   std::vector<OpStrategy> strategies;
 
   auto emit = [&] {
@@ -69,7 +90,10 @@ std::vector<OpStrategy> enumerateStrategies(const rules::OpShardingRule& rule, i
       if (size % n != 0) {
         if (shared[f]) return;
         const int64_t padded = (size + n - 1) / n * n;
-        if (static_cast<double>(padded - size) > options.maxPaddingFraction * size) return;
+        if (static_cast<double>(padded - size) > options.maxPaddingFraction * size &&
+            dominated(size, n, groups)) {
+          return;
+        }
       }
       if (rule.getFactor(f).kind == rules::FactorKind::kReduction) {
         llvm::append_range(strategy.reductionAxes, strategy.factorAxes[f]);
@@ -106,6 +130,16 @@ std::vector<OpStrategy> enumerateStrategies(const rules::OpShardingRule& rule, i
     std::rotate(strategies.begin(), strategies.end() - 1, strategies.end());
   }
   return strategies;
+}
+
+bool splitsEvenly(const rules::OpShardingRule& rule, const OpStrategy& strategy,
+                  ir::MeshAttr mesh) {
+  for (auto [f, axes] : llvm::enumerate(strategy.factorAxes)) {
+    int64_t n = 1;
+    for (int a : axes) n *= mesh.getAxes()[a].getSize();
+    if (rule.getFactor(f).size % n != 0) return false;
+  }
+  return true;
 }
 
 rules::OpShardingRule tensorRule(llvm::ArrayRef<int64_t> shape) {

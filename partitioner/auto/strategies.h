@@ -36,17 +36,24 @@ struct OpStrategy {
 
 struct EnumerationOptions {
   // A factor may be split unevenly when the padding this adds is at most this fraction of
-  // its size (16 over 3 devices pads to 18: 12.5%). More padding is mostly wasted work.
+  // its size (16 over 3 devices pads to 18: 12.5%). More padding is kept only where no split
+  // over fewer of the mesh's devices gives pieces as small (8 over 6 on a 2x3 mesh: pieces
+  // of 2, where 3 or 2 devices leave 3 or 4); otherwise it is wasted work.
   double maxPaddingFraction = 0.125;
 };
 
 // Every strategy of `rule` on `mesh` that survives pruning, the unsplit one first. Pruned:
 // factors the rule does not let split (need-replication, permutation, blocked, size 1),
 // splits with more pieces than the factor has elements, uneven splits beyond
-// maxPaddingFraction, and uneven splits of a factor that shares a dimension with another
-// (a reshape's merged dimension), whose pieces would not line up.
+// maxPaddingFraction whose pieces a split over fewer devices matches, and uneven splits of
+// a factor that shares a dimension with another (a reshape's merged dimension), whose pieces
+// would not line up.
 std::vector<OpStrategy> enumerateStrategies(const rules::OpShardingRule& rule, ir::MeshAttr mesh,
                                             const EnumerationOptions& options = {});
+
+// Whether every factor `strategy` splits is a multiple of the devices splitting it.
+bool splitsEvenly(const rules::OpShardingRule& rule, const OpStrategy& strategy,
+                  ir::MeshAttr mesh);
 
 // The rule of a lone tensor of `shape` (one pass-through factor per dimension, as one
 // operand and one result): its strategies are the layouts a parameter or constant may have.

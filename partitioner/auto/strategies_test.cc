@@ -56,30 +56,39 @@ TEST_F(StrategiesTest, MatmulOnTwoAxesGivesEveryAxisToAFactorOrNone) {
   EXPECT_TRUE(found);
 }
 
-TEST_F(StrategiesTest, UnevenSplitsAreKeptOnlyWhenThePaddingIsSmall) {
-  // Over 3 devices, 16 pads to 18 (12.5%: kept), 4 pads to 6 (50%: dropped), 2 has fewer
-  // elements than devices (dropped).
+TEST_F(StrategiesTest, UnevenSplitsAreKeptWhenThePaddingIsSmallOrThePiecesSmallest) {
+  // Over 3 devices, 16 pads to 18 (12.5%: kept); 4 pads to 6, but pieces of 2 beat the whole
+  // 4 (kept); 2 has fewer elements than devices (dropped).
   ir::MeshAttr m = mesh({{"x", 3}});
   EXPECT_EQ(enumerateStrategies(tensorRule({16}), m).size(), 2u);
-  EXPECT_EQ(enumerateStrategies(tensorRule({4}), m).size(), 1u);
+  EXPECT_EQ(enumerateStrategies(tensorRule({4}), m).size(), 2u);
   EXPECT_EQ(enumerateStrategies(tensorRule({2}), m).size(), 1u);
+  // On x=2, y=3, 4 over y gives pieces of 2, as x alone does with no padding: dropped, and
+  // 6 devices are more than 4 elements: none and x are left.
+  ir::MeshAttr m23 = mesh({{"x", 2}, {"y", 3}});
+  EXPECT_EQ(enumerateStrategies(tensorRule({4}), m23).size(), 2u);
 }
 
 TEST_F(StrategiesTest, BothAxesOnOneDimensionFollowMeshOrder) {
-  // [8, 6] on x=2, y=3: each axis to dim 0, dim 1 or none (9), less y and x together on
-  // dim 0 (6 pieces of 8 pad to 12). Both on dim 1 lists x major, as the mesh does.
+  // [8, 6] on x=2, y=3: each axis to dim 0, dim 1 or none (9). x and y together on dim 0
+  // pad 8 to 12 but leave pieces of 2, smaller than 2 or 3 devices leave: kept. Both on one
+  // dimension list x major, as the mesh does.
   ir::MeshAttr m = mesh({{"x", 2}, {"y", 3}});
   std::vector<OpStrategy> strategies = enumerateStrategies(tensorRule({8, 6}), m);
-  ASSERT_EQ(strategies.size(), 8u);
-  int bothOnColumns = 0;
+  ASSERT_EQ(strategies.size(), 9u);
+  int bothOnColumns = 0, bothOnRows = 0;
   for (const OpStrategy& s : strategies) {
     if (s.results[0].dims[1].size() == 2) {
       ++bothOnColumns;
       EXPECT_EQ(s.results[0].toString(m), "[{}, {\"x\", \"y\"}]");
     }
-    EXPECT_LT(s.results[0].dims[0].size(), 2u);
+    if (s.results[0].dims[0].size() == 2) {
+      ++bothOnRows;
+      EXPECT_EQ(s.results[0].toString(m), "[{\"x\", \"y\"}, {}]");
+    }
   }
   EXPECT_EQ(bothOnColumns, 1);
+  EXPECT_EQ(bothOnRows, 1);
 }
 
 TEST_F(StrategiesTest, FactorsThatMustStayWholeAreNeverSplit) {
