@@ -46,6 +46,9 @@ double reshardBufferBytes(const Layout& from, const Layout& to, mlir::ShapedType
   // one all_gather for the axes that leave, one local slice for the axes that arrive.
   int moves = 0;
   bool gathers = false, slices = false;
+  // A slice into an uneven dimension pads the source first (to a multiple of the shards),
+  // and the padded copy lives beside the piece cut from it.
+  double slicePadding = 1.0;
   Layout common;
   for (size_t d = 0; d < from.dims.size(); ++d) {
     common.dims.emplace_back(from.dims[d].begin(), from.dims[d].begin() + kept[d]);
@@ -61,12 +64,20 @@ double reshardBufferBytes(const Layout& from, const Layout& to, mlir::ShapedType
         gathers = true;
       }
     }
+    bool slicedHere = false;
     for (size_t i = kept[d]; i < to.dims[d].size(); ++i) {
       bool moved = false;
       for (size_t e = 0; e < from.dims.size(); ++e) {
         moved |= e != d && llvm::is_contained(from.dims[e], to.dims[d][i]);
       }
       slices |= !moved;
+      slicedHere |= !moved;
+    }
+    const int64_t size = type.getDimSize(d);
+    const int64_t shards = to.shards(static_cast<int64_t>(d), mesh);
+    if (slicedHere && size > 0 && size % shards != 0) {
+      slicePadding *= static_cast<double>((size + shards - 1) / shards * shards) /
+                      static_cast<double>(size);
     }
   }
   // An uneven dimension that loses axes is gathered padded, then sliced: two values.
@@ -75,7 +86,13 @@ double reshardBufferBytes(const Layout& from, const Layout& to, mlir::ShapedType
     uneven |= kept[d] < from.dims[d].size() && type.getDimSize(d) % from.shards(d, mesh) != 0;
   }
   const int steps = moves + (gathers ? 1 : 0) + (slices ? 1 : 0) + (uneven ? 1 : 0);
-  if (steps <= 1) return static_cast<double>(to.localBytes(type, mesh));
+  if (steps <= 1) {
+    if (slices && slicePadding > 1.0) {
+      return static_cast<double>(from.localBytes(type, mesh)) * slicePadding +
+             static_cast<double>(to.localBytes(type, mesh));
+    }
+    return static_cast<double>(to.localBytes(type, mesh));
+  }
   // The padded whole of what leaves: the local piece times the shards that go.
   const double padded = static_cast<double>(from.localBytes(type, mesh)) *
                         static_cast<double>(from.totalShards(mesh) / common.totalShards(mesh));
