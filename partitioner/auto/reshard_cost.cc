@@ -73,6 +73,25 @@ double reshardSeconds(const Layout& from, const Layout& to, mlir::ShapedType typ
       }
     }
   }
+  // Axes that arrive where no all_to_all brings them are cut locally from what the gather
+  // left: that source is read (padded first when the cut is uneven) and the piece written.
+  bool sliced = false, padded = false;
+  for (size_t d = 0; d < to.dims.size(); ++d) {
+    bool slicedHere = false;
+    for (int axis : to.dims[d]) {
+      const int64_t source = dimOf(from, axis);
+      const bool stays = source == static_cast<int64_t>(d) && !llvm::is_contained(gathered, axis);
+      slicedHere |= !stays && (source < 0 || source == static_cast<int64_t>(d));
+    }
+    sliced |= slicedHere;
+    padded |= slicedHere && type.getDimSize(d) % to.shards(static_cast<int64_t>(d), mesh) != 0;
+  }
+  if (sliced) {
+    const double source =
+        static_cast<double>(local * groupOf(gathered, mesh) * elementBytes);
+    const double piece = static_cast<double>(to.localBytes(type, mesh));
+    seconds += ((padded ? 3.0 : 1.0) * source + piece) / spec.memory_bandwidth_bytes_per_second();
+  }
   if (!gathered.empty()) {
     seconds +=
         cost_model::EstimateReshardCost(cost_model::CollectiveKind::kAllGather, elementBytes, local,

@@ -5,7 +5,7 @@
 //
 //   [{"data"}, {}] -> [{}, {"data"}]   one all_to_all over "data"
 //   [{"data"}, {"model"}] -> [{"data"}, {}]   one all_gather over "model"
-//   [{}, {}] -> [{"data"}, {}]          a local slice: free
+//   [{}, {}] -> [{"data"}, {}]          a local slice: no communication, only the copy
 #ifndef TESSEL_PARTITIONER_AUTO_RESHARD_COST_H_
 #define TESSEL_PARTITIONER_AUTO_RESHARD_COST_H_
 
@@ -18,7 +18,9 @@ namespace tessel::auto_sharding {
 // Seconds to turn `type` laid out as `from` into `to` (same rank). Per dimension the
 // longest common prefix of axes stays; an axis that leaves one dimension for another moves
 // with an all_to_all over it; the axes that leave altogether are all-gathered together;
-// axes that are new are cut locally, which costs no communication.
+// axes that are new are cut locally, which costs no communication but reads the source
+// (padded first where the split is uneven) and writes the piece at memory bandwidth, as
+// the cost report prices the pad and dynamic_slice the partitioner emits.
 double reshardSeconds(const Layout& from, const Layout& to, mlir::ShapedType type,
                       ir::MeshAttr mesh, const cost_model::HardwareSpec& spec);
 
