@@ -145,8 +145,9 @@ void reportConflicts(PropagationGraph& graph, int64_t level) {
   if (chosen > 0) {
     first->emitRemark() << chosen << " pinned "
                         << (chosen == 1 ? "disagreement comes" : "disagreements come")
-                        << " from the auto-sharding plan, which priced their reshards (not "
-                           "warned one by one)";
+                        << " from the auto-sharding plan, which priced "
+                        << (chosen == 1 ? "its reshard" : "their reshards")
+                        << " (not warned one by one)";
   }
 }
 
