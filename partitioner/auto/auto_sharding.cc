@@ -108,9 +108,15 @@ absl::StatusOr<AutoShardingResult> autoShard(mlir::ModuleOp module,
   IlpProblem problem =
       graph->problem(static_cast<double>(result.memoryLimitBytes), options.timeLimitSeconds);
   // The memory rows bound what is live at each point, not parameters plus one value.
-  LivenessPoints live = livenessPoints(*graph, *func);
+  const LivenessModel memory(*graph, *func);
+  LivenessPoints live = memory.rowsOver(static_cast<double>(result.memoryLimitBytes));
   problem.memoryPoints = std::move(live.points);
   live.points.clear();
+  if (problem.memoryPoints.empty()) {
+    // No plan can exceed the limit anywhere: the ILP needs no memory constraint at all.
+    problem.persistentBytes.clear();
+    problem.transientBytes.clear();
+  }
   absl::StatusOr<LayeredSolution> solved = solveWithRepeatedLayers(*graph, problem);
   if (!solved.ok()) {
     std::string where;
@@ -125,7 +131,7 @@ absl::StatusOr<AutoShardingResult> autoShard(mlir::ModuleOp module,
   result.nodes = static_cast<int64_t>(graph->nodes.size());
   result.mergedOps = graph->mergedOps;
   result.repeatedLayers = solved->layers.layers;
-  result.plan = explainPlan(*graph, problem, spec, solution->choice, live.ops, options.nameOf);
+  result.plan = explainPlan(*graph, problem, spec, solution->choice, memory, options.nameOf);
   result.computeSeconds = result.plan.computeSeconds;
   result.reshardSeconds = result.plan.reshardSeconds;
   result.communicationSeconds = result.plan.opCommunicationSeconds + result.plan.reshardSeconds;

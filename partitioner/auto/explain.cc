@@ -55,8 +55,7 @@ std::string title(const GraphNode& node, const Place& place) {
 
 PlanExplanation explainPlan(const CostGraph& graph, const IlpProblem& problem,
                             const cost_model::HardwareSpec& spec, const std::vector<int>& choice,
-                            const std::vector<mlir::Operation*>& peakOps,
-                            const PlaceNamer& nameOf) {
+                            const LivenessModel& memory, const PlaceNamer& nameOf) {
   PlanExplanation plan;
   std::vector<Place> places = placesOf(graph, nameOf);
   for (size_t n = 0; n < graph.nodes.size(); ++n) {
@@ -108,10 +107,9 @@ PlanExplanation explainPlan(const CostGraph& graph, const IlpProblem& problem,
                    [](const ReshardExplanation& a, const ReshardExplanation& b) {
                      return a.seconds > b.seconds;
                    });
-  auto [peak, point] = peakOf(problem, choice);
+  auto [peak, op] = memory.peakOf(choice);
   plan.peakBytes = peak;
-  if (point >= 0 && static_cast<size_t>(point) < peakOps.size()) {
-    mlir::Operation* op = peakOps[point];
+  if (op != nullptr) {
     plan.peakAt = absl::StrCat(op->getName().getStringRef().str(), " (",
                                FormatLocation(op->getLoc()), ")");
   }

@@ -3,7 +3,7 @@
 // edges (the costliest edges listed with what moves), the memory model's peak, and the
 // runner-up plan (the ILP solved again with the chosen plan cut off) with what it changes.
 //
-//   PlanExplanation why = explainPlan(graph, problem, spec, solution.choice, ops, nameOf);
+//   PlanExplanation why = explainPlan(graph, problem, spec, solution.choice, memory, nameOf);
 //   why.reshards[0]   // the costliest reshard: producer, consumer, layouts, seconds
 #ifndef TESSEL_PARTITIONER_AUTO_EXPLAIN_H_
 #define TESSEL_PARTITIONER_AUTO_EXPLAIN_H_
@@ -15,6 +15,7 @@
 #include "cost_model/hardware_spec.h"
 #include "partitioner/auto/cost_graph.h"
 #include "partitioner/auto/ilp.h"
+#include "partitioner/auto/liveness.h"
 #include "partitioner/ir/location.h"
 
 namespace tessel::auto_sharding {
@@ -54,7 +55,7 @@ struct PlanExplanation {
   double computeSeconds = 0;
   double opCommunicationSeconds = 0;
   double reshardSeconds = 0;
-  // Every reshard with a cost, the costliest first (free local slices left out).
+  // Every reshard with a cost, the costliest first (those that cost nothing left out).
   std::vector<ReshardExplanation> reshards;
   // The memory model's peak (liveness.h) and the op where it is reached (0 and "" without
   // a memory model).
@@ -63,11 +64,10 @@ struct PlanExplanation {
 };
 
 // Explains `choice`, a plan for `graph` whose ILP is `problem`, priced on `spec`. `nameOf` (may be null)
-// names values by their source names; `peakOps` names the op of each memory point.
+// names values by their source names; `memory` gives the plan's peak.
 PlanExplanation explainPlan(const CostGraph& graph, const IlpProblem& problem,
                             const cost_model::HardwareSpec& spec, const std::vector<int>& choice,
-                            const std::vector<mlir::Operation*>& peakOps,
-                            const PlaceNamer& nameOf);
+                            const LivenessModel& memory, const PlaceNamer& nameOf);
 
 // Solves `problem` again without `choice` and says how the best other plan differs.
 NextBestPlan nextBestPlan(const CostGraph& graph, IlpProblem problem,

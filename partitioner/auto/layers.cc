@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
+#include <map>
 #include <string>
 #include <unordered_map>
-#include <cstring>
+#include <utility>
 
 #include "llvm/ADT/DenseMap.h"
 #include "mlir/IR/Block.h"
@@ -286,32 +288,46 @@ IlpProblem tieNodes(const IlpProblem& problem, const std::vector<int>& leader,
   for (const IlpEdge& edge : problem.edges) {
     tied.edges.push_back({(*groupOf)[edge.from], (*groupOf)[edge.to], edge.cost});
   }
-  // Each memory point keeps its row, now over the groups' variables. The copies of a layer
-  // give rows alike up to their constants (the bytes of other layers' values live there):
-  // of rows with the same terms only the one with the largest constant can bind, so one
-  // row per distinct set of terms is kept and the ILP stays about one layer's size.
+  // Each memory point keeps its row, now over the groups' variables, with the terms of one
+  // group (or one pair of groups) added up: N layers' copies of a weight live at a point
+  // are one term N times as large. The copies of a layer then give rows alike up to their
+  // constants (the bytes of other layers' values live there): of rows with the same terms
+  // only the one with the largest constant can bind, so one row per distinct set of terms
+  // is kept and the ILP stays about one layer's size.
+  auto addInto = [](std::vector<double>& sum, const std::vector<double>& bytes) {
+    if (sum.empty()) {
+      sum = bytes;
+      return;
+    }
+    for (size_t i = 0; i < sum.size() && i < bytes.size(); ++i) sum[i] += bytes[i];
+  };
   std::unordered_map<std::string, size_t> rowOf;
   for (const IlpMemoryPoint& point : problem.memoryPoints) {
+    std::map<int, std::vector<double>> byGroup;
+    for (const auto& [node, bytes] : point.nodeBytes) addInto(byGroup[(*groupOf)[node]], bytes);
+    std::map<std::pair<int, int>, std::vector<double>> byEnds;
+    for (const IlpEdge& edge : point.edgeBytes) {
+      addInto(byEnds[{(*groupOf)[edge.from], (*groupOf)[edge.to]}], edge.cost);
+    }
     IlpMemoryPoint mapped;
     mapped.constantBytes = point.constantBytes;
     std::string key;
     auto append = [&key](const void* data, size_t size) {
       key.append(static_cast<const char*>(data), size);
     };
-    mapped.nodeBytes.reserve(point.nodeBytes.size());
-    for (const auto& [node, bytes] : point.nodeBytes) {
-      const int group = (*groupOf)[node];
-      mapped.nodeBytes.emplace_back(group, bytes);
+    mapped.nodeBytes.reserve(byGroup.size());
+    for (auto& [group, bytes] : byGroup) {
       append(&group, sizeof(group));
       append(bytes.data(), bytes.size() * sizeof(double));
+      mapped.nodeBytes.emplace_back(group, std::move(bytes));
     }
     key.push_back('|');
-    mapped.edgeBytes.reserve(point.edgeBytes.size());
-    for (const IlpEdge& edge : point.edgeBytes) {
-      const int ends[2] = {(*groupOf)[edge.from], (*groupOf)[edge.to]};
-      mapped.edgeBytes.push_back({ends[0], ends[1], edge.cost});
-      append(ends, sizeof(ends));
-      append(edge.cost.data(), edge.cost.size() * sizeof(double));
+    mapped.edgeBytes.reserve(byEnds.size());
+    for (auto& [ends, cost] : byEnds) {
+      append(&ends.first, sizeof(ends.first));
+      append(&ends.second, sizeof(ends.second));
+      append(cost.data(), cost.size() * sizeof(double));
+      mapped.edgeBytes.push_back({ends.first, ends.second, std::move(cost)});
     }
     auto [it, inserted] = rowOf.try_emplace(std::move(key), tied.memoryPoints.size());
     if (inserted) {
@@ -326,7 +342,13 @@ IlpProblem tieNodes(const IlpProblem& problem, const std::vector<int>& leader,
   return tied;
 }
 
-absl::StatusOr<IlpSolution> solveTied(const IlpProblem& problem, const std::vector<int>& leader) {
+namespace {
+
+// solveTied with the solver's time limit given apart, so that a caller with less time left
+// need not copy the problem to say so.
+absl::StatusOr<IlpSolution> solveTiedWithin(const IlpProblem& problem,
+                                            const std::vector<int>& leader,
+                                            double timeLimitSeconds) {
   const size_t numNodes = problem.nodeCosts.size();
   if (leader.size() != numNodes) {
     return absl::InvalidArgumentError("the tie map does not cover every node");
@@ -340,7 +362,8 @@ absl::StatusOr<IlpSolution> solveTied(const IlpProblem& problem, const std::vect
     }
   }
   std::vector<int> groupOf;
-  const IlpProblem tied = tieNodes(problem, leader, &groupOf);
+  IlpProblem tied = tieNodes(problem, leader, &groupOf);
+  tied.timeLimitSeconds = timeLimitSeconds;
   const DominanceReduced reduced = dropDominatedStrategies(tied);
   absl::StatusOr<IlpSolution> solved = solveIlp(reduced.problem);
   if (!solved.ok()) return solved.status();
@@ -352,6 +375,12 @@ absl::StatusOr<IlpSolution> solveTied(const IlpProblem& problem, const std::vect
   return solution;
 }
 
+}  // namespace
+
+absl::StatusOr<IlpSolution> solveTied(const IlpProblem& problem, const std::vector<int>& leader) {
+  return solveTiedWithin(problem, leader, problem.timeLimitSeconds);
+}
+
 absl::StatusOr<LayeredSolution> solveWithRepeatedLayers(const CostGraph& graph,
                                                         const IlpProblem& problem) {
   const auto start = std::chrono::steady_clock::now();
@@ -360,10 +389,9 @@ absl::StatusOr<LayeredSolution> solveWithRepeatedLayers(const CostGraph& graph,
   };
   LayeredSolution result;
   result.layers = findRepeatedLayers(graph, problem);
-  IlpProblem limited = problem;
   // What is left of the limit; a tiny positive rest lets solveIlp return its first plan.
-  limited.timeLimitSeconds = std::max(problem.timeLimitSeconds - elapsed(), 1e-9);
-  absl::StatusOr<IlpSolution> solution = solveTied(limited, result.layers.leader);
+  absl::StatusOr<IlpSolution> solution = solveTiedWithin(
+      problem, result.layers.leader, std::max(problem.timeLimitSeconds - elapsed(), 1e-9));
   if (!solution.ok()) return solution.status();
   result.solution = *solution;
   result.solution.solveSeconds = elapsed();

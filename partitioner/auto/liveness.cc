@@ -30,12 +30,6 @@ llvm::SmallVector<size_t, 4> keptPrefix(const Layout& from, const Layout& to) {
   return kept;
 }
 
-// A live range: the first and last point (op index) a value is held at.
-struct Range {
-  int64_t first = 0;
-  int64_t last = 0;
-};
-
 }  // namespace
 
 double reshardBufferBytes(const Layout& from, const Layout& to, mlir::ShapedType type,
@@ -110,19 +104,28 @@ double fewestBytes(const IlpMemoryPoint& point) {
   return bytes;
 }
 
-LivenessPoints livenessPoints(const CostGraph& graph, mlir::func::FuncOp func) {
-  LivenessPoints result;
+double mostBytes(const IlpMemoryPoint& point) {
+  double bytes = point.constantBytes;
+  for (const auto& [node, perStrategy] : point.nodeBytes) {
+    if (!perStrategy.empty()) bytes += *std::max_element(perStrategy.begin(), perStrategy.end());
+  }
+  for (const IlpEdge& edge : point.edgeBytes) {
+    if (!edge.cost.empty()) bytes += *std::max_element(edge.cost.begin(), edge.cost.end());
+  }
+  return bytes;
+}
+
+LivenessModel::LivenessModel(const CostGraph& graph, mlir::func::FuncOp func) : graph_(&graph) {
   mlir::Block& block = func.getBody().front();
-  std::vector<mlir::Operation*> ops;
   llvm::DenseMap<mlir::Operation*, int64_t> position;
   for (mlir::Operation& op : block) {
-    position[&op] = static_cast<int64_t>(ops.size());
-    ops.push_back(&op);
+    position[&op] = static_cast<int64_t>(ops_.size());
+    ops_.push_back(&op);
   }
-  const int64_t numPoints = static_cast<int64_t>(ops.size());
-  if (numPoints == 0) return result;
+  const int64_t numPoints = static_cast<int64_t>(ops_.size());
+  if (numPoints == 0) return;
   auto rangeOf = [&](mlir::Value value, int64_t first) {
-    Range range{first, first};
+    LivenessModel::Range range{first, first};
     for (mlir::Operation* user : value.getUsers()) {
       // A use inside a region counts at the top-level op that holds it (as the cost
       // report counts it).
@@ -133,47 +136,55 @@ LivenessPoints livenessPoints(const CostGraph& graph, mlir::func::FuncOp func) {
     return range;
   };
 
-  // Items live at each point: graph values by index, then values the graph does not
-  // describe (whole bytes), numbered after them.
-  const int64_t numGraphValues = static_cast<int64_t>(graph.values.size());
-  std::vector<Range> ranges(graph.values.size());
-  std::vector<double> otherBytes;
-  std::vector<Range> otherRanges;
-  for (mlir::BlockArgument argument : block.getArguments()) {
-    auto it = graph.valueIndex.find(argument);
-    if (it != graph.valueIndex.end()) {
-      ranges[it->second] = Range{0, numPoints - 1};
-    } else {
-      otherBytes.push_back(static_cast<double>(cost_model::TensorBytes(argument.getType())));
-      otherRanges.push_back(Range{0, numPoints - 1});
+  // Live ranges of the graph's values, and of the values it does not describe (counted
+  // whole) as a running total over the points.
+  valueRanges_.assign(graph.values.size(), LivenessModel::Range{0, -1});
+  valueBytes_.resize(graph.values.size());
+  for (size_t v = 0; v < graph.values.size(); ++v) {
+    auto type = staticTensor(graph.values[v].value.getType());
+    if (!type) continue;
+    for (const Layout& layout : graph.values[v].layouts) {
+      valueBytes_[v].push_back(static_cast<double>(layout.localBytes(type, graph.mesh)));
     }
   }
-  for (int64_t i = 0; i < numPoints; ++i) {
-    for (mlir::Value value : ops[i]->getResults()) {
-      auto it = graph.valueIndex.find(value);
-      if (it != graph.valueIndex.end()) {
-        ranges[it->second] = rangeOf(value, i);
-      } else {
-        otherBytes.push_back(static_cast<double>(cost_model::TensorBytes(value.getType())));
-        otherRanges.push_back(rangeOf(value, i));
-      }
+  std::vector<int64_t> starts(numPoints, 0), ends(numPoints, 0);
+  std::vector<double> otherDelta(numPoints + 1, 0.0);
+  auto addItem = [&](mlir::Value value, LivenessModel::Range range) {
+    ++starts[range.first];
+    ++ends[range.last];
+    auto it = graph.valueIndex.find(value);
+    if (it != graph.valueIndex.end()) {
+      valueRanges_[it->second] = range;
+      return;
     }
+    const double bytes = static_cast<double>(cost_model::TensorBytes(value.getType()));
+    otherDelta[range.first] += bytes;
+    otherDelta[range.last + 1] -= bytes;
+  };
+  for (mlir::BlockArgument argument : block.getArguments()) {
+    addItem(argument, LivenessModel::Range{0, numPoints - 1});
+  }
+  for (int64_t i = 0; i < numPoints; ++i) {
+    for (mlir::Value value : ops_[i]->getResults()) addItem(value, rangeOf(value, i));
   }
 
   // What each point adds of its own: values inside the op's regions (whole, all at once:
   // more than any one moment holds), reshard buffers of its operands, partial results.
-  std::vector<IlpMemoryPoint> own(numPoints);
+  own_.resize(numPoints);
   std::vector<bool> hasOwn(numPoints, false);
+  double others = 0;
   for (int64_t i = 0; i < numPoints; ++i) {
     double nested = 0;
-    for (mlir::Region& region : ops[i]->getRegions()) {
+    for (mlir::Region& region : ops_[i]->getRegions()) {
       region.walk([&](mlir::Operation* inner) {
         for (mlir::Value value : inner->getResults()) {
           nested += static_cast<double>(cost_model::TensorBytes(value.getType()));
         }
       });
     }
-    own[i].constantBytes = nested;
+    others += otherDelta[i];
+    // The live values the graph does not describe belong to the point's constant too.
+    own_[i].constantBytes = nested + others;
     hasOwn[i] = nested > 0;
   }
   for (const OperandUse& use : graph.uses) {
@@ -197,7 +208,7 @@ LivenessPoints livenessPoints(const CostGraph& graph, mlir::func::FuncOp func) {
     }
     if (!any) continue;
     const int64_t i = position[at];
-    own[i].edgeBytes.push_back(std::move(table));
+    own_[i].edgeBytes.push_back(std::move(table));
     hasOwn[i] = true;
   }
   for (size_t n = 0; n < graph.nodes.size(); ++n) {
@@ -228,56 +239,89 @@ LivenessPoints livenessPoints(const CostGraph& graph, mlir::func::FuncOp func) {
     }
     if (!any) continue;
     const int64_t i = position[node.op];
-    own[i].nodeBytes.emplace_back(static_cast<int>(n), std::move(partial));
+    own_[i].nodeBytes.emplace_back(static_cast<int>(n), std::move(partial));
     hasOwn[i] = true;
   }
 
-  // The live items of each point, sorted.
-  std::vector<std::vector<int64_t>> live(numPoints);
-  for (int64_t v = 0; v < numGraphValues; ++v) {
-    for (int64_t i = ranges[v].first; i <= ranges[v].last; ++i) live[i].push_back(v);
-  }
-  for (size_t o = 0; o < otherRanges.size(); ++o) {
-    for (int64_t i = otherRanges[o].first; i <= otherRanges[o].last; ++i) {
-      live[i].push_back(numGraphValues + static_cast<int64_t>(o));
-    }
-  }
   // Point i cannot be the peak when a neighbour holds all it holds: a strict superset, or
   // the same set for the later of two equal neighbours (so one of them stays). Points with
-  // buffers of their own always stay.
-  auto within = [&](int64_t i, int64_t j) {
-    return j >= 0 && j < numPoints &&
-           std::includes(live[j].begin(), live[j].end(), live[i].begin(), live[i].end());
-  };
+  // buffers of their own always stay. What i holds beyond i - 1 starts at i; what i - 1
+  // holds beyond i ended there (and likewise towards i + 1).
+  kept_.assign(numPoints, true);
   for (int64_t i = 0; i < numPoints; ++i) {
+    if (hasOwn[i]) continue;
     bool dominated = false;
-    if (!hasOwn[i]) {
-      for (int64_t j : {i - 1, i + 1}) {
-        if (!within(i, j)) continue;
-        const bool equal = live[i].size() == live[j].size();
-        dominated |= !equal || (j == i - 1 && !hasOwn[j]) || hasOwn[j];
-      }
+    // Within i - 1's set, equal or not: i - 1 stays for both.
+    if (i > 0 && starts[i] == 0) dominated = true;
+    if (i + 1 < numPoints && ends[i] == 0) {
+      const bool equal = starts[i + 1] == 0;
+      dominated |= !equal || hasOwn[i + 1];
     }
-    if (dominated) continue;
-    IlpMemoryPoint point = std::move(own[i]);
-    for (int64_t item : live[i]) {
-      if (item >= numGraphValues) {
-        point.constantBytes += otherBytes[item - numGraphValues];
-        continue;
-      }
-      const GraphValue& value = graph.values[item];
-      auto type = staticTensor(value.value.getType());
-      if (!type) continue;
-      std::vector<double> bytes;
-      for (const Layout& layout : value.layouts) {
-        bytes.push_back(static_cast<double>(layout.localBytes(type, graph.mesh)));
-      }
-      point.nodeBytes.emplace_back(value.node, std::move(bytes));
+    kept_[i] = !dominated;
+  }
+}
+
+template <typename Visit>
+void LivenessModel::forEachLiveValue(int64_t point, Visit visit) const {
+  for (size_t v = 0; v < valueRanges_.size(); ++v) {
+    if (valueRanges_[v].first <= point && point <= valueRanges_[v].last && !valueBytes_[v].empty()) {
+      visit(v);
     }
+  }
+}
+
+LivenessPoints LivenessModel::rowsOver(double limit) const {
+  LivenessPoints result;
+  const int64_t numPoints = static_cast<int64_t>(ops_.size());
+  // The most each point can hold, each term at its largest: a running total of the live
+  // values' largest layouts plus the point's own terms.
+  std::vector<double> delta(numPoints + 1, 0.0);
+  for (size_t v = 0; v < valueRanges_.size(); ++v) {
+    if (valueBytes_[v].empty() || valueRanges_[v].last < valueRanges_[v].first) continue;
+    const double most = *std::max_element(valueBytes_[v].begin(), valueBytes_[v].end());
+    delta[valueRanges_[v].first] += most;
+    delta[valueRanges_[v].last + 1] -= most;
+  }
+  double live = 0;
+  for (int64_t i = 0; i < numPoints; ++i) {
+    live += delta[i];
+    if (!kept_[i] || live + mostBytes(own_[i]) <= limit) continue;
+    IlpMemoryPoint point = own_[i];
+    forEachLiveValue(i, [&](size_t v) {
+      point.nodeBytes.emplace_back(graph_->values[v].node, valueBytes_[v]);
+    });
     result.points.push_back(std::move(point));
-    result.ops.push_back(ops[i]);
+    result.ops.push_back(ops_[i]);
   }
   return result;
+}
+
+std::pair<double, mlir::Operation*> LivenessModel::peakOf(const std::vector<int>& choice) const {
+  const int64_t numPoints = static_cast<int64_t>(ops_.size());
+  std::vector<double> delta(numPoints + 1, 0.0);
+  for (size_t v = 0; v < valueRanges_.size(); ++v) {
+    if (valueBytes_[v].empty() || valueRanges_[v].last < valueRanges_[v].first) continue;
+    const double bytes = valueBytes_[v][choice[graph_->values[v].node]];
+    delta[valueRanges_[v].first] += bytes;
+    delta[valueRanges_[v].last + 1] -= bytes;
+  }
+  double live = 0, peak = 0;
+  mlir::Operation* where = nullptr;
+  for (int64_t i = 0; i < numPoints; ++i) {
+    live += delta[i];
+    if (!kept_[i]) continue;
+    double bytes = live + own_[i].constantBytes;
+    for (const auto& [node, perStrategy] : own_[i].nodeBytes) bytes += perStrategy[choice[node]];
+    for (const IlpEdge& edge : own_[i].edgeBytes) {
+      const size_t width = graph_->nodes[edge.to].numStrategies();
+      bytes += edge.cost[choice[edge.from] * width + choice[edge.to]];
+    }
+    if (where == nullptr || bytes > peak) {
+      peak = bytes;
+      where = ops_[i];
+    }
+  }
+  return {peak, where};
 }
 
 }  // namespace tessel::auto_sharding

@@ -15,11 +15,19 @@
 // A point whose live values are a subset of a neighbour's, and which adds no buffers of its
 // own, cannot be the peak and is left out.
 //
-//   LivenessPoints live = livenessPoints(graph, main);
-//   problem.memoryPoints = live.points;   // live.ops[p]: the op of point p
+// Only points that some plan could fill past the limit become rows: the others cannot bind.
+// The model keeps live ranges, not live sets, so it is linear in the program; a row lists
+// the values live at its point.
+//
+//   LivenessModel memory(graph, main);
+//   LivenessPoints live = memory.rowsOver(limit);
+//   problem.memoryPoints = live.points;           // live.ops[p]: the op of point p
+//   auto [peak, at] = memory.peakOf(solution.choice);
 #ifndef TESSEL_PARTITIONER_AUTO_LIVENESS_H_
 #define TESSEL_PARTITIONER_AUTO_LIVENESS_H_
 
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -33,12 +41,42 @@ struct LivenessPoints {
   std::vector<mlir::Operation*> ops;  // per point, the op it stands at
 };
 
-// The points of `func`, whose cost graph is `graph`.
-LivenessPoints livenessPoints(const CostGraph& graph, mlir::func::FuncOp func);
+class LivenessModel {
+ public:
+  // A live range: the first and last point (op index) a value is held at.
+  struct Range {
+    int64_t first = 0;
+    int64_t last = 0;
+  };
+
+  // The model of `func`, whose cost graph is `graph` (which must outlive it).
+  LivenessModel(const CostGraph& graph, mlir::func::FuncOp func);
+
+  // The ILP's rows: the points where the most a plan can hold exceeds `limit` bytes.
+  LivenessPoints rowsOver(double limit) const;
+
+  // The model's peak under `choice` (a strategy per graph node) and the op where it is
+  // first reached (null for an empty function).
+  std::pair<double, mlir::Operation*> peakOf(const std::vector<int>& choice) const;
+
+ private:
+  template <typename Visit>
+  void forEachLiveValue(int64_t point, Visit visit) const;
+
+  const CostGraph* graph_;
+  std::vector<mlir::Operation*> ops_;     // per point
+  std::vector<IlpMemoryPoint> own_;       // per point: its buffers and whole bytes
+  std::vector<bool> kept_;                // per point: false where a neighbour dominates
+  std::vector<Range> valueRanges_;        // per graph value (last < first: never live)
+  std::vector<std::vector<double>> valueBytes_;  // per graph value, per strategy of its node
+};
 
 // A lower bound of the bytes live at `point` under any plan: each term at its smallest.
 // Where it exceeds the memory limit, no plan fits, and that point is the place to name.
 double fewestBytes(const IlpMemoryPoint& point);
+
+// An upper bound of the bytes live at `point` under any plan: each term at its largest.
+double mostBytes(const IlpMemoryPoint& point);
 
 // Bytes per device the partitioner holds beside `from` while it turns `type` laid out as
 // `from` into `to` and until the consumer has run: `to`'s piece when one collective (or one
