@@ -94,7 +94,7 @@ class Builder {
     }
     return absl::UnimplementedError(absl::StrCat(
         FormatLocation(loc), ": auto-sharding cannot take the sharding of ", what,
-        " yet: it uses sub-axes, replicated or unreduced axes, or another mesh"));
+        " yet: it uses sub-axes, unreduced axes or another mesh"));
   }
 
   int addNode(GraphNode node) {

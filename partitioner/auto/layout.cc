@@ -66,9 +66,10 @@ std::string Layout::toString(ir::MeshAttr mesh) const {
 }
 
 std::optional<Layout> layoutOf(ir::ShardingAttr sharding, ir::MeshAttr mesh) {
-  if (!sharding.getReplicatedAxes().empty() || !sharding.getUnreducedAxes().empty()) {
-    return std::nullopt;
-  }
+  // Axes declared replicated split nothing: the layout is the dimensions' axes alone, and a
+  // constraint to it keeps them out as the declaration does. Unreduced axes are a pending
+  // sum, which no layout says.
+  if (!sharding.getUnreducedAxes().empty()) return std::nullopt;
   Layout layout;
   for (ir::DimShardingAttr dim : sharding.getDimShardings()) {
     auto& axes = layout.dims.emplace_back();

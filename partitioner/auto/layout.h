@@ -44,7 +44,8 @@ struct Layout {
 };
 
 // The layout a user's sharding gives, or nullopt when it uses what a Layout cannot say (a
-// sub-axis, unreduced or explicitly replicated axes) or axes `mesh` lacks.
+// sub-axis or unreduced axes) or axes `mesh` lacks. Explicitly replicated axes are dropped:
+// the layout leaves them out anyway.
 std::optional<Layout> layoutOf(ir::ShardingAttr sharding, ir::MeshAttr mesh);
 
 }  // namespace tessel::auto_sharding

@@ -8,6 +8,10 @@
 // RUN: sh -c 'tessel partition %t/open.mlir --auto=memory_limit=garbage; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=GARBAGE
 // RUN: sh -c 'tessel partition %t/open.mlir --auto=memory_limit=1K; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=TOO-SMALL
 // RUN: sh -c 'tessel partition %t/nomesh.mlir --auto; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NO-MESH
+// RUN: tessel run %t/replicated.mlir --check --auto --print_limit=0 2>&1 | FileCheck %s --check-prefix=REPLICATED
+// RUN: tessel partition %t/replicated.mlir --auto --propagated 2>/dev/null | FileCheck %s --check-prefix=REPLICATED-KEPT
+// RUN: sh -c 'tessel partition %t/subaxis.mlir --auto; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=SUB-AXIS
+// RUN: sh -c 'tessel partition %t/unreduced.mlir --auto; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=UNREDUCED
 
 // Under 64 KiB per device the 128 KiB of weights cannot both stay whole: the plan splits
 // them, and every value gets a closed sharding.
@@ -33,6 +37,17 @@
 
 // NO-MESH: tessel partition: auto-sharding needs a mesh: declare one with tessel.mesh (or --mesh)
 // NO-MESH: exit=1
+
+// Axes a user declares replicated split nothing: the sharding is a constraint like any other
+// and stays as written.
+// REPLICATED: check: result 0 f32[16,256] matches
+// REPLICATED-KEPT: %arg0: tensor<16x64xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}], replicated={"model"}>}
+
+// What a layout cannot say is refused with the value's place: a sub-axis, a pending sum.
+// SUB-AXIS: subaxis.mlir:2:{{[0-9]+}}: auto-sharding cannot take the sharding of {{.*}} yet: it uses sub-axes, unreduced axes or another mesh
+// SUB-AXIS: exit=1
+// UNREDUCED: unreduced.mlir:5:{{[0-9]+}}: auto-sharding cannot take the sharding of {{.*}} yet: it uses sub-axes, unreduced axes or another mesh
+// UNREDUCED: exit=1
 
 //--- open.mlir
 tessel.mesh @mesh = <["data"=4, "model"=2]>
@@ -61,4 +76,31 @@ func.func @main(%x: tensor<16x64xf32> {tessel.sharding = #tessel.sharding<@mesh,
 func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
   %y = hlo.add %x, %x : tensor<8xf32>
   return %y : tensor<8xf32>
+}
+
+//--- replicated.mlir
+tessel.mesh @mesh = <["data"=4, "model"=2]>
+func.func @main(%x: tensor<16x64xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data"}, {}], replicated={"model"}>},
+                %w1: tensor<64x256xf32>) -> tensor<16x256xf32> {
+  %h = hlo.dot_general %x, %w1, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x64xf32>, tensor<64x256xf32>) -> tensor<16x256xf32>
+  return %h : tensor<16x256xf32>
+}
+
+//--- subaxis.mlir
+tessel.mesh @mesh = <["data"=4, "model"=2]>
+func.func @main(%x: tensor<16x64xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"data":(1)2}, {}]>},
+                %w1: tensor<64x256xf32>) -> tensor<16x256xf32> {
+  %h = hlo.dot_general %x, %w1, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x64xf32>, tensor<64x256xf32>) -> tensor<16x256xf32>
+  return %h : tensor<16x256xf32>
+}
+
+//--- unreduced.mlir
+tessel.mesh @mesh = <["data"=4, "model"=2]>
+func.func @main(%x: tensor<16x64xf32>, %w1: tensor<64x256xf32>) -> tensor<16x256xf32> {
+  %h = hlo.dot_general %x, %w1, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x64xf32>, tensor<64x256xf32>) -> tensor<16x256xf32>
+  %c = tessel.sharding_constraint %h <@mesh, [{}, {}], unreduced={"model"}> : tensor<16x256xf32>
+  return %c : tensor<16x256xf32>
 }
