@@ -25,6 +25,9 @@
 #include "collectives/mpi/abort_job.h"
 #include "collectives/mpi/mpi_communicator.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/raw_ostream.h"
+#include "mlir/IR/OperationSupport.h"
+#include "partitioner/auto/auto_sharding.h"
 #include "partitioner/ir/module_devices.h"
 #include "partitioner/ir/partitioned_marker.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
@@ -60,13 +63,31 @@ class Job {
   int rank() const { return rank_; }
   int size() const { return size_; }
 
-  // The smallest `value` over the ranks.
-  int64_t Min(int64_t value, absl::string_view stage) {
+  // The smallest `value` over the ranks; the ranks wait for one another up to the job's
+  // timeout plus `extra` (a stage that is slow on one rank by design).
+  int64_t Min(int64_t value, absl::string_view stage, absl::Duration extra = absl::ZeroDuration()) {
     int64_t result = 0;
     MPI_Request request;
     MPI_Iallreduce(&value, &result, 1, MPI_INT64_T, MPI_MIN, comm_, &request);
-    Wait(request, stage);
+    Wait(request, stage, extra);
     return result;
+  }
+
+  // Rank 0's `text`, on every rank.
+  std::string BroadcastText(std::string text, absl::string_view stage) {
+    int64_t size = static_cast<int64_t>(text.size());
+    MPI_Request request;
+    MPI_Ibcast(&size, 1, MPI_INT64_T, 0, comm_, &request);
+    Wait(request, stage);
+    text.resize(static_cast<size_t>(size));
+    // One message holds at most INT_MAX bytes: longer text goes in pieces.
+    for (int64_t sent = 0; sent < size;) {
+      const int piece = static_cast<int>(std::min<int64_t>(size - sent, INT_MAX));
+      MPI_Ibcast(text.data() + sent, piece, MPI_CHAR, 0, comm_, &request);
+      Wait(request, stage);
+      sent += piece;
+    }
+    return text;
   }
 
   // Rank 0's `value`, on every rank.
@@ -95,8 +116,9 @@ class Job {
   }
 
  private:
-  void Wait(MPI_Request& request, absl::string_view stage) {
-    const absl::Time deadline = absl::Now() + timeout_;
+  void Wait(MPI_Request& request, absl::string_view stage,
+            absl::Duration extra = absl::ZeroDuration()) {
+    const absl::Time deadline = absl::Now() + timeout_ + extra;
     for (int64_t polls = 0;; ++polls) {
       int done = 0;
       MPI_Test(&request, &done, MPI_STATUS_IGNORE);
@@ -109,7 +131,7 @@ class Job {
       }
     }
     collectives::AbortMpiJob(absl::StrCat("tessel run: rank ", rank_, ": timed out after ",
-                                          absl::FormatDuration(timeout_), " ", stage));
+                                          absl::FormatDuration(timeout_ + extra), " ", stage));
   }
 
   const absl::Duration timeout_;
@@ -151,12 +173,48 @@ std::string ExampleSpec(const std::vector<collectives::MeshAxis>& axes, int64_t 
   return "";
 }
 
-absl::Status Prepare(const MpiRunOptions& options, int rank, int world_size,
-                     mlir::MLIRContext& context, Setup& setup, std::ostream& remarks) {
-  TESSEL_ASSIGN_OR_RETURN(setup.module, LoadProgram(options.file, context));
-  TESSEL_RETURN_IF_ERROR(ApplyMeshAxes(*setup.module, options.mesh));
-  TESSEL_RETURN_IF_ERROR(ApplyShardingAssignments(*setup.module, options.function, options.file,
+// The program as the command line gives it: the file, with --mesh and the sharding flags
+// applied.
+absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> LoadAnnotated(const MpiRunOptions& options,
+                                                                mlir::MLIRContext& context) {
+  TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
+                          LoadProgram(options.file, context));
+  TESSEL_RETURN_IF_ERROR(ApplyMeshAxes(*module, options.mesh));
+  TESSEL_RETURN_IF_ERROR(ApplyShardingAssignments(*module, options.function, options.file,
                                                   options.shardings.in, options.shardings.out));
+  return module;
+}
+
+// Rank 0's part of --auto: the program with the shardings auto-sharding chose written in,
+// as MLIR text with its locations, for every rank to partition alike.
+absl::StatusOr<std::string> ChoosePlan(const MpiRunOptions& options, std::ostream& remarks) {
+  mlir::MLIRContext context;
+  TESSEL_ASSIGN_OR_RETURN(mlir::OwningOpRef<mlir::ModuleOp> module,
+                          LoadAnnotated(options, context));
+  if (LooksPartitioned(*module)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        options.file, " is partitioned already: --auto chooses shardings for a global program"));
+  }
+  PipelineOptions pipeline = PipelineOptionsFromFlags(options.file);
+  pipeline.auto_sharding = options.auto_sharding;
+  TESSEL_RETURN_IF_ERROR(ChooseShardings(*module, remarks, pipeline));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  (*module)->print(os, mlir::OpPrintingFlags().enableDebugInfo().assumeVerified());
+  os.flush();
+  return text;
+}
+
+// `plan`: rank 0's program with the chosen shardings (ChoosePlan), or empty without --auto.
+absl::Status Prepare(const MpiRunOptions& options, int rank, int world_size,
+                     mlir::MLIRContext& context, const std::string& plan, Setup& setup,
+                     std::ostream& remarks) {
+  if (plan.empty()) {
+    TESSEL_ASSIGN_OR_RETURN(setup.module, LoadAnnotated(options, context));
+  } else {
+    TESSEL_ASSIGN_OR_RETURN(setup.module, ParseProgramText(plan, "<auto-sharding plan>",
+                                                           ProgramFormat::kMlir, context));
+  }
   TESSEL_ASSIGN_OR_RETURN(setup.original,
                           FindFunction(*setup.module, options.function, options.file));
   if (options.function == "main") {
@@ -334,8 +392,9 @@ absl::Status Report(const MpiRunOptions& options, Setup& setup, const std::vecto
 
 // Whether every rank got through a stage: the lowest rank with an error prints it, and all
 // ranks learn the outcome.
-bool Agree(Job& job, const absl::Status& status, absl::string_view stage, std::ostream& err) {
-  const int64_t failing = job.Min(status.ok() ? job.size() : job.rank(), stage);
+bool Agree(Job& job, const absl::Status& status, absl::string_view stage, std::ostream& err,
+           absl::Duration extra = absl::ZeroDuration()) {
+  const int64_t failing = job.Min(status.ok() ? job.size() : job.rank(), stage, extra);
   if (failing == job.size()) return true;
   if (failing == job.rank()) {
     err << "tessel run: " << (job.size() > 1 ? absl::StrCat("rank ", job.rank(), ": ") : "")
@@ -348,13 +407,29 @@ int RunInitialized(const MpiRunOptions& options, Job& job, std::ostream& out, st
   mlir::MLIRContext context;
   Setup setup;
   std::ostringstream ignored;
+  // --auto: only rank 0 solves, since a search stopped by its time limit may stop at
+  // different plans on different ranks; every rank then partitions rank 0's plan. The
+  // others wait for it up to the solver's time limit past the job's timeout.
+  std::string plan;
+  if (!options.auto_sharding.empty()) {
+    absl::StatusOr<std::optional<auto_sharding::AutoShardingOptions>> parsed =
+        ParseAutoSharding(options.auto_sharding);
+    const absl::Duration solving =
+        parsed.ok() && *parsed ? absl::Seconds((*parsed)->timeLimitSeconds) : absl::ZeroDuration();
+    absl::StatusOr<std::string> chosen =
+        job.rank() == 0 ? ChoosePlan(options, err) : absl::StatusOr<std::string>(std::string());
+    if (!Agree(job, chosen.status(), "choosing shardings", err, solving)) return 1;
+    plan = job.BroadcastText(job.rank() == 0 ? *std::move(chosen) : std::string(),
+                             "sharing the auto-sharding plan");
+  }
   // Remarks from partitioning are the same on every rank: rank 0 shows them.
   absl::Status prepared;
   // The inputs and their shards are tensors, which may not fit --max_memory: every rank
   // must learn of it through Agree, not leave the job on its own.
   try {
     prepared =
-        Prepare(options, job.rank(), job.size(), context, setup, job.rank() == 0 ? err : ignored);
+        Prepare(options, job.rank(), job.size(), context, plan, setup,
+                job.rank() == 0 ? err : ignored);
   } catch (const runtime::TensorAllocationError& error) {
     prepared = absl::ResourceExhaustedError(error.what());
   }

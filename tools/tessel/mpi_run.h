@@ -49,6 +49,8 @@ struct MpiRunOptions {
   int64_t max_while_iterations = 0;
   // --in_shardings / --out_shardings.
   ShardingFlags shardings;
+  // --auto: auto-sharding on rank 0, whose plan every rank partitions (ParseAutoSharding).
+  std::string auto_sharding;
 };
 
 // Initializes MPI (MPI_THREAD_MULTIPLE), runs, finalizes MPI, and returns the process's exit

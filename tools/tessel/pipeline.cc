@@ -181,10 +181,8 @@ absl::StatusOr<std::optional<auto_sharding::AutoShardingOptions>> ParseAutoShard
   return options;
 }
 
-absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
-                                   const PipelineOptions& options) {
-  const absl::Time start = absl::Now();
-  const double startCpu = ProcessCpuSeconds();
+absl::Status ChooseShardings(mlir::ModuleOp module, std::ostream& remarks,
+                             const PipelineOptions& options) {
   absl::StatusOr<std::optional<auto_sharding::AutoShardingOptions>> autoOptions =
       ParseAutoSharding(options.auto_sharding);
   if (!autoOptions.ok()) return autoOptions.status();
@@ -206,6 +204,16 @@ absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
           "one; the plan is %s among such plans\n",
           chosen->repeatedLayers, chosen->optimal ? "optimal" : "the best found");
     }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
+                                   const PipelineOptions& options) {
+  const absl::Time start = absl::Now();
+  const double startCpu = ProcessCpuSeconds();
+  if (absl::Status chosen = ChooseShardings(module, remarks, options); !chosen.ok()) {
+    return chosen;
   }
   absl::Status propagated =
       Propagate(module, nullptr, remarks, options.conservative, options.name_of);

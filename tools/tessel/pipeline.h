@@ -91,8 +91,13 @@ absl::StatusOr<std::optional<auto_sharding::AutoShardingOptions>> ParseAutoShard
 // rest.
 PipelineOptions PipelineOptionsFromFlags(const std::string& path);
 
-// Runs --tessel-propagate, the passes `options` asks for, and --tessel-partition on
-// `module`.
+// Auto-sharding as `options.auto_sharding` asks (nothing when it is empty): chooses the
+// shardings `module` leaves open and writes them into it, with the summary on `remarks`.
+absl::Status ChooseShardings(mlir::ModuleOp module, std::ostream& remarks,
+                             const PipelineOptions& options);
+
+// Runs auto-sharding (ChooseShardings), --tessel-propagate, the passes `options` asks for,
+// and --tessel-partition on `module`.
 absl::Status PropagateAndPartition(mlir::ModuleOp module, std::ostream& remarks,
                                    const PipelineOptions& options = PipelineOptions());
 

@@ -93,7 +93,13 @@ absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> LoadProgram(absl::string_view 
                                                               mlir::MLIRContext& context) {
   TESSEL_ASSIGN_OR_RETURN(std::string text, ReadProgramText(path));
   absl::string_view name = path == "-" ? "<stdin>" : path;
-  const ProgramFormat format = DetectProgramFormat(path, text);
+  return ParseProgramText(text, name, DetectProgramFormat(path, text), context);
+}
+
+absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> ParseProgramText(absl::string_view text,
+                                                                   absl::string_view name,
+                                                                   ProgramFormat format,
+                                                                   mlir::MLIRContext& context) {
   // Upstream MLIR's `mesh` annotations are read as Tessel's, as `tessel-opt
   // --tessel-import-mesh` does.
   mlir::DialectRegistry registry;

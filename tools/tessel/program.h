@@ -31,6 +31,13 @@ ProgramFormat DetectProgramFormat(absl::string_view path, absl::string_view text
 absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> LoadProgram(absl::string_view path,
                                                               mlir::MLIRContext& context);
 
+// Parses `text` in `format` and verifies it, as LoadProgram does with a file's text; `name`
+// stands for the file in diagnostics.
+absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> ParseProgramText(absl::string_view text,
+                                                                   absl::string_view name,
+                                                                   ProgramFormat format,
+                                                                   mlir::MLIRContext& context);
+
 // The function `name` of `module`, which must have a body. Fails with NotFound naming `path`
 // and listing the module's functions otherwise.
 absl::StatusOr<mlir::func::FuncOp> FindFunction(mlir::ModuleOp module, absl::string_view name,

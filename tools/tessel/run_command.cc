@@ -224,11 +224,9 @@ absl::StatusOr<RunOptions> GetOptions(const ParsedArgs& args) {
         "--combine_collectives changes how the program is partitioned; it needs --check or "
         "--backend=mpi");
   }
-  // Under MPI every rank would solve on its own, and a solver stopped by its time limit
-  // may stop at different plans on different ranks: --auto is for --check only.
-  if (!options.auto_sharding.empty() && !options.check) {
+  if (!options.auto_sharding.empty() && !options.check && !options.mpi) {
     return absl::InvalidArgumentError(
-        "--auto changes how the program is partitioned; it needs --check (not --backend=mpi)");
+        "--auto changes how the program is partitioned; it needs --check or --backend=mpi");
   }
   if (options.check && options.partitions != 1) {
     return absl::InvalidArgumentError(
@@ -516,8 +514,9 @@ Subcommand RunCommand() {
       "the assembled results on rank 0; --check compares them there with the single-device\n"
       "run. Every rank exits with the same status.\n"
       "\n"
-      "--auto[=memory_limit=16GiB] (with --check) first chooses shardings for the values\n"
-      "FILE leaves open by the cost model (docs/auto_sharding.md).\n"
+      "--auto[=memory_limit=16GiB] (with --check or --backend=mpi) first chooses shardings\n"
+      "for the values FILE leaves open by the cost model (docs/auto_sharding.md); under MPI\n"
+      "rank 0 chooses and every rank partitions its plan.\n"
       "\n"
       "Exit status: 0 on success, 1 for bad input (unreadable or invalid program, unknown\n"
       "function, inputs that do not match the signature, an op the executor cannot run, a\n"
@@ -563,6 +562,7 @@ Subcommand RunCommand() {
       mpi.combine_collectives = options->combine_collectives;
       mpi.max_while_iterations = options->max_while_iterations;
       mpi.shardings = options->shardings;
+      mpi.auto_sharding = options->auto_sharding;
       return RunOnMpi(mpi, out, err);
     }
     absl::Status status = Run(*options, out, err);
