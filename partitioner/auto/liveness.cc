@@ -93,26 +93,30 @@ double reshardBufferBytes(const Layout& from, const Layout& to, mlir::ShapedType
   return 2.0 * std::max(padded, static_cast<double>(common.localBytes(type, mesh)));
 }
 
-double fewestBytes(const IlpMemoryPoint& point) {
+namespace {
+
+// The point's constant plus each term's entry that `pick` selects (std::min_element or
+// std::max_element over the term's values).
+template <typename Pick>
+double boundBytes(const IlpMemoryPoint& point, Pick pick) {
   double bytes = point.constantBytes;
   for (const auto& [node, perStrategy] : point.nodeBytes) {
-    if (!perStrategy.empty()) bytes += *std::min_element(perStrategy.begin(), perStrategy.end());
+    if (!perStrategy.empty()) bytes += *pick(perStrategy.begin(), perStrategy.end());
   }
   for (const IlpEdge& edge : point.edgeBytes) {
-    if (!edge.cost.empty()) bytes += *std::min_element(edge.cost.begin(), edge.cost.end());
+    if (!edge.cost.empty()) bytes += *pick(edge.cost.begin(), edge.cost.end());
   }
   return bytes;
 }
 
+}  // namespace
+
+double fewestBytes(const IlpMemoryPoint& point) {
+  return boundBytes(point, [](auto first, auto last) { return std::min_element(first, last); });
+}
+
 double mostBytes(const IlpMemoryPoint& point) {
-  double bytes = point.constantBytes;
-  for (const auto& [node, perStrategy] : point.nodeBytes) {
-    if (!perStrategy.empty()) bytes += *std::max_element(perStrategy.begin(), perStrategy.end());
-  }
-  for (const IlpEdge& edge : point.edgeBytes) {
-    if (!edge.cost.empty()) bytes += *std::max_element(edge.cost.begin(), edge.cost.end());
-  }
-  return bytes;
+  return boundBytes(point, [](auto first, auto last) { return std::max_element(first, last); });
 }
 
 LivenessModel::LivenessModel(const CostGraph& graph, mlir::func::FuncOp func) : graph_(&graph) {
