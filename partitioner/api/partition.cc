@@ -293,7 +293,8 @@ absl::StatusOr<PartitionResult> Partition(const Program& program,
     chosen = AutoShardingSummary{plan.objectiveSeconds, plan.computeSeconds,
                                  plan.communicationSeconds, plan.optimal, plan.solveSeconds,
                                  plan.memoryLimitBytes, plan.estimatedPeakBytes,
-                                 plan.reshardSeconds, plan.choices, plan.repeatedLayers};
+                                 plan.reshardSeconds, plan.choices, plan.repeatedLayers,
+                                 plan.wholeOps};
   }
   {
     api_internal::DiagnosticCollector diagnostics(context.get());

@@ -241,6 +241,10 @@ struct AutoShardingSummary {
   // Identical consecutive layers found and made to take the same strategies, so that they
   // were solved as one (1: none found). `optimal` is then among such plans.
   int64_t repeated_layers = 1;
+  // Ops the plan cannot split, priced on whole tensors (loops and conditionals, whose
+  // bodies are left to propagation, and ops without a sharding rule):
+  // "hlo.while (model.hlo:30:5)".
+  std::vector<std::string> whole_ops;
 };
 
 struct PartitionResult {

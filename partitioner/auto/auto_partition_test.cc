@@ -228,5 +228,45 @@ TEST(AutoShardingTest, ATimeLimitThatRunsOutReturnsTheBestPlanFound) {
   }
 }
 
+// A loop's body is left to propagation and the loop priced whole: the summary names it,
+// and the partitioned program still runs like the single-device one, on 8 and 3 devices.
+TEST(AutoShardingTest, LoopsAreNamedAsPricedWhole) {
+  for (const char* mesh : {R"(["data"=4, "model"=2])", R"(["data"=3])"}) {
+    SCOPED_TRACE(mesh);
+    absl::StatusOr<Program> program = Program::FromMlirText(absl::StrCat(
+        "tessel.mesh @mesh = <", mesh, R"(>
+func.func @main(%x: tensor<16x64xf32>, %w: tensor<64x64xf32>) -> tensor<16x64xf32> {
+  %zero = hlo.constant dense<0> : tensor<i32>
+  %three = hlo.constant dense<3> : tensor<i32>
+  %r:2 = hlo.while(%i = %zero, %h = %x) : tensor<i32>, tensor<16x64xf32>
+  cond {
+    %more = hlo.compare LT, %i, %three : tensor<i32>
+    hlo.return %more : tensor<i1>
+  } do {
+    %one = hlo.constant dense<1> : tensor<i32>
+    %next = hlo.add %i, %one : tensor<i32>
+    %y = hlo.dot_general %h, %w, lhs_contract = [1], rhs_contract = [0]
+        : (tensor<16x64xf32>, tensor<64x64xf32>) -> tensor<16x64xf32>
+    %t = hlo.tanh %y : tensor<16x64xf32>
+    hlo.return %next, %t : tensor<i32>, tensor<16x64xf32>
+  }
+  return %r#1 : tensor<16x64xf32>
+}
+)"));
+    ASSERT_THAT(program, IsOk());
+    PartitionOptions options;
+    options.auto_sharding = AutoShardingOptions();
+    absl::StatusOr<PartitionResult> chosen = Partition(*program, options);
+    ASSERT_THAT(chosen, IsOk());
+    ASSERT_TRUE(chosen->auto_sharding.has_value());
+    ASSERT_EQ(chosen->auto_sharding->whole_ops.size(), 1u);
+    EXPECT_EQ(chosen->auto_sharding->whole_ops[0].rfind("hlo.while (", 0), 0u)
+        << chosen->auto_sharding->whole_ops[0];
+    absl::StatusOr<VerifyReport> report = Verify(*program, *chosen, /*seed=*/3);
+    ASSERT_THAT(report, IsOk());
+    EXPECT_TRUE(report->ok()) << report->ToString();
+  }
+}
+
 }  // namespace
 }  // namespace tessel

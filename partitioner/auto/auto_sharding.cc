@@ -131,6 +131,11 @@ absl::StatusOr<AutoShardingResult> autoShard(mlir::ModuleOp module,
   result.nodes = static_cast<int64_t>(graph->nodes.size());
   result.mergedOps = graph->mergedOps;
   result.repeatedLayers = solved->layers.layers;
+  for (const GraphNode& node : graph->nodes) {
+    if (!node.opaque || node.op == nullptr) continue;
+    result.wholeOps.push_back(
+        absl::StrCat(node.name, " (", FormatLocation(node.op->getLoc()), ")"));
+  }
   result.plan = explainPlan(*graph, problem, spec, solution->choice, memory, options.nameOf);
   result.computeSeconds = result.plan.computeSeconds;
   result.reshardSeconds = result.plan.reshardSeconds;

@@ -55,6 +55,10 @@ struct AutoShardingResult {
   // `optimal` then means optimal among plans that treat them alike (layers.h).
   int64_t repeatedLayers = 1;
   int64_t memoryLimitBytes = 0;
+  // Ops the plan cannot split, "hlo.while (model.hlo:30:5)", in program order: loops and
+  // conditionals (their bodies are left to propagation) and ops without a sharding rule.
+  // The ILP prices them on whole tensors, which pulls the values they read towards whole.
+  std::vector<std::string> wholeOps;
   // What was chosen per parameter and op, in program order: "parameter 0: [{"data"}, {}]",
   // "hlo.dot_general (program.mlir:4:8): data->i, model->j".
   std::vector<std::string> choices;

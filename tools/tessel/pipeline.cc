@@ -204,6 +204,24 @@ absl::Status ChooseShardings(mlir::ModuleOp module, std::ostream& remarks,
           "one; the plan is %s among such plans\n",
           chosen->repeatedLayers, chosen->optimal ? "optimal" : "the best found");
     }
+    if (!chosen->wholeOps.empty()) {
+      // The plan's blind spots: these run whole in its estimate, and loop bodies are left
+      // to propagation, so the estimate and the plan may be poor around them.
+      constexpr size_t kListed = 3;
+      std::string listed;
+      for (size_t i = 0; i < chosen->wholeOps.size() && i < kListed; ++i) {
+        absl::StrAppend(&listed, i ? ", " : "", chosen->wholeOps[i]);
+      }
+      if (chosen->wholeOps.size() > kListed) {
+        absl::StrAppend(&listed, " and ", chosen->wholeOps.size() - kListed, " more");
+      }
+      const bool one = chosen->wholeOps.size() == 1;
+      remarks << "auto-sharding: " << chosen->wholeOps.size() << (one ? " op" : " ops")
+              << " cannot be split by the plan and " << (one ? "is" : "are")
+              << " priced on whole tensors (loop and conditional bodies are left to "
+                 "propagation): "
+              << listed << "\n";
+    }
   }
   return absl::OkStatus();
 }

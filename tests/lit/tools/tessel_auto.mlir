@@ -12,6 +12,8 @@
 // RUN: tessel partition %t/replicated.mlir --auto --propagated 2>/dev/null | FileCheck %s --check-prefix=REPLICATED-KEPT
 // RUN: sh -c 'tessel partition %t/subaxis.mlir --auto; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=SUB-AXIS
 // RUN: sh -c 'tessel partition %t/unreduced.mlir --auto; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=UNREDUCED
+// RUN: tessel partition %t/loop.mlir --auto -o /dev/null 2>&1 | FileCheck %s --check-prefix=LOOP
+// RUN: tessel run %t/loop.mlir --check --auto --print_limit=0 2>&1 | FileCheck %s --check-prefix=LOOP-CHECKED
 
 // Under 64 KiB per device the 128 KiB of weights cannot both stay whole: the plan splits
 // them, and every value gets a closed sharding.
@@ -48,6 +50,11 @@
 // SUB-AXIS: exit=1
 // UNREDUCED: unreduced.mlir:5:{{[0-9]+}}: auto-sharding cannot take the sharding of {{.*}} yet: it uses sub-axes, unreduced axes or another mesh
 // UNREDUCED: exit=1
+
+// A loop runs whole in the plan's estimate and its body is left to propagation: the summary
+// says so and names it.
+// LOOP: auto-sharding: 1 op cannot be split by the plan and is priced on whole tensors (loop and conditional bodies are left to propagation): hlo.while ({{.*}}loop.mlir:5:{{[0-9]+}})
+// LOOP-CHECKED: check: result 0 f32[16,64] matches
 
 //--- open.mlir
 tessel.mesh @mesh = <["data"=4, "model"=2]>
@@ -103,4 +110,24 @@ func.func @main(%x: tensor<16x64xf32>, %w1: tensor<64x256xf32>) -> tensor<16x256
       : (tensor<16x64xf32>, tensor<64x256xf32>) -> tensor<16x256xf32>
   %c = tessel.sharding_constraint %h <@mesh, [{}, {}], unreduced={"model"}> : tensor<16x256xf32>
   return %c : tensor<16x256xf32>
+}
+
+//--- loop.mlir
+tessel.mesh @mesh = <["data"=4, "model"=2]>
+func.func @main(%x: tensor<16x64xf32>, %w: tensor<64x64xf32>) -> tensor<16x64xf32> {
+  %zero = hlo.constant dense<0> : tensor<i32>
+  %three = hlo.constant dense<3> : tensor<i32>
+  %r:2 = hlo.while(%i = %zero, %h = %x) : tensor<i32>, tensor<16x64xf32>
+  cond {
+    %more = hlo.compare LT, %i, %three : tensor<i32>
+    hlo.return %more : tensor<i1>
+  } do {
+    %one = hlo.constant dense<1> : tensor<i32>
+    %next = hlo.add %i, %one : tensor<i32>
+    %y = hlo.dot_general %h, %w, lhs_contract = [1], rhs_contract = [0]
+        : (tensor<16x64xf32>, tensor<64x64xf32>) -> tensor<16x64xf32>
+    %t = hlo.tanh %y : tensor<16x64xf32>
+    hlo.return %next, %t : tensor<i32>, tensor<16x64xf32>
+  }
+  return %r#1 : tensor<16x64xf32>
 }
