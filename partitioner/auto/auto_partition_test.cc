@@ -262,6 +262,9 @@ func.func @main(%x: tensor<16x64xf32>, %w: tensor<64x64xf32>) -> tensor<16x64xf3
     ASSERT_EQ(chosen->auto_sharding->whole_ops.size(), 1u);
     EXPECT_EQ(chosen->auto_sharding->whole_ops[0].rfind("hlo.while (", 0), 0u)
         << chosen->auto_sharding->whole_ops[0];
+    // The loop is priced as the cost report prices it: three trips of the whole body.
+    EXPECT_NEAR(chosen->auto_sharding->estimated_step_seconds, chosen->cost.step_seconds,
+                1e-6 * chosen->cost.step_seconds);
     absl::StatusOr<VerifyReport> report = Verify(*program, *chosen, /*seed=*/3);
     ASSERT_THAT(report, IsOk());
     EXPECT_TRUE(report->ok()) << report->ToString();

@@ -3,6 +3,7 @@
 #include "partitioner/auto/cost_graph.h"
 
 #include <algorithm>
+#include <optional>
 #include <variant>
 
 #include "absl/strings/str_cat.h"
@@ -12,6 +13,7 @@
 #include "partitioner/auto/reshard_cost.h"
 #include "partitioner/auto/strategies.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/hlo/trip_count.h"
 #include "partitioner/ir/location.h"
 #include "partitioner/rules/sharding_rule_interface.h"
 #include "partitioner/rules/sharding_rule_models.h"
@@ -22,6 +24,31 @@ namespace {
 mlir::RankedTensorType staticTensor(mlir::Type type) {
   auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type);
   return tensor && tensor.hasStaticShape() ? tensor : nullptr;
+}
+
+// Seconds of `op` on whole tensors as the cost report counts them: a counted loop's body
+// times its trips (its condition once more), a conditional's costliest branch.
+double wholeSeconds(mlir::Operation* op, const cost_model::HardwareSpec& spec) {
+  double seconds = cost_model::OpSeconds(cost_model::EstimateOpCost(op), spec);
+  auto regionSeconds = [&spec](mlir::Region& region) {
+    double total = 0;
+    for (mlir::Block& block : region) {
+      for (mlir::Operation& inner : block) total += wholeSeconds(&inner, spec);
+    }
+    return total;
+  };
+  if (auto loop = llvm::dyn_cast<hlo::WhileOp>(op)) {
+    const std::optional<int64_t> trips = hlo::staticTripCount(loop);
+    seconds += regionSeconds(loop.getCond()) * static_cast<double>(trips ? *trips + 1 : 1) +
+               regionSeconds(loop.getBody()) * static_cast<double>(trips ? *trips : 1);
+  } else if (llvm::isa<hlo::CaseOp>(op)) {
+    double costliest = 0;
+    for (mlir::Region& region : op->getRegions()) {
+      costliest = std::max(costliest, regionSeconds(region));
+    }
+    seconds += costliest;
+  }
+  return seconds;
 }
 
 // Whether `rule` is elementwise: one pass-through factor per result dimension, and every
@@ -421,7 +448,7 @@ class Builder {
     node.name = op->getName().getStringRef().str();
     node.op = op;
     node.opaque = true;
-    node.computeSeconds = {cost_model::OpSeconds(cost_model::EstimateOpCost(op), spec_)};
+    node.computeSeconds = {wholeSeconds(op, spec_)};
     node.communicationSeconds = {0};
     node.persistentBytes = {0};
     node.transientBytes = {0};
