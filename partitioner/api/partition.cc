@@ -294,7 +294,7 @@ absl::StatusOr<PartitionResult> Partition(const Program& program,
                                  plan.communicationSeconds, plan.optimal, plan.solveSeconds,
                                  plan.memoryLimitBytes, plan.estimatedPeakBytes,
                                  plan.reshardSeconds, plan.choices, plan.repeatedLayers,
-                                 plan.wholeOps};
+                                 plan.repeatedLayerRuns, plan.wholeOps};
   }
   {
     api_internal::DiagnosticCollector diagnostics(context.get());

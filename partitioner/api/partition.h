@@ -241,6 +241,9 @@ struct AutoShardingSummary {
   // Identical consecutive layers found and made to take the same strategies, so that they
   // were solved as one (1: none found). `optimal` is then among such plans.
   int64_t repeated_layers = 1;
+  // The copies of each run of identical layers, the longest first (an encoder's and a
+  // decoder's are two runs); empty when nothing repeats.
+  std::vector<int64_t> repeated_layer_runs;
   // Ops the plan cannot split, priced on whole tensors (loops and conditionals, whose
   // bodies are left to propagation, and ops without a sharding rule):
   // "hlo.while (model.hlo:30:5)".

@@ -131,6 +131,7 @@ absl::StatusOr<AutoShardingResult> autoShard(mlir::ModuleOp module,
   result.nodes = static_cast<int64_t>(graph->nodes.size());
   result.mergedOps = graph->mergedOps;
   result.repeatedLayers = solved->layers.layers;
+  result.repeatedLayerRuns = solved->layers.runs;
   for (const GraphNode& node : graph->nodes) {
     if (!node.opaque || node.op == nullptr) continue;
     result.wholeOps.push_back(

@@ -54,6 +54,9 @@ struct AutoShardingResult {
   // Identical consecutive layers found and tied to take the same strategies (1: none);
   // `optimal` then means optimal among plans that treat them alike (layers.h).
   int64_t repeatedLayers = 1;
+  // The copies of each run of layers tied, the longest first (an encoder's and a decoder's
+  // are two runs); empty when nothing repeats.
+  std::vector<int64_t> repeatedLayerRuns;
   int64_t memoryLimitBytes = 0;
   // Ops the plan cannot split, "hlo.while (model.hlo:30:5)", in program order: loops and
   // conditionals (their bodies are left to propagation) and ops without a sharding rule.

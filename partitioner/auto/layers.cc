@@ -52,6 +52,11 @@ bool sameCosts(const IlpProblem& problem, int a, int b) {
          problem.transientBytes[a] == problem.transientBytes[b];
 }
 
+// Runs of layers looked for, the longest first (an encoder and a decoder make two).
+constexpr int kMaxRuns = 8;
+// Mixed with a position into the signature of a position already searched.
+constexpr uint64_t kSearched = 0x5ea4c4edULL;
+
 class Finder {
  public:
   Finder(const CostGraph& graph, const IlpProblem& problem)
@@ -76,17 +81,31 @@ class Finder {
     std::vector<uint64_t> signatures;
     signatures.reserve(sequence_.size());
     for (int n : sequence_) signatures.push_back(signature(n));
-    const Period best = longestPeriod(signatures);
-    if (best.count < 2) return result;
-    // Tie layer by layer; a layer that turns out different on exact comparison (a hash
-    // collision) ends the run there.
-    int64_t layers = 1;
-    for (; layers < best.count; ++layers) {
-      if (!followsPrevious(best, layers) || !tieLayer(best, layers, result.leader)) break;
+    // An encoder and a decoder are two runs: after the longest run, the longest among the
+    // positions left, and so on.
+    for (int run = 0; run < kMaxRuns; ++run) {
+      const Period best = longestPeriod(signatures);
+      if (best.count < 2) break;
+      // Tie layer by layer; a layer that turns out different on exact comparison (a hash
+      // collision, or copies that do not follow one another) ends the run there.
+      int64_t layers = 1;
+      for (; layers < best.count; ++layers) {
+        if (!followsPrevious(best, layers) || !tieLayer(best, layers, result.leader)) break;
+      }
+      // The positions searched are not searched again, tied or not: the same period would
+      // be found again. Each gets a signature of its own, which matches nothing.
+      const size_t end = best.start + static_cast<size_t>(layers < 2 ? best.count : layers) *
+                                          best.length;
+      for (size_t i = best.start; i < end && i < signatures.size(); ++i) {
+        signatures[i] = mix(kSearched, i);
+      }
+      if (layers < 2) continue;
+      if (result.layers == 1) {
+        result.layers = layers;
+        result.nodesPerLayer = best.length;
+      }
+      result.runs.push_back(layers);
     }
-    if (layers < 2) return result;
-    result.layers = layers;
-    result.nodesPerLayer = best.length;
     return result;
   }
 

@@ -23,17 +23,22 @@
 namespace tessel::auto_sharding {
 
 struct RepeatedLayers {
-  // Consecutive identical segments of the op sequence; 1 when nothing repeats.
+  // Consecutive identical segments of the op sequence in the longest run; 1 when nothing
+  // repeats.
   int64_t layers = 1;
-  // Op nodes in each segment.
+  // Op nodes in each segment of that run.
   int64_t nodesPerLayer = 0;
+  // The copies of each run tied, the longest first (an encoder's and a decoder's layers
+  // are two runs); empty when nothing repeats.
+  std::vector<int64_t> runs;
   // Per node of the problem: the node whose strategy it takes (its counterpart in the first
   // layer), or itself. Leaders are their own leaders, so one lookup suffices.
   std::vector<int> leader;
 };
 
 // Finds the longest run of consecutive, structurally identical segments among the graph's
-// op nodes (in program order) and ties each later segment's nodes to the first segment's.
+// op nodes (in program order) and ties each later segment's nodes to the first segment's;
+// then, among the nodes left, the next longest run, and so on (a few runs at most).
 // Identical means: same op name, same strategy costs and bytes, and in-edges in the same
 // order, those from inside the layer with the same reshard tables. Each copy must use a
 // result of the one before (layers, not parallel branches) and read weights of its own:

@@ -4,6 +4,8 @@
 
 #include <iostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "cost_model/hardware_spec.h"
@@ -17,26 +19,34 @@ namespace {
 
 // `layers` copies of dot -> tanh -> dot on a residual-free chain, each with its own
 // weights; the first layer reads the parameter %x, later ones the previous layer's dot.
-std::string MlpStack(int layers) {
+// Stacks of MLP layers one after another: per stack, its layers and their hidden width.
+std::string MlpStacks(const std::vector<std::pair<int, int>>& stacks) {
   std::string arguments = "%x: tensor<16x64xf32>";
   std::string body;
   std::string input = "%x";
-  for (int k = 0; k < layers; ++k) {
-    absl::StrAppend(&arguments, ", %w1_", k, ": tensor<64x256xf32>, %w2_", k,
-                    ": tensor<256x64xf32>");
-    absl::StrAppend(&body, "  %h", k, " = hlo.dot_general ", input, ", %w1_", k,
-                    ", lhs_contract = [1], rhs_contract = [0]\n",
-                    "      : (tensor<16x64xf32>, tensor<64x256xf32>) -> tensor<16x256xf32>\n");
-    absl::StrAppend(&body, "  %t", k, " = hlo.tanh %h", k, " : tensor<16x256xf32>\n");
-    absl::StrAppend(&body, "  %y", k, " = hlo.dot_general %t", k, ", %w2_", k,
-                    ", lhs_contract = [1], rhs_contract = [0]\n",
-                    "      : (tensor<16x256xf32>, tensor<256x64xf32>) -> tensor<16x64xf32>\n");
-    input = absl::StrCat("%y", k);
+  int k = 0;
+  for (auto [layers, hidden] : stacks) {
+    const std::string wide = absl::StrCat("tensor<16x", hidden, "xf32>");
+    for (int layer = 0; layer < layers; ++layer, ++k) {
+      absl::StrAppend(&arguments, ", %w1_", k, ": tensor<64x", hidden, "xf32>, %w2_", k,
+                      ": tensor<", hidden, "x64xf32>");
+      absl::StrAppend(&body, "  %h", k, " = hlo.dot_general ", input, ", %w1_", k,
+                      ", lhs_contract = [1], rhs_contract = [0]\n",
+                      "      : (tensor<16x64xf32>, tensor<64x", hidden, "xf32>) -> ", wide,
+                      "\n");
+      absl::StrAppend(&body, "  %t", k, " = hlo.tanh %h", k, " : ", wide, "\n");
+      absl::StrAppend(&body, "  %y", k, " = hlo.dot_general %t", k, ", %w2_", k,
+                      ", lhs_contract = [1], rhs_contract = [0]\n", "      : (", wide,
+                      ", tensor<", hidden, "x64xf32>) -> tensor<16x64xf32>\n");
+      input = absl::StrCat("%y", k);
+    }
   }
   return absl::StrCat("tessel.mesh @mesh = <[\"data\"=4, \"model\"=2]>\n", "func.func @main(",
                       arguments, ") -> tensor<16x64xf32> {\n", body, "  return ", input,
                       " : tensor<16x64xf32>\n}\n");
 }
+
+std::string MlpStack(int layers) { return MlpStacks({{layers, 256}}); }
 
 class LayersTest : public ::testing::Test {
  protected:
@@ -72,6 +82,34 @@ TEST_F(LayersTest, TiesEachLayersOpsAndWeightsToTheFirstLayers) {
     EXPECT_EQ(layers.leader[2 + 2 * k], 2);  // w2_k
   }
   EXPECT_EQ(layers.leader[0], 0);  // %x is read by the first layer only
+}
+
+TEST_F(LayersTest, AnEncoderAndADecoderAreTwoRuns) {
+  // Three layers 256 wide, then two 128 wide: two runs, each tied to its own first layer.
+  absl::StatusOr<CostGraph> graph = build(MlpStacks({{3, 256}, {2, 128}}));
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  const IlpProblem problem = graph->problem(0, 10);
+  const RepeatedLayers layers = findRepeatedLayers(*graph, problem);
+  // Nodes: 11 parameters (x, then w1 and w2 per layer), then two dots per layer.
+  ASSERT_EQ(graph->nodes.size(), 21u);
+  EXPECT_EQ(layers.layers, 3);
+  EXPECT_EQ(layers.nodesPerLayer, 2);
+  EXPECT_EQ(layers.runs, (std::vector<int64_t>{3, 2}));
+  for (int k = 1; k < 3; ++k) {
+    SCOPED_TRACE(k);
+    EXPECT_EQ(layers.leader[11 + 2 * k], 11);  // the wide layers' first dot
+    EXPECT_EQ(layers.leader[1 + 2 * k], 1);    // their w1
+  }
+  EXPECT_EQ(layers.leader[17], 17);  // the first narrow layer leads the second run
+  EXPECT_EQ(layers.leader[19], 17);
+  EXPECT_EQ(layers.leader[20], 18);
+  EXPECT_EQ(layers.leader[9], 7);  // the second narrow layer's w1 follows the first's
+  // The tied plan still costs the untied optimum here: every layer wants the same.
+  absl::StatusOr<IlpSolution> tied = solveTied(problem, layers.leader);
+  absl::StatusOr<IlpSolution> untied = solveIlp(problem);
+  ASSERT_TRUE(tied.ok()) << tied.status();
+  ASSERT_TRUE(untied.ok()) << untied.status();
+  EXPECT_NEAR(tied->objective, untied->objective, 1e-9 * untied->objective);
 }
 
 TEST_F(LayersTest, NothingRepeatsInASingleLayer) {

@@ -161,6 +161,7 @@ void RegisterPartition(py::module_& module) {
         summary["reshard_seconds"] = s.reshard_seconds;
         summary["choices"] = s.choices;
         summary["repeated_layers"] = s.repeated_layers;
+        summary["repeated_layer_runs"] = s.repeated_layer_runs;
         summary["whole_ops"] = s.whole_ops;
         return std::move(summary);
       });

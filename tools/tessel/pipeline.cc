@@ -11,6 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
@@ -198,7 +199,13 @@ absl::Status ChooseShardings(mlir::ModuleOp module, std::ostream& remarks,
         chosen->nodes, chosen->mergedOps, chosen->optimal ? "optimal" : "best-found",
         chosen->solveSeconds, chosen->objectiveSeconds, chosen->computeSeconds,
         chosen->communicationSeconds, chosen->estimatedPeakBytes, chosen->memoryLimitBytes);
-    if (chosen->repeatedLayers > 1) {
+    if (chosen->repeatedLayerRuns.size() > 1) {
+      remarks << "auto-sharding: " << chosen->repeatedLayerRuns.size()
+              << " runs of identical layers (" << absl::StrJoin(chosen->repeatedLayerRuns, ", ")
+              << " copies) take the same strategies within each run and were solved as one "
+                 "layer per run; the plan is "
+              << (chosen->optimal ? "optimal" : "the best found") << " among such plans\n";
+    } else if (chosen->repeatedLayers > 1) {
       remarks << absl::StrFormat(
           "auto-sharding: %d identical layers take the same strategies and were solved as "
           "one; the plan is %s among such plans\n",

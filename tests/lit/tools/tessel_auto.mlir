@@ -13,6 +13,7 @@
 // RUN: sh -c 'tessel partition %t/subaxis.mlir --auto; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=SUB-AXIS
 // RUN: sh -c 'tessel partition %t/unreduced.mlir --auto; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=UNREDUCED
 // RUN: tessel partition %t/loop.mlir --auto -o /dev/null 2>&1 | FileCheck %s --check-prefix=LOOP
+// RUN: tessel run %t/stacks.mlir --check --auto --print_limit=0 2>&1 | FileCheck %s --check-prefix=STACKS
 // RUN: tessel run %t/loop.mlir --check --auto --print_limit=0 2>&1 | FileCheck %s --check-prefix=LOOP-CHECKED
 
 // Under 64 KiB per device the 128 KiB of weights cannot both stay whole: the plan splits
@@ -55,6 +56,10 @@
 // says so and names it.
 // LOOP: auto-sharding: 1 op cannot be split by the plan and is priced on whole tensors (loop and conditional bodies are left to propagation): hlo.while ({{.*}}loop.mlir:5:{{[0-9]+}})
 // LOOP-CHECKED: check: result 0 f32[16,64] matches
+
+// Two stacks of layers of different widths (an encoder and a decoder) are two runs.
+// STACKS: auto-sharding: 2 runs of identical layers (2, 2 copies) take the same strategies within each run
+// STACKS: check: result 0 f32[16,64] matches
 
 //--- open.mlir
 tessel.mesh @mesh = <["data"=4, "model"=2]>
@@ -130,4 +135,38 @@ func.func @main(%x: tensor<16x64xf32>, %w: tensor<64x64xf32>) -> tensor<16x64xf3
     hlo.return %next, %t : tensor<i32>, tensor<16x64xf32>
   }
   return %r#1 : tensor<16x64xf32>
+}
+
+//--- stacks.mlir
+tessel.mesh @mesh = <["data"=4, "model"=2]>
+func.func @main(%x: tensor<16x64xf32>,
+                %w1_0: tensor<64x256xf32>,
+                %w2_0: tensor<256x64xf32>,
+                %w1_1: tensor<64x256xf32>,
+                %w2_1: tensor<256x64xf32>,
+                %w1_2: tensor<64x128xf32>,
+                %w2_2: tensor<128x64xf32>,
+                %w1_3: tensor<64x128xf32>,
+                %w2_3: tensor<128x64xf32>) -> tensor<16x64xf32> {
+  %h0 = hlo.dot_general %x, %w1_0, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x64xf32>, tensor<64x256xf32>) -> tensor<16x256xf32>
+  %t0 = hlo.tanh %h0 : tensor<16x256xf32>
+  %y0 = hlo.dot_general %t0, %w2_0, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x256xf32>, tensor<256x64xf32>) -> tensor<16x64xf32>
+  %h1 = hlo.dot_general %y0, %w1_1, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x64xf32>, tensor<64x256xf32>) -> tensor<16x256xf32>
+  %t1 = hlo.tanh %h1 : tensor<16x256xf32>
+  %y1 = hlo.dot_general %t1, %w2_1, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x256xf32>, tensor<256x64xf32>) -> tensor<16x64xf32>
+  %h2 = hlo.dot_general %y1, %w1_2, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x64xf32>, tensor<64x128xf32>) -> tensor<16x128xf32>
+  %t2 = hlo.tanh %h2 : tensor<16x128xf32>
+  %y2 = hlo.dot_general %t2, %w2_2, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x128xf32>, tensor<128x64xf32>) -> tensor<16x64xf32>
+  %h3 = hlo.dot_general %y2, %w1_3, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x64xf32>, tensor<64x128xf32>) -> tensor<16x128xf32>
+  %t3 = hlo.tanh %h3 : tensor<16x128xf32>
+  %y3 = hlo.dot_general %t3, %w2_3, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x128xf32>, tensor<128x64xf32>) -> tensor<16x64xf32>
+  return %y3 : tensor<16x64xf32>
 }
