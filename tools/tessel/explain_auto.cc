@@ -42,6 +42,21 @@ void PrintAutoExplanation(const AutoShardingResult& chosen, std::ostream& out) {
   const auto_sharding::PlanExplanation& plan = chosen.plan;
   out << "auto-sharding: " << (chosen.optimal ? "optimal" : "best-found") << " plan, "
       << chosen.nodes << " choices (" << chosen.mergedOps << " elementwise ops merged)\n";
+  if (!chosen.repeatedLayerRuns.empty()) {
+    // The plan's optimality is among plans that treat the copies of a layer alike.
+    int64_t copies = 0;
+    for (int64_t run : chosen.repeatedLayerRuns) copies += run;
+    out << "layers: " << copies << " identical layers take the same strategies"
+        << (chosen.repeatedLayerRuns.size() == 1
+                ? std::string()
+                : " (runs of " + absl::StrJoin(chosen.repeatedLayerRuns, ", ") + " copies)")
+        << "; the plan is " << (chosen.optimal ? "optimal" : "the best found")
+        << " among such plans\n";
+  }
+  if (!chosen.wholeOps.empty()) {
+    out << "priced whole (no strategies; loop and conditional bodies left to propagation): "
+        << absl::StrJoin(chosen.wholeOps, ", ") << "\n";
+  }
   for (const ChoiceExplanation& choice : plan.choices) {
     out << "  " << Place(choice.node, choice.name, choice.location) << ": " << choice.strategy
         << (choice.annotated ? "  [annotated]"
@@ -113,6 +128,8 @@ std::string AutoExplanationJson(const AutoShardingResult& chosen) {
   } else if (chosen.nextBest) {
     next = absl::StrCat("{\"none\": ", JsonQuote(chosen.nextBest->why), "}");
   }
+  std::vector<std::string> wholeOps;
+  for (const std::string& op : chosen.wholeOps) wholeOps.push_back(JsonQuote(op));
   return absl::StrCat(
       "{\"optimal\": ", chosen.optimal ? "true" : "false",
       ", \"objective_seconds\": ", chosen.objectiveSeconds,
@@ -121,6 +138,8 @@ std::string AutoExplanationJson(const AutoShardingResult& chosen) {
       ", \"reshard_seconds\": ", plan.reshardSeconds,
       ", \"estimated_peak_bytes\": ", static_cast<int64_t>(plan.peakBytes),
       ", \"memory_limit_bytes\": ", chosen.memoryLimitBytes,
+      ", \"repeated_layer_runs\": [", absl::StrJoin(chosen.repeatedLayerRuns, ", "), "]",
+      ", \"whole_ops\": [", absl::StrJoin(wholeOps, ", "), "]",
       ",\n   \"choices\": [", absl::StrJoin(choices, ",\n     "),
       "],\n   \"reshards\": [", absl::StrJoin(reshards, ",\n     "),
       "],\n   \"next_best\": ", next, "}");

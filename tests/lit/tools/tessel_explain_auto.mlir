@@ -3,6 +3,9 @@
 // RUN: tessel explain %t/open.mlir --auto=memory_limit=64K 2>&1 | FileCheck %s --check-prefix=TEXT
 // RUN: tessel explain %t/open.mlir --auto=memory_limit=64K --format=json 2>/dev/null | FileCheck %s --check-prefix=JSON
 // RUN: tessel explain %t/pinned.mlir --auto 2>&1 | FileCheck %s --check-prefix=PINNED
+// RUN: tessel explain %t/stacks.mlir --auto 2>&1 | FileCheck %s --check-prefix=STACKS
+// RUN: tessel explain %t/loop.mlir --auto 2>&1 | FileCheck %s --check-prefix=LOOP
+// RUN: tessel explain %t/loop.mlir --auto --format=json 2>/dev/null | FileCheck %s --check-prefix=LOOP-JSON
 // RUN: tessel partition %t/open.mlir --auto=memory_limit=64K 2>&1 >/dev/null | FileCheck %s --check-prefix=QUIET
 // RUN: sh -c 'tessel explain %t/open.mlir --auto=memory_limit=1K; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=TOO-SMALL
 // RUN: sh -c 'tessel explain %t/open.mlir --auto=memroy_limit=1K; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=BAD-OPTION
@@ -41,6 +44,14 @@
 // BAD-OPTION: tessel explain: --auto: unknown option 'memroy_limit=1K'
 // BAD-OPTION: exit=2
 
+// Tied layers and ops priced whole are said before the choices: the plan is optimal among
+// plans that treat the copies alike, and blind inside the loop.
+// STACKS: auto-sharding: optimal plan, {{[0-9]+}} choices
+// STACKS-NEXT: layers: 4 identical layers take the same strategies (runs of 2, 2 copies); the plan is optimal among such plans
+// LOOP: auto-sharding: optimal plan, {{[0-9]+}} choices
+// LOOP-NEXT: priced whole (no strategies; loop and conditional bodies left to propagation): hlo.while ({{.*}}loop.mlir:5:{{[0-9]+}})
+// LOOP-JSON: "repeated_layer_runs": [], "whole_ops": ["hlo.while ({{.*}}loop.mlir:5:{{[0-9]+}})"]
+
 //--- open.mlir
 tessel.mesh @mesh = <["data"=4, "model"=2]>
 func.func @main(%x: tensor<16x64xf32>, %w1: tensor<64x256xf32>, %w2: tensor<256x64xf32>)
@@ -62,4 +73,58 @@ func.func @main(%x: tensor<16x64xf32> {tessel.sharding = #tessel.sharding<@mesh,
   %h = hlo.dot_general %x, %w1, lhs_contract = [1], rhs_contract = [0]
       : (tensor<16x64xf32>, tensor<64x256xf32>) -> tensor<16x256xf32>
   return %h : tensor<16x256xf32>
+}
+
+//--- stacks.mlir
+tessel.mesh @mesh = <["data"=4, "model"=2]>
+func.func @main(%x: tensor<16x64xf32>,
+                %w1_0: tensor<64x256xf32>,
+                %w2_0: tensor<256x64xf32>,
+                %w1_1: tensor<64x256xf32>,
+                %w2_1: tensor<256x64xf32>,
+                %w1_2: tensor<64x128xf32>,
+                %w2_2: tensor<128x64xf32>,
+                %w1_3: tensor<64x128xf32>,
+                %w2_3: tensor<128x64xf32>) -> tensor<16x64xf32> {
+  %h0 = hlo.dot_general %x, %w1_0, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x64xf32>, tensor<64x256xf32>) -> tensor<16x256xf32>
+  %t0 = hlo.tanh %h0 : tensor<16x256xf32>
+  %y0 = hlo.dot_general %t0, %w2_0, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x256xf32>, tensor<256x64xf32>) -> tensor<16x64xf32>
+  %h1 = hlo.dot_general %y0, %w1_1, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x64xf32>, tensor<64x256xf32>) -> tensor<16x256xf32>
+  %t1 = hlo.tanh %h1 : tensor<16x256xf32>
+  %y1 = hlo.dot_general %t1, %w2_1, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x256xf32>, tensor<256x64xf32>) -> tensor<16x64xf32>
+  %h2 = hlo.dot_general %y1, %w1_2, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x64xf32>, tensor<64x128xf32>) -> tensor<16x128xf32>
+  %t2 = hlo.tanh %h2 : tensor<16x128xf32>
+  %y2 = hlo.dot_general %t2, %w2_2, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x128xf32>, tensor<128x64xf32>) -> tensor<16x64xf32>
+  %h3 = hlo.dot_general %y2, %w1_3, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x64xf32>, tensor<64x128xf32>) -> tensor<16x128xf32>
+  %t3 = hlo.tanh %h3 : tensor<16x128xf32>
+  %y3 = hlo.dot_general %t3, %w2_3, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x128xf32>, tensor<128x64xf32>) -> tensor<16x64xf32>
+  return %y3 : tensor<16x64xf32>
+}
+
+//--- loop.mlir
+tessel.mesh @mesh = <["data"=4, "model"=2]>
+func.func @main(%x: tensor<16x64xf32>, %w: tensor<64x64xf32>) -> tensor<16x64xf32> {
+  %zero = hlo.constant dense<0> : tensor<i32>
+  %three = hlo.constant dense<3> : tensor<i32>
+  %r:2 = hlo.while(%i = %zero, %h = %x) : tensor<i32>, tensor<16x64xf32>
+  cond {
+    %more = hlo.compare LT, %i, %three : tensor<i32>
+    hlo.return %more : tensor<i1>
+  } do {
+    %one = hlo.constant dense<1> : tensor<i32>
+    %next = hlo.add %i, %one : tensor<i32>
+    %y = hlo.dot_general %h, %w, lhs_contract = [1], rhs_contract = [0]
+        : (tensor<16x64xf32>, tensor<64x64xf32>) -> tensor<16x64xf32>
+    %t = hlo.tanh %y : tensor<16x64xf32>
+    hlo.return %next, %t : tensor<i32>, tensor<16x64xf32>
+  }
+  return %r#1 : tensor<16x64xf32>
 }
