@@ -1,6 +1,9 @@
 // The auto-sharding driver: graph, ILP, and the chosen layouts written back as shardings.
 #include "partitioner/auto/auto_sharding.h"
 
+#include <algorithm>
+#include <chrono>
+
 #include "absl/strings/str_cat.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "partitioner/auto/cost_graph.h"
@@ -107,9 +110,18 @@ absl::StatusOr<AutoShardingResult> autoShard(mlir::ModuleOp module,
       options.memoryLimitBytes > 0 ? options.memoryLimitBytes : spec.memory_capacity_bytes();
   IlpProblem problem =
       graph->problem(static_cast<double>(result.memoryLimitBytes), options.timeLimitSeconds);
+  // Solve time counts from here: finding layers, the memory rows, setting up and solving.
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  // Layers first, so that the memory rows are made over the tied nodes: a row per point
+  // and copy of a layer would hold every weight of every layer.
+  const RepeatedLayers layers = findRepeatedLayers(*graph, problem);
   // The memory rows bound what is live at each point, not parameters plus one value.
   const LivenessModel memory(*graph, *func);
-  LivenessPoints live = memory.rowsOver(static_cast<double>(result.memoryLimitBytes));
+  LivenessPoints live =
+      memory.rowsOver(static_cast<double>(result.memoryLimitBytes), &layers.leader);
   problem.memoryPoints = std::move(live.points);
   live.points.clear();
   if (problem.memoryPoints.empty()) {
@@ -117,21 +129,23 @@ absl::StatusOr<AutoShardingResult> autoShard(mlir::ModuleOp module,
     problem.persistentBytes.clear();
     problem.transientBytes.clear();
   }
-  absl::StatusOr<LayeredSolution> solved = solveWithRepeatedLayers(*graph, problem);
+  // What is left of the limit; a tiny positive rest lets the solver return its first plan.
+  absl::StatusOr<IlpSolution> solved = solveTied(
+      problem, layers.leader, std::max(options.timeLimitSeconds - elapsed(), 1e-9));
   if (!solved.ok()) {
     std::string where;
     if (absl::IsResourceExhausted(solved.status())) where = tightestPoint(problem, live.ops);
     return absl::Status(solved.status().code(),
                         absl::StrCat("auto-sharding: ", solved.status().message(), where));
   }
-  const IlpSolution* solution = &solved->solution;
+  const IlpSolution* solution = &*solved;
   result.objectiveSeconds = solution->objective;
   result.optimal = solution->optimal;
-  result.solveSeconds = solution->solveSeconds;
+  result.solveSeconds = elapsed();
   result.nodes = static_cast<int64_t>(graph->nodes.size());
   result.mergedOps = graph->mergedOps;
-  result.repeatedLayers = solved->layers.layers;
-  result.repeatedLayerRuns = solved->layers.runs;
+  result.repeatedLayers = layers.layers;
+  result.repeatedLayerRuns = layers.runs;
   for (const GraphNode& node : graph->nodes) {
     if (!node.opaque || node.op == nullptr) continue;
     result.wholeOps.push_back(
@@ -150,7 +164,8 @@ absl::StatusOr<AutoShardingResult> autoShard(mlir::ModuleOp module,
         ": ", choice.strategy, choice.annotated ? " (annotated)" : ""));
   }
   if (options.nextBest) {
-    result.nextBest = nextBestPlan(*graph, problem, solution->choice, options.nameOf);
+    result.nextBest =
+        nextBestPlan(*graph, problem, layers.leader, solution->choice, options.nameOf);
   }
   writeBack(*graph, solution->choice, *func);
   return result;

@@ -72,10 +72,11 @@ DominanceReduced dropDominatedStrategies(const IlpProblem& problem) {
   DominanceReduced reduced;
   const size_t numNodes = problem.nodeCosts.size();
   reduced.kept.resize(numNodes);
-  if (problem.memoryLimit > 0 && !problem.memoryPoints.empty()) {
+  if ((problem.memoryLimit > 0 && !problem.memoryPoints.empty()) || !problem.excluded.empty()) {
     // A strategy that costs more may still hold fewer bytes at some point of the program
     // (its own value, or a reshard buffer on an edge), so under the per-point memory rows
-    // no strategy is dropped.
+    // no strategy is dropped. Nor with plans to exclude: the best plan other than an
+    // excluded one may be that plan with one strategy swapped for a dominated one.
     reduced.problem = problem;
     for (size_t n = 0; n < numNodes; ++n) {
       for (size_t s = 0; s < problem.nodeCosts[n].size(); ++s) {

@@ -27,7 +27,8 @@ struct DominanceReduced {
 };
 
 // Of strategies that are equal in every respect, the first is kept. Comparisons are exact
-// (no tolerance), so the reduced problem's optimum is the original's.
+// (no tolerance), so the reduced problem's optimum is the original's. Under per-point
+// memory rows or with plans to exclude, nothing is dropped.
 DominanceReduced dropDominatedStrategies(const IlpProblem& problem);
 
 }  // namespace tessel::auto_sharding

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "llvm/Support/raw_ostream.h"
+#include "partitioner/auto/layers.h"
 #include "partitioner/auto/reshard_cost.h"
 
 namespace tessel::auto_sharding {
@@ -117,7 +118,8 @@ PlanExplanation explainPlan(const CostGraph& graph, const IlpProblem& problem,
 }
 
 NextBestPlan nextBestPlan(const CostGraph& graph, IlpProblem problem,
-                          const std::vector<int>& choice, const PlaceNamer& nameOf) {
+                          const std::vector<int>& leader, const std::vector<int>& choice,
+                          const PlaceNamer& nameOf) {
   NextBestPlan next;
   const bool anyChoice = std::any_of(graph.nodes.begin(), graph.nodes.end(),
                                      [](const GraphNode& n) { return n.numStrategies() > 1; });
@@ -126,7 +128,9 @@ NextBestPlan nextBestPlan(const CostGraph& graph, IlpProblem problem,
     return next;
   }
   problem.excluded.push_back(choice);
-  absl::StatusOr<IlpSolution> other = solveIlp(problem);
+  bool tied = false;
+  for (size_t n = 0; n < leader.size(); ++n) tied |= leader[n] != static_cast<int>(n);
+  absl::StatusOr<IlpSolution> other = tied ? solveTied(problem, leader) : solveIlp(problem);
   if (!other.ok()) {
     next.why = std::string(other.status().message());
     return next;

@@ -70,8 +70,11 @@ PlanExplanation explainPlan(const CostGraph& graph, const IlpProblem& problem,
                             const LivenessModel& memory, const PlaceNamer& nameOf);
 
 // Solves `problem` again without `choice` and says how the best other plan differs.
+// With nodes tied by `leader` (layers.h; each node its own leader when none are), the
+// runner-up is the best other plan among tied ones, as the chosen plan was.
 NextBestPlan nextBestPlan(const CostGraph& graph, IlpProblem problem,
-                          const std::vector<int>& choice, const PlaceNamer& nameOf);
+                          const std::vector<int>& leader, const std::vector<int>& choice,
+                          const PlaceNamer& nameOf);
 
 }  // namespace tessel::auto_sharding
 

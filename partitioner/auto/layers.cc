@@ -356,6 +356,15 @@ IlpProblem tieNodes(const IlpProblem& problem, const std::vector<int>& leader,
       constant = std::max(constant, mapped.constantBytes);
     }
   }
+  // A plan to exclude is taken per group from the group's leader: exact for the plans a
+  // tied solve returns, whose members all take their leader's strategy.
+  for (const std::vector<int>& plan : problem.excluded) {
+    std::vector<int> mapped(tied.nodeCosts.size(), 0);
+    for (size_t n = 0; n < numNodes && n < plan.size(); ++n) {
+      if (leader[n] == static_cast<int>(n)) mapped[(*groupOf)[n]] = plan[n];
+    }
+    tied.excluded.push_back(std::move(mapped));
+  }
   tied.memoryLimit = problem.memoryLimit;
   tied.timeLimitSeconds = problem.timeLimitSeconds;
   return tied;
@@ -398,6 +407,11 @@ absl::StatusOr<IlpSolution> solveTiedWithin(const IlpProblem& problem,
 
 absl::StatusOr<IlpSolution> solveTied(const IlpProblem& problem, const std::vector<int>& leader) {
   return solveTiedWithin(problem, leader, problem.timeLimitSeconds);
+}
+
+absl::StatusOr<IlpSolution> solveTied(const IlpProblem& problem, const std::vector<int>& leader,
+                                      double timeLimitSeconds) {
+  return solveTiedWithin(problem, leader, timeLimitSeconds);
 }
 
 absl::StatusOr<LayeredSolution> solveWithRepeatedLayers(const CostGraph& graph,

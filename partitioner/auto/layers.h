@@ -61,6 +61,10 @@ IlpProblem tieNodes(const IlpProblem& problem, const std::vector<int>& leader,
 // tied plans. Fails as solveIlp does.
 absl::StatusOr<IlpSolution> solveTied(const IlpProblem& problem, const std::vector<int>& leader);
 
+// The same within `timeLimitSeconds` instead of the problem's own limit.
+absl::StatusOr<IlpSolution> solveTied(const IlpProblem& problem, const std::vector<int>& leader,
+                                      double timeLimitSeconds);
+
 struct LayeredSolution {
   IlpSolution solution;
   RepeatedLayers layers;

@@ -52,8 +52,12 @@ class LivenessModel {
   // The model of `func`, whose cost graph is `graph` (which must outlive it).
   LivenessModel(const CostGraph& graph, mlir::func::FuncOp func);
 
-  // The ILP's rows: the points where the most a plan can hold exceeds `limit` bytes.
-  LivenessPoints rowsOver(double limit) const;
+  // The ILP's rows: the points where the most a plan can hold exceeds `limit` bytes, one
+  // term per node and pair of nodes. With `leader` (layers.h), every node's terms go to
+  // its leader, so the rows hold for plans whose tied nodes take their leader's strategy
+  // (what a tied solve returns), and copies of a layer give one row. Rows with the same
+  // terms are one, with the largest constant (and its op).
+  LivenessPoints rowsOver(double limit, const std::vector<int>* leader = nullptr) const;
 
   // The model's peak under `choice` (a strategy per graph node) and the op where it is
   // first reached (null for an empty function).
