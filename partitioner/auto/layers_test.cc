@@ -171,6 +171,19 @@ TEST(TieNodesTest, TyingGivesUpPlansWhereTiedNodesDiffer) {
   EXPECT_EQ(tied->choice[0], tied->choice[1]);
 }
 
+TEST(TieNodesTest, AnExcludedPlanIsExcludedAmongTiedPlans) {
+  // Three strategies, the first cheapest, the third dearest; a dominated strategy (the
+  // second, dearer than the first in every respect) must stay for the runner-up.
+  IlpProblem problem;
+  problem.nodeCosts = {{0, 1, 5}, {0, 1, 5}, {0}};
+  problem.edges.push_back({1, 2, {0, 0, 0}});
+  problem.excluded.push_back({0, 0, 0});
+  absl::StatusOr<IlpSolution> tied = solveTied(problem, {0, 0, 2});
+  ASSERT_TRUE(tied.ok()) << tied.status();
+  EXPECT_EQ(tied->choice, (std::vector<int>{1, 1, 0}));
+  EXPECT_DOUBLE_EQ(tied->objective, 2);
+}
+
 TEST(TieNodesTest, AGroupsParametersCountOncePerMemberAgainstTheLimit) {
   // Two tied weights hold 10 bytes each whole or 5 split. Under a limit of 15 bytes the
   // pair cannot stay whole (20) although one alone could, so both split.

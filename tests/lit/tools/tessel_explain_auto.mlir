@@ -48,6 +48,9 @@
 // plans that treat the copies alike, and blind inside the loop.
 // STACKS: auto-sharding: optimal plan, {{[0-9]+}} choices
 // STACKS-NEXT: layers: 4 identical layers take the same strategies (runs of 2, 2 copies); the plan is optimal among such plans
+// The runner-up is found among tied plans too (here it splits %x over fewer axes).
+// STACKS: next-best plan: {{.*}}, differing at {{[0-9]+}}:
+// STACKS-NEXT: parameter 0 %x
 // LOOP: auto-sharding: optimal plan, {{[0-9]+}} choices
 // LOOP-NEXT: priced whole (no strategies; loop and conditional bodies left to propagation): hlo.while ({{.*}}loop.mlir:5:{{[0-9]+}})
 // LOOP-JSON: "repeated_layer_runs": [], "whole_ops": ["hlo.while ({{.*}}loop.mlir:5:{{[0-9]+}})"]
