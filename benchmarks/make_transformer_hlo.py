@@ -12,7 +12,8 @@ About 120 instructions per layer, so --instructions picks the layer count.
     python3 benchmarks/make_transformer_hlo.py --instructions 100000 > /tmp/t100k.hlo
     tessel partition /tmp/t100k.hlo --timing --output=/dev/null
 
-With --unannotated the parameters carry no shardings, for auto-sharding to choose them:
+With --unannotated the parameters carry no shardings, for auto-sharding to choose them
+(--distinct makes every layer's MLP another width, so that no layer repeats):
 
     python3 benchmarks/make_transformer_hlo.py --layers 96 --unannotated > /tmp/t96.hlo
     tessel partition /tmp/t96.hlo --mesh=data=4,model=2 --auto --output=/dev/null
@@ -124,7 +125,7 @@ def attention(w, x):
     return w.op("attn", f"{t(B, S, D)} dot({flat}, {wo}), lhs_contracting_dims={{2}}, rhs_contracting_dims={{0}}")
 
 
-def mlp(w, x):
+def mlp(w, x, F=F):
     w1 = w.param("w1", t(D, F), MODEL_COLS)
     h = w.op("h", f"{t(B, S, F)} dot({x}, {w1}), lhs_contracting_dims={{2}}, rhs_contracting_dims={{0}}")
     # GELU, tanh form: 0.5 h (1 + tanh(c (h + 0.044715 h^3)))
@@ -149,13 +150,14 @@ def mlp(w, x):
     return w.op("mlp", f"{t(B, S, D)} dot({g}, {w2}), lhs_contracting_dims={{2}}, rhs_contracting_dims={{0}}")
 
 
-def module(layers, annotated=True):
+def module(layers, annotated=True, distinct=False):
     w = Writer(annotated)
     x = w.param("x", t(B, S, D), DATA)
-    for _ in range(layers):
+    for layer in range(layers):
         a = attention(w, layer_norm(w, x, "ln1"))
         x = w.op("resid", f"{t(B, S, D)} add({x}, {a})")
-        m = mlp(w, layer_norm(w, x, "ln2"))
+        # Distinct layers: each MLP 8 units wider than the one before, so no two repeat.
+        m = mlp(w, layer_norm(w, x, "ln2"), F + 8 * layer if distinct else F)
         x = w.op("resid", f"{t(B, S, D)} add({x}, {m})")
     w.lines[-1] = w.lines[-1].replace("  resid", "  ROOT resid", 1)
     head = f"HloModule transformer_{layers}_layers, num_partitions=8\n\n{REGIONS}\nENTRY main {{\n"
@@ -169,12 +171,14 @@ def main():
     group.add_argument("--instructions", type=int, help="about this many instructions")
     parser.add_argument("--unannotated", action="store_true",
                         help="parameters without shardings (for tessel --auto)")
+    parser.add_argument("--distinct", action="store_true",
+                        help="every layer's MLP of another width, so that no layer repeats")
     args = parser.parse_args()
     layers = args.layers
     if layers is None:
         per_layer = module(1)[1]
         layers = max(1, round(args.instructions / per_layer))
-    text, _ = module(layers, annotated=not args.unannotated)
+    text, _ = module(layers, annotated=not args.unannotated, distinct=args.distinct)
     sys.stdout.write(text)
 
 

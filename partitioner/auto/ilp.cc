@@ -276,7 +276,12 @@ absl::StatusOr<IlpSolution> solveIlp(const IlpProblem& problem) {
 
   CoinPackedMatrix matrix(false, 0, 0);
   matrix.setDimensions(0, numCols);
-  for (const CoinPackedVector& row : rows.rows) matrix.appendRow(row);
+  // All rows at once: appended one by one, the matrix is copied into a larger buffer each
+  // time, quadratic in its size (a 1k-instruction program's memory rows took 20 s so).
+  std::vector<const CoinPackedVectorBase*> rowPointers;
+  rowPointers.reserve(rows.rows.size());
+  for (const CoinPackedVector& row : rows.rows) rowPointers.push_back(&row);
+  matrix.appendRows(static_cast<int>(rowPointers.size()), rowPointers.data());
   OsiClpSolverInterface lp;
   lp.messageHandler()->setLogLevel(0);
   lp.loadProblem(matrix, colLower.data(), colUpper.data(), objective.data(), rows.lower.data(),
@@ -323,6 +328,11 @@ absl::StatusOr<IlpSolution> solveIlp(const IlpProblem& problem) {
     // then took 26 s of wall time. The limit is the user's wall-clock wait.
     model.setUseElapsedTime(true);
     model.setMaximumSeconds(problem.timeLimitSeconds - elapsed);
+    // CBC checks its limit between nodes, not inside an LP: the root relaxation of a large
+    // memory-limited problem alone can outlast it. The LP solver gets the limit too.
+    if (auto* clp = dynamic_cast<OsiClpSolverInterface*>(model.solver())) {
+      clp->getModelPtr()->setMaximumWallSeconds(problem.timeLimitSeconds - elapsed);
+    }
     model.branchAndBound();
   }
 
