@@ -3,7 +3,6 @@
 #include "partitioner/auto/layers.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <map>
 #include <string>
@@ -370,13 +369,8 @@ IlpProblem tieNodes(const IlpProblem& problem, const std::vector<int>& leader,
   return tied;
 }
 
-namespace {
-
-// solveTied with the solver's time limit given apart, so that a caller with less time left
-// need not copy the problem to say so.
-absl::StatusOr<IlpSolution> solveTiedWithin(const IlpProblem& problem,
-                                            const std::vector<int>& leader,
-                                            double timeLimitSeconds) {
+absl::StatusOr<IlpSolution> solveTied(const IlpProblem& problem, const std::vector<int>& leader,
+                                      double timeLimitSeconds) {
   const size_t numNodes = problem.nodeCosts.size();
   if (leader.size() != numNodes) {
     return absl::InvalidArgumentError("the tie map does not cover every node");
@@ -403,32 +397,8 @@ absl::StatusOr<IlpSolution> solveTiedWithin(const IlpProblem& problem,
   return solution;
 }
 
-}  // namespace
-
 absl::StatusOr<IlpSolution> solveTied(const IlpProblem& problem, const std::vector<int>& leader) {
-  return solveTiedWithin(problem, leader, problem.timeLimitSeconds);
-}
-
-absl::StatusOr<IlpSolution> solveTied(const IlpProblem& problem, const std::vector<int>& leader,
-                                      double timeLimitSeconds) {
-  return solveTiedWithin(problem, leader, timeLimitSeconds);
-}
-
-absl::StatusOr<LayeredSolution> solveWithRepeatedLayers(const CostGraph& graph,
-                                                        const IlpProblem& problem) {
-  const auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  LayeredSolution result;
-  result.layers = findRepeatedLayers(graph, problem);
-  // What is left of the limit; a tiny positive rest lets solveIlp return its first plan.
-  absl::StatusOr<IlpSolution> solution = solveTiedWithin(
-      problem, result.layers.leader, std::max(problem.timeLimitSeconds - elapsed(), 1e-9));
-  if (!solution.ok()) return solution.status();
-  result.solution = *solution;
-  result.solution.solveSeconds = elapsed();
-  return result;
+  return solveTied(problem, leader, problem.timeLimitSeconds);
 }
 
 }  // namespace tessel::auto_sharding

@@ -4,8 +4,9 @@
 // ("tied"): the ILP keeps one variable set per group of tied nodes, with their costs added
 // up, so a 96-layer program is solved as about one layer.
 //
-//   TESSEL_ASSIGN_OR_RETURN(LayeredSolution solved, solveWithRepeatedLayers(graph, problem));
-//   // solved.solution.choice: a strategy per node; solved.layers.layers: copies tied
+//   RepeatedLayers layers = findRepeatedLayers(graph, problem);
+//   TESSEL_ASSIGN_OR_RETURN(IlpSolution solved, solveTied(problem, layers.leader));
+//   // solved.choice: a strategy per node, tied copies alike; layers.runs: copies tied
 //
 // What tying gives up: a plan in which layers take different strategies. The tied optimum
 // equals the untied one unless layers would want to differ (e.g. under a memory limit that
@@ -64,16 +65,6 @@ absl::StatusOr<IlpSolution> solveTied(const IlpProblem& problem, const std::vect
 // The same within `timeLimitSeconds` instead of the problem's own limit.
 absl::StatusOr<IlpSolution> solveTied(const IlpProblem& problem, const std::vector<int>& leader,
                                       double timeLimitSeconds);
-
-struct LayeredSolution {
-  IlpSolution solution;
-  RepeatedLayers layers;
-};
-
-// Finds the repeated layers of `graph` and solves `problem` with them tied. The solution's
-// solveSeconds covers finding, tying and solving, and the time limit counts from the call.
-absl::StatusOr<LayeredSolution> solveWithRepeatedLayers(const CostGraph& graph,
-                                                        const IlpProblem& problem);
 
 }  // namespace tessel::auto_sharding
 
