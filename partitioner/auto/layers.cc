@@ -4,15 +4,14 @@
 
 #include <algorithm>
 #include <cstring>
-#include <map>
 #include <string>
-#include <unordered_map>
 #include <utility>
 
 #include "llvm/ADT/DenseMap.h"
 #include "mlir/IR/Block.h"
 #include "mlir/IR/Operation.h"
 #include "partitioner/auto/dominated.h"
+#include "partitioner/auto/memory_rows.h"
 
 namespace tessel::auto_sharding {
 namespace {
@@ -312,49 +311,15 @@ IlpProblem tieNodes(const IlpProblem& problem, const std::vector<int>& leader,
   // constants (the bytes of other layers' values live there): of rows with the same terms
   // only the one with the largest constant can bind, so one row per distinct set of terms
   // is kept and the ILP stays about one layer's size.
-  auto addInto = [](std::vector<double>& sum, const std::vector<double>& bytes) {
-    if (sum.empty()) {
-      sum = bytes;
-      return;
-    }
-    for (size_t i = 0; i < sum.size() && i < bytes.size(); ++i) sum[i] += bytes[i];
-  };
-  std::unordered_map<std::string, size_t> rowOf;
+  MemoryRows rows;
   for (const IlpMemoryPoint& point : problem.memoryPoints) {
-    std::map<int, std::vector<double>> byGroup;
-    for (const auto& [node, bytes] : point.nodeBytes) addInto(byGroup[(*groupOf)[node]], bytes);
-    std::map<std::pair<int, int>, std::vector<double>> byEnds;
+    for (const auto& [node, bytes] : point.nodeBytes) rows.addNodeTerm((*groupOf)[node], bytes);
     for (const IlpEdge& edge : point.edgeBytes) {
-      addInto(byEnds[{(*groupOf)[edge.from], (*groupOf)[edge.to]}], edge.cost);
+      rows.addEdgeTerm((*groupOf)[edge.from], (*groupOf)[edge.to], edge.cost);
     }
-    IlpMemoryPoint mapped;
-    mapped.constantBytes = point.constantBytes;
-    std::string key;
-    auto append = [&key](const void* data, size_t size) {
-      key.append(static_cast<const char*>(data), size);
-    };
-    mapped.nodeBytes.reserve(byGroup.size());
-    for (auto& [group, bytes] : byGroup) {
-      append(&group, sizeof(group));
-      append(bytes.data(), bytes.size() * sizeof(double));
-      mapped.nodeBytes.emplace_back(group, std::move(bytes));
-    }
-    key.push_back('|');
-    mapped.edgeBytes.reserve(byEnds.size());
-    for (auto& [ends, cost] : byEnds) {
-      append(&ends.first, sizeof(ends.first));
-      append(&ends.second, sizeof(ends.second));
-      append(cost.data(), cost.size() * sizeof(double));
-      mapped.edgeBytes.push_back({ends.first, ends.second, std::move(cost)});
-    }
-    auto [it, inserted] = rowOf.try_emplace(std::move(key), tied.memoryPoints.size());
-    if (inserted) {
-      tied.memoryPoints.push_back(std::move(mapped));
-    } else {
-      double& constant = tied.memoryPoints[it->second].constantBytes;
-      constant = std::max(constant, mapped.constantBytes);
-    }
+    rows.finishRow(point.constantBytes);
   }
+  tied.memoryPoints = std::move(rows).take();
   // A plan to exclude is taken per group from the group's leader: exact for the plans a
   // tied solve returns, whose members all take their leader's strategy.
   for (const std::vector<int>& plan : problem.excluded) {

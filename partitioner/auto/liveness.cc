@@ -3,14 +3,12 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
-#include <string>
-#include <unordered_map>
 #include <utility>
 
 #include "cost_model/tensor_bytes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "partitioner/auto/memory_rows.h"
 
 namespace tessel::auto_sharding {
 namespace {
@@ -281,9 +279,10 @@ void LivenessModel::forEachLiveValue(int64_t point, Visit visit) const {
 LivenessPoints LivenessModel::rowsOver(double limit, const std::vector<int>* leader) const {
   LivenessPoints result;
   auto lead = [leader](int node) { return leader ? (*leader)[node] : node; };
-  // Rows with the same terms differ only in their constants, and only the largest can
-  // bind: one row per set of terms (the copies of a tied layer give many).
-  std::unordered_map<std::string, size_t> rowOf;
+  // Terms per (leading) node and per pair of them, added up: a node's values, and the tied
+  // copies of a weight, take one strategy together. Rows alike but for their constants
+  // (the copies of a tied layer give many) are kept once.
+  MemoryRows rows;
   const int64_t numPoints = static_cast<int64_t>(ops_.size());
   // The most each point can hold, each term at its largest: a running total of the live
   // values' largest layouts plus the point's own terms.
@@ -298,51 +297,20 @@ LivenessPoints LivenessModel::rowsOver(double limit, const std::vector<int>* lea
   for (int64_t i = 0; i < numPoints; ++i) {
     live += delta[i];
     if (!kept_[i] || live + mostBytes(own_[i]) <= limit) continue;
-    // Terms per (leading) node and per pair of them, added up: a node's values, and the
-    // tied copies of a weight, take one strategy together.
-    std::map<int, std::vector<double>> byNode;
-    std::map<std::pair<int, int>, std::vector<double>> byEnds;
-    auto addInto = [](std::vector<double>& sum, const std::vector<double>& bytes) {
-      if (sum.empty()) {
-        sum = bytes;
-        return;
-      }
-      for (size_t s = 0; s < sum.size() && s < bytes.size(); ++s) sum[s] += bytes[s];
-    };
-    for (const auto& [node, bytes] : own_[i].nodeBytes) addInto(byNode[lead(node)], bytes);
+    for (const auto& [node, bytes] : own_[i].nodeBytes) rows.addNodeTerm(lead(node), bytes);
     for (const IlpEdge& edge : own_[i].edgeBytes) {
-      addInto(byEnds[{lead(edge.from), lead(edge.to)}], edge.cost);
+      rows.addEdgeTerm(lead(edge.from), lead(edge.to), edge.cost);
     }
-    forEachLiveValue(i, [&](size_t v) {
-      addInto(byNode[lead(graph_->values[v].node)], valueBytes_[v]);
-    });
-    IlpMemoryPoint point;
-    point.constantBytes = own_[i].constantBytes;
-    std::string key;
-    auto append = [&key](const void* data, size_t size) {
-      key.append(static_cast<const char*>(data), size);
-    };
-    for (auto& [node, bytes] : byNode) {
-      append(&node, sizeof(node));
-      append(bytes.data(), bytes.size() * sizeof(double));
-      point.nodeBytes.emplace_back(node, std::move(bytes));
-    }
-    key.push_back('|');
-    for (auto& [ends, bytes] : byEnds) {
-      append(&ends.first, sizeof(ends.first));
-      append(&ends.second, sizeof(ends.second));
-      append(bytes.data(), bytes.size() * sizeof(double));
-      point.edgeBytes.push_back({ends.first, ends.second, std::move(bytes)});
-    }
-    auto [it, inserted] = rowOf.try_emplace(std::move(key), result.points.size());
-    if (inserted) {
-      result.points.push_back(std::move(point));
+    forEachLiveValue(
+        i, [&](size_t v) { rows.addNodeTerm(lead(graph_->values[v].node), valueBytes_[v]); });
+    auto [row, kept] = rows.finishRow(own_[i].constantBytes);
+    if (row == result.ops.size()) {
       result.ops.push_back(ops_[i]);
-    } else if (point.constantBytes > result.points[it->second].constantBytes) {
-      result.points[it->second].constantBytes = point.constantBytes;
-      result.ops[it->second] = ops_[i];
+    } else if (kept) {
+      result.ops[row] = ops_[i];
     }
   }
+  result.points = std::move(rows).take();
   return result;
 }
 
