@@ -51,16 +51,14 @@ Tally& Counts() {
 }
 
 // The seed's program with its argument, result and op shardings removed, its shardings
-// chosen by auto-sharding, as text; or empty when auto-sharding refuses the program.
-std::string AutoShardedText(const testing::RandomProgram& program,
-                            const cost_model::HardwareSpec& spec, std::string* why) {
+// chosen by auto-sharding, as text; or auto-sharding's error (Unimplemented when it refuses
+// a user sharding).
+absl::StatusOr<std::string> AutoShardedText(const testing::RandomProgram& program,
+                                            const cost_model::HardwareSpec& spec) {
   mlir::MLIRContext context;
   absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
       ParseModule(program.module, "case.mlir", context);
-  if (!module.ok()) {
-    *why = std::string(module.status().message());
-    return "";
-  }
+  if (!module.ok()) return module.status();
   const mlir::StringAttr name = mlir::StringAttr::get(&context, kSharding);
   (*module)->walk([&](mlir::func::FuncOp func) {
     for (unsigned i = 0; i < func.getNumArguments(); ++i) func.removeArgAttr(i, name);
@@ -74,10 +72,7 @@ std::string AutoShardedText(const testing::RandomProgram& program,
   });
   absl::StatusOr<auto_sharding::AutoShardingResult> chosen =
       auto_sharding::autoShard(**module, spec, auto_sharding::AutoShardingOptions());
-  if (!chosen.ok()) {
-    *why = std::string(chosen.status().message());
-    return chosen.status().code() == absl::StatusCode::kUnimplemented ? "" : "error";
-  }
+  if (!chosen.ok()) return chosen.status();
   std::string text;
   llvm::raw_string_ostream os(text);
   (*module)->print(os);
@@ -90,17 +85,19 @@ class AutoRandomTest : public ::testing::Test {
   void TestBody() override {
     const testing::RandomProgram program = testing::GenerateRandomProgram(seed_);
     absl::StatusOr<cost_model::HardwareSpec> spec =
-        fastLinks_ ? cost_model::ParseHardwareSpec(kFastLinks, "fast_links.textproto") : cost_model::DefaultHardwareSpec();
+        fastLinks_ ? cost_model::ParseHardwareSpec(kFastLinks, "fast_links.textproto")
+                   : cost_model::DefaultHardwareSpec();
     ASSERT_TRUE(spec.ok()) << spec.status();
-    std::string why;
-    const std::string text = AutoShardedText(program, *spec, &why);
-    if (text == "error") {
-      ADD_FAILURE() << "auto-sharding failed: " << why << "\n" << program.module;
+    const absl::StatusOr<std::string> text = AutoShardedText(program, *spec);
+    if (!text.ok() && text.status().code() != absl::StatusCode::kUnimplemented) {
+      ADD_FAILURE() << "auto-sharding failed: " << text.status().message() << "\n"
+                    << program.module;
       return;
     }
-    if (text.empty()) {
+    if (!text.ok()) {
       // A user sharding auto-sharding cannot take yet: refused with a message, as users
       // see it; counted below so that refusals cannot hide every case.
+      const std::string why(text.status().message());
       EXPECT_NE(why.find("auto-sharding cannot take"), std::string::npos) << why;
       ++Counts().refused;
       return;
@@ -108,7 +105,8 @@ class AutoRandomTest : public ::testing::Test {
     ++Counts().ran;
     testing::HarnessOptions options;
     options.max_while_iterations = 1000;
-    const testing::PartitionedRun run = testing::CheckPartitionedRun(text, program.inputs, options);
+    const testing::PartitionedRun run =
+        testing::CheckPartitionedRun(*text, program.inputs, options);
     EXPECT_TRUE(run.status.ok()) << run.status.message();
     if (run.compared) ++Counts().compared;
     if (run.partitioned.find("tessel.all_") != std::string::npos ||
