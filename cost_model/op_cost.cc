@@ -94,6 +94,12 @@ double Bytes(mlir::Operation* op) {
   }
   double results = static_cast<double>(TotalBytes(op->getResults()));
   if (llvm::isa<hlo::IotaOp>(op)) return results;
+  // A slice reads only the elements it returns (and a dynamic one its start indices): a
+  // scan's per-trip slice of a stacked weight costs the layer, not the stack.
+  if (auto slice = llvm::dyn_cast<hlo::DynamicSliceOp>(op)) {
+    return 2 * results + static_cast<double>(TotalBytes(slice.getStartIndices()));
+  }
+  if (llvm::isa<hlo::SliceOp>(op)) return 2 * results;
   return static_cast<double>(TotalBytes(op->getOperands())) + results;
 }
 

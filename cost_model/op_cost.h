@@ -17,7 +17,8 @@
 //   scatter: one per update element;
 //   movement (broadcast_in_dim, transpose, slice, dynamic_slice, pad, concatenate, reverse,
 //     gather, iota, custom_call): no flops, only bytes; dynamic_update_slice works in place
-//     (reads and writes the update only); iota only writes.
+//     (reads and writes the update only); slice and dynamic_slice read only what they
+//     return; iota only writes.
 //   Free: constant (part of the program image), reshape (a row-major buffer is reinterpreted,
 //   not copied), partition_id, returns, sharding ops; while and case themselves (their bodies
 //   are costed op by op by the caller); collectives, whose time is collective_cost.h's.

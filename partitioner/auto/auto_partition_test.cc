@@ -26,6 +26,7 @@ using ::tessel::testing::IsOk;
 
 using ::tessel::auto_sharding_testing::BuildBlock;
 using ::tessel::auto_sharding_testing::BuildMlp;
+using ::tessel::auto_sharding_testing::BuildScannedMlp;
 using ::tessel::auto_sharding_testing::WithoutShardings;
 
 PartitionOptions AutoOptions() {
@@ -89,7 +90,8 @@ constexpr char kSlowComputeSpec[] = R"pb(
 // need none and show little). The partitioned program's peak stays under the limit.
 // `summary` (when given) gets what auto-sharding reported.
 void ExpectSameResultsAsOneDevice(const Program& hand, double timeLimitSeconds = 10,
-                                  AutoShardingSummary* summary = nullptr) {
+                                  AutoShardingSummary* summary = nullptr,
+                                  double limitOfParameters = 0.9) {
   absl::StatusOr<Program> open = WithoutShardings(hand);
   ASSERT_THAT(open, IsOk());
   PartitionOptions options = AutoOptions();
@@ -101,7 +103,7 @@ void ExpectSameResultsAsOneDevice(const Program& hand, double timeLimitSeconds =
     for (int64_t d : type.dimensions()) elements *= d;
     parameterBytes += elements;
   }
-  const int64_t limit = parameterBytes * 9 / 10;
+  const int64_t limit = static_cast<int64_t>(static_cast<double>(parameterBytes) * limitOfParameters);
   options.auto_sharding->memory_limit_bytes = limit;
   absl::StatusOr<PartitionResult> chosen = Partition(*open, options);
   ASSERT_THAT(chosen, IsOk());
@@ -228,9 +230,11 @@ TEST(AutoShardingTest, ATimeLimitThatRunsOutReturnsTheBestPlanFound) {
   }
 }
 
-// A loop's body is left to propagation and the loop priced whole: the summary names it,
-// and the partitioned program still runs like the single-device one, on 8 and 3 devices.
-TEST(AutoShardingTest, LoopsAreNamedAsPricedWhole) {
+// A loop's body is chosen op by op: the carried values get layouts of their own ("loop
+// carry K"), nothing is priced whole, the estimate is the cost report's (three trips of
+// the body), and the partitioned program runs like the single-device one, on 8 and 3
+// devices.
+TEST(AutoShardingTest, LoopBodiesAreChosenOpByOp) {
   for (const char* mesh : {R"(["data"=4, "model"=2])", R"(["data"=3])"}) {
     SCOPED_TRACE(mesh);
     absl::StatusOr<Program> program = Program::FromMlirText(absl::StrCat(
@@ -254,20 +258,44 @@ func.func @main(%x: tensor<16x64xf32>, %w: tensor<64x64xf32>) -> tensor<16x64xf3
 }
 )"));
     ASSERT_THAT(program, IsOk());
-    PartitionOptions options;
-    options.auto_sharding = AutoShardingOptions();
-    absl::StatusOr<PartitionResult> chosen = Partition(*program, options);
+    absl::StatusOr<PartitionResult> chosen = Partition(*program, AutoOptions());
     ASSERT_THAT(chosen, IsOk());
     ASSERT_TRUE(chosen->auto_sharding.has_value());
-    ASSERT_EQ(chosen->auto_sharding->whole_ops.size(), 1u);
-    EXPECT_EQ(chosen->auto_sharding->whole_ops[0].rfind("hlo.while (", 0), 0u)
-        << chosen->auto_sharding->whole_ops[0];
-    // The loop is priced as the cost report prices it: three trips of the whole body.
+    EXPECT_THAT(chosen->auto_sharding->whole_ops, ::testing::IsEmpty());
+    EXPECT_THAT(chosen->auto_sharding->choices,
+                ::testing::Contains(::testing::StartsWith("loop carry 1 of hlo.while")));
+    EXPECT_THAT(chosen->auto_sharding->choices,
+                ::testing::Contains(::testing::StartsWith("hlo.dot_general")));
     EXPECT_NEAR(chosen->auto_sharding->estimated_step_seconds, chosen->cost.step_seconds,
                 1e-6 * chosen->cost.step_seconds);
     absl::StatusOr<VerifyReport> report = Verify(*program, *chosen, /*seed=*/3);
     ASSERT_THAT(report, IsOk());
     EXPECT_TRUE(report->ok()) << report->ToString();
+  }
+}
+
+// A stack of MLPs run by a loop over stacked weights (a scan over layers): the plan is
+// chosen inside the loop, so it costs no more than Megatron's split of the stacks. Kept
+// whole, the loop would run every layer's matmuls unsplit on every device.
+TEST(AutoShardingTest, ScannedMlpPlanCostsNoMoreThanMegatron) {
+  for (auto [data, model] : {std::pair<int64_t, int64_t>{4, 2}, {2, 2}}) {
+    SCOPED_TRACE(::testing::Message() << data << "x" << model);
+    absl::StatusOr<Program> hand = BuildScannedMlp(1024, 1024, 4096, 4, data, model);
+    ASSERT_THAT(hand, IsOk());
+    ExpectAtMostHandPlanCost("scanned MLP stack 1024x1024x4096, 4 layers",
+                             absl::StrCat(data, "x", model), *hand);
+  }
+}
+
+// The stacks split inside the loop still compute what one device does, uneven meshes
+// included. The limit, 1.5x the parameters' bytes, forbids keeping the stacks whole: the
+// loop's inputs and its results (its state) are both live while it runs.
+TEST(AutoShardingTest, ScannedMlpRunsLikeOneDevice) {
+  for (auto [data, model] : {std::pair<int64_t, int64_t>{2, 2}, {4, 2}, {1, 3}, {2, 3}}) {
+    SCOPED_TRACE(::testing::Message() << data << "x" << model);
+    absl::StatusOr<Program> hand = BuildScannedMlp(12, 16, 24, 3, data, model);
+    ASSERT_THAT(hand, IsOk());
+    ExpectSameResultsAsOneDevice(*hand, 10, nullptr, /*limitOfParameters=*/1.5);
   }
 }
 

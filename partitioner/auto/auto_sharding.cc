@@ -53,6 +53,8 @@ void writeBack(const CostGraph& graph, const std::vector<int>& choice, mlir::fun
     ir::ShardingAttr sharding =
         value.layouts[choice[value.node]].toSharding(graph.meshName, graph.mesh);
     if (auto argument = llvm::dyn_cast<mlir::BlockArgument>(value.value)) {
+      // A loop's region arguments take the layout the loop's result is given.
+      if (argument.getOwner() != &func.getBody().front()) continue;
       func.setArgAttr(argument.getArgNumber(), ir::TesselDialect::kShardingAttrName, sharding);
       ir::markAutoChosen(func, argument.getArgNumber());
       continue;

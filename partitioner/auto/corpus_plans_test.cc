@@ -1,6 +1,6 @@
 // Auto-sharding against the hand plans people write, on the corpus: JAX-emitted programs of
-// tests/corpus (an MLP, a transformer block, a conv net, an MoE layer, training steps) and a
-// four-layer transformer stack. Each program is stripped of every sharding and put on a
+// tests/corpus (an MLP, a transformer block, a conv net, an MoE layer, loops, training steps)
+// and a four-layer transformer stack. Each program is stripped of every sharding and put on a
 // mesh; each hand plan (data parallel, Megatron, 2-D, FSDP, sequence parallel, expert
 // parallel) is then written as parameter annotations and partitioned as written, and the
 // plan auto-sharding chooses with only the mesh is partitioned too. The cost model's step
@@ -272,12 +272,23 @@ std::vector<CorpusProgram> Corpus() {
                      {"expert parallel", {"d.", "", "m..", "m.."}},
                      {"Megatron in experts", {"d.", "", "..m", ".m."}},
                      {"FSDP", {"a.", "a.", ".a.", ".a."}}},
-                    // 64 tokens over 3 or 6 devices: the router's reshapes cannot keep an
-                    // uneven split (the partitioner gathers it), so the plan stays whole;
-                    // propagation instead leaves those small reshapes whole inside the
-                    // data-parallel plan, which the graph cannot say yet. 0.01 us apart.
-                    {{"1x3", 1.5, "uneven token split through reshapes"},
-                     {"2x3", 1.6, "uneven token split through reshapes"}}});
+                    {}});
+  // Loops. h0[32,64] xs[6,32,16] w_h[64,64] w_x[16,64]: a scan over xs's 6 steps.
+  corpus.push_back({"scan RNN",
+                    "scan_rnn.hlo",
+                    {{"data parallel", {"a.", ".a.", "", ""}},
+                     {"Megatron", {"d.", ".d.", ".m", ".m"}}},
+                    {}});
+  // h[64,32] w[32,32]: a while loop whose condition reads h.
+  corpus.push_back({"while loop",
+                    "while_invariant.hlo",
+                    {{"data parallel", {"a.", ""}}, {"weight rows over model", {"d.", "m."}}},
+                    {}});
+  // h[64,32] w[32,32] b[32]: a fori_loop of 3 trips.
+  corpus.push_back({"fori loop",
+                    "fori_invariant.hlo",
+                    {{"data parallel", {"a.", "", ""}}, {"FSDP", {"a.", "a.", "a"}}},
+                    {}});
   // params[32,64] [64,8], Adam's m and v of each, step s32[], x[64,32], y[64,8].
   corpus.push_back({"training step (Adam)",
                     "train_step.hlo",

@@ -77,6 +77,27 @@ bool isElementwise(const rules::OpShardingRule& rule, mlir::Operation* op) {
   return true;
 }
 
+// Whether `s` splits only factors the devices do not divide, on a reshape that only adds or
+// drops unit dimensions (every dimension of both sides one factor): reshape_partition.cc
+// declines it, and the rule's partitioning (rule_partition.cc) keeps the padded pieces as
+// they are.
+bool unevenOnUnitReshape(const rules::OpShardingRule& rule, const OpStrategy& s,
+                         ir::MeshAttr mesh) {
+  auto singleFactors = [](const rules::TensorFactors& tensor) {
+    return llvm::all_of(tensor, [](const rules::DimFactors& dim) { return dim.size() == 1; });
+  };
+  if (!singleFactors(rule.getOperand(0)) || !singleFactors(rule.getResult(0))) return false;
+  bool any = false;
+  for (auto [f, axes] : llvm::enumerate(s.factorAxes)) {
+    if (axes.empty()) continue;
+    int64_t shards = 1;
+    for (int axis : axes) shards *= mesh.getAxes()[axis].getSize();
+    if (rule.getFactor(static_cast<int64_t>(f)).size % shards == 0) return false;
+    any = true;
+  }
+  return any;
+}
+
 class Builder {
  public:
   Builder(mlir::func::FuncOp func, const cost_model::HardwareSpec& spec)
@@ -154,7 +175,8 @@ class Builder {
     for (size_t s = 0; s < rows; ++s) {
       for (size_t t = 0; t < cols; ++t) {
         if (produced.node == consumer && s != t) continue;  // one node takes one strategy
-        const double seconds = reshardSeconds(produced.layouts[s], required(t), type, mesh(), spec_);
+        const double seconds =
+            scale_ * reshardSeconds(produced.layouts[s], required(t), type, mesh(), spec_);
         edge.cost[s * cols + t] = seconds;
         any |= seconds != 0;
       }
@@ -162,32 +184,48 @@ class Builder {
     if (any) graph_.edges.push_back(std::move(edge));
   }
 
-  absl::Status addParameter(mlir::BlockArgument argument) {
-    auto type = staticTensor(argument.getType());
-    if (!type) return absl::OkStatus();
+  // The node that chooses one tensor's layout: the user's, when given (the node is then
+  // fixed), else each lone-tensor strategy. No compute; each layout's bytes are held for
+  // the whole step (`persistent`, a parameter) or while the value lives.
+  int addTensorNode(std::string name, mlir::Operation* op, mlir::RankedTensorType type,
+                    const std::optional<Layout>& given, bool persistent,
+                    std::vector<Layout>& layouts) {
     GraphNode node;
-    node.name = absl::StrCat("parameter ", argument.getArgNumber());
-    std::vector<Layout> layouts;
-    if (auto sharding = func_.getArgAttrOfType<ir::ShardingAttr>(
-            argument.getArgNumber(), ir::TesselDialect::kShardingAttrName)) {
-      absl::StatusOr<Layout> layout = userLayout(sharding, node.name, argument.getLoc());
-      if (!layout.ok()) return layout.status();
-      node.fixed = true;
-      layouts.push_back(*layout);
+    node.name = std::move(name);
+    node.op = op;
+    node.fixed = given.has_value();
+    if (given) {
+      layouts.push_back(*given);
     } else {
       for (OpStrategy& strategy : enumerateStrategies(tensorRule(type.getShape()), mesh())) {
         layouts.push_back(std::move(strategy.results[0]));
       }
     }
     for (const Layout& layout : layouts) {
+      const double bytes = static_cast<double>(layout.localBytes(type, mesh()));
       node.computeSeconds.push_back(0);
       node.communicationSeconds.push_back(0);
-      node.persistentBytes.push_back(layout.localBytes(type, mesh()));
-      node.transientBytes.push_back(0);
+      node.persistentBytes.push_back(persistent ? bytes : 0);
+      node.transientBytes.push_back(persistent ? 0 : bytes);
       node.descriptions.push_back(layout.toString(mesh()));
     }
-    const int id = addNode(std::move(node));
-    addValue(argument, id, std::move(layouts), graph_.nodes[id].fixed);
+    return addNode(std::move(node));
+  }
+
+  absl::Status addParameter(mlir::BlockArgument argument) {
+    auto type = staticTensor(argument.getType());
+    if (!type) return absl::OkStatus();
+    const std::string name = absl::StrCat("parameter ", argument.getArgNumber());
+    std::optional<Layout> given;
+    if (auto sharding = func_.getArgAttrOfType<ir::ShardingAttr>(
+            argument.getArgNumber(), ir::TesselDialect::kShardingAttrName)) {
+      absl::StatusOr<Layout> layout = userLayout(sharding, name, argument.getLoc());
+      if (!layout.ok()) return layout.status();
+      given = *layout;
+    }
+    std::vector<Layout> layouts;
+    const int id = addTensorNode(name, nullptr, type, given, /*persistent=*/true, layouts);
+    addValue(argument, id, std::move(layouts), given.has_value());
     return absl::OkStatus();
   }
 
@@ -223,6 +261,7 @@ class Builder {
 
   absl::Status addOp(mlir::Operation* op) {
     if (auto ret = llvm::dyn_cast<mlir::func::ReturnOp>(op)) return addReturn(ret);
+    if (auto loop = llvm::dyn_cast<hlo::WhileOp>(op)) return addLoop(loop);
     if (auto constraint = llvm::dyn_cast<ir::ShardingConstraintOp>(op)) {
       return addConstraint(constraint);
     }
@@ -269,7 +308,7 @@ class Builder {
       }
       auto [global, local] = tensorBytes(op, operands, {layouts[s]});
       n.computeSeconds[s] +=
-          computeSeconds(cost, layouts[s].totalShards(mesh()), global, local);
+          scale_ * computeSeconds(cost, layouts[s].totalShards(mesh()), global, local);
       n.transientBytes[s] =
           std::max<double>(n.transientBytes[s], layouts[s].localBytes(type, mesh()));
     }
@@ -315,9 +354,11 @@ class Builder {
     std::vector<OpStrategy> strategies = enumerateStrategies(rule, mesh());
     // The partitioner keeps a reshape's split only where the devices divide the factor
     // (reshape_partition.cc) and gathers an uneven one whole: a price the strategy would hide.
+    // A reshape that only adds or drops unit dimensions keeps uneven splits, when all are.
     if (!annotation && llvm::isa<hlo::ReshapeOp>(op)) {
-      llvm::erase_if(strategies,
-                     [&](const OpStrategy& s) { return !splitsEvenly(rule, s, mesh()); });
+      llvm::erase_if(strategies, [&](const OpStrategy& s) {
+        return !splitsEvenly(rule, s, mesh()) && !unevenOnUnitReshape(rule, s, mesh());
+      });
     }
     GraphNode node;
     node.name = op->getName().getStringRef().str();
@@ -342,7 +383,7 @@ class Builder {
     const cost_model::OpCost cost = cost_model::EstimateOpCost(op);
     for (const OpStrategy& s : strategies) {
       auto [global, local] = tensorBytes(op, s.operands, s.results);
-      node.computeSeconds.push_back(computeSeconds(cost, s.workShards, global, local));
+      node.computeSeconds.push_back(scale_ * computeSeconds(cost, s.workShards, global, local));
       double communication = 0, transient = 0;
       for (auto [r, result] : llvm::enumerate(op->getResults())) {
         auto type = staticTensor(result.getType());
@@ -350,7 +391,7 @@ class Builder {
         communication += allReduceSeconds(s.results[r], s.reductionAxes, type, mesh(), spec_);
         transient = std::max<double>(transient, s.results[r].localBytes(type, mesh()));
       }
-      node.communicationSeconds.push_back(communication);
+      node.communicationSeconds.push_back(scale_ * communication);
       node.persistentBytes.push_back(0);
       node.transientBytes.push_back(transient);
       node.maskBytes.push_back(maskBytes(op, rule, s));
@@ -382,21 +423,9 @@ class Builder {
   // A constant or iota: free to produce in any layout (each device makes its own piece).
   absl::Status addSource(mlir::Operation* op) {
     auto type = staticTensor(op->getResult(0).getType());
-    GraphNode node;
-    node.name = op->getName().getStringRef().str();
-    node.op = op;
     std::vector<Layout> layouts;
-    for (OpStrategy& strategy : enumerateStrategies(tensorRule(type.getShape()), mesh())) {
-      layouts.push_back(std::move(strategy.results[0]));
-    }
-    for (const Layout& layout : layouts) {
-      node.computeSeconds.push_back(0);
-      node.communicationSeconds.push_back(0);
-      node.persistentBytes.push_back(0);
-      node.transientBytes.push_back(layout.localBytes(type, mesh()));
-      node.descriptions.push_back(layout.toString(mesh()));
-    }
-    const int id = addNode(std::move(node));
+    const int id = addTensorNode(op->getName().getStringRef().str(), op, type, std::nullopt,
+                                 /*persistent=*/false, layouts);
     addValue(op->getResult(0), id, std::move(layouts), false);
     return absl::OkStatus();
   }
@@ -443,12 +472,70 @@ class Builder {
     return absl::OkStatus();
   }
 
+  // A while loop is opened: each carried value gets a node of its own whose layout is that
+  // of the loop's input, the condition's and the body's argument, the body's yield and the
+  // loop's result, which the partitioner keeps alike (control_flow_partition.cc); the ops
+  // of the condition and the body join the graph like top-level ones, their compute and
+  // their reshards counted once per trip (the condition once more).
+  absl::Status addLoop(hlo::WhileOp loop) {
+    mlir::Operation* op = loop.getOperation();
+    auto annotation =
+        op->getAttrOfType<ir::ShardingPerValueAttr>(ir::TesselDialect::kShardingAttrName);
+    mlir::Block& cond = loop.getCond().front();
+    mlir::Block& body = loop.getBody().front();
+    // Per carried value: its node (-1 when it is not a static tensor) and layouts.
+    llvm::SmallVector<int, 4> carries(op->getNumOperands(), -1);
+    std::vector<std::vector<Layout>> carried(op->getNumOperands());
+    for (auto [k, input] : llvm::enumerate(loop.getInputs())) {
+      auto type = staticTensor(input.getType());
+      if (!type) continue;
+      std::optional<Layout> given;
+      if (annotation && k < annotation.getShardings().size()) {
+        absl::StatusOr<Layout> layout = userLayout(
+            annotation.getShardings()[k], absl::StrCat("result ", k, " of hlo.while"),
+            op->getLoc());
+        if (!layout.ok()) return layout.status();
+        given = *layout;
+      }
+      std::vector<Layout>& layouts = carried[k];
+      const bool fixed = given.has_value();
+      const int id = addTensorNode(absl::StrCat("loop carry ", k, " of hlo.while"), op, type,
+                                   given, /*persistent=*/false, layouts);
+      carries[k] = id;
+      addEdge(op, input, id, [&](size_t t) { return layouts[t]; });
+      addValue(cond.getArgument(k), id, layouts, fixed);
+      addValue(body.getArgument(k), id, layouts, fixed);
+      addValue(op->getResult(k), id, layouts, fixed);
+    }
+    const std::optional<int64_t> trips = hlo::staticTripCount(loop);
+    const double outer = scale_;
+    const double count = static_cast<double>(trips ? *trips : 1);
+    scale_ = outer * (count + 1);
+    for (mlir::Operation& inner : cond.without_terminator()) {
+      absl::Status added = addOp(&inner);
+      if (!added.ok()) return added;
+    }
+    scale_ = outer * count;
+    for (mlir::Operation& inner : body.without_terminator()) {
+      absl::Status added = addOp(&inner);
+      if (!added.ok()) return added;
+    }
+    mlir::Operation* yield = body.getTerminator();
+    for (auto [k, yielded] : llvm::enumerate(yield->getOperands())) {
+      if (k >= carries.size() || carries[k] < 0) continue;
+      const std::vector<Layout>& layouts = carried[k];
+      addEdge(yield, yielded, carries[k], [&](size_t t) { return layouts[t]; });
+    }
+    scale_ = outer;
+    return absl::OkStatus();
+  }
+
   absl::Status addOpaque(mlir::Operation* op) {
     GraphNode node;
     node.name = op->getName().getStringRef().str();
     node.op = op;
     node.opaque = true;
-    node.computeSeconds = {wholeSeconds(op, spec_)};
+    node.computeSeconds = {scale_ * wholeSeconds(op, spec_)};
     node.communicationSeconds = {0};
     node.persistentBytes = {0};
     node.transientBytes = {0};
@@ -470,6 +557,9 @@ class Builder {
   mlir::func::FuncOp func_;
   const cost_model::HardwareSpec& spec_;
   CostGraph graph_;
+  // How many times the ops being added run per step: the product of the trip counts of the
+  // loops around them (1 at the top level).
+  double scale_ = 1.0;
 };
 
 }  // namespace

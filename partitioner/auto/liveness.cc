@@ -1,14 +1,18 @@
-// Live ranges over the entry function's top-level ops, turned into the ILP's memory points.
+// Live ranges over the entry function's ops (a loop's body ops in line), turned into the
+// ILP's memory points.
 #include "partitioner/auto/liveness.h"
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <utility>
 
 #include "cost_model/tensor_bytes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "partitioner/auto/memory_rows.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "partitioner/ir/hlo/hlo_ops.h"
 
 namespace tessel::auto_sharding {
 namespace {
@@ -30,6 +34,29 @@ llvm::SmallVector<size_t, 4> keptPrefix(const Layout& from, const Layout& to) {
     kept.push_back(k);
   }
   return kept;
+}
+
+// Marks the body ops of `loop` that the partitioner hoists before it: pure ops without
+// regions whose operands come from outside the loop, from state the body returns
+// unchanged, or from ops so marked.
+void markInvariants(hlo::WhileOp loop,
+                    llvm::DenseMap<mlir::Operation*, mlir::Operation*>& hoistedBefore) {
+  mlir::Block& body = loop.getBody().front();
+  mlir::Operation* yield = body.getTerminator();
+  auto invariant = [&](mlir::Value value) {
+    if (auto argument = llvm::dyn_cast<mlir::BlockArgument>(value)) {
+      if (argument.getOwner() == &body) {
+        return yield->getOperand(argument.getArgNumber()) == value;
+      }
+    }
+    mlir::Operation* def = value.getDefiningOp();
+    if (def && def->getBlock() == &body) return hoistedBefore.count(def) > 0;
+    return !loop->isAncestor(value.getParentBlock()->getParentOp());
+  };
+  for (mlir::Operation& op : body.without_terminator()) {
+    if (op.getNumRegions() != 0 || !mlir::isPure(&op)) continue;
+    if (llvm::all_of(op.getOperands(), invariant)) hoistedBefore[&op] = loop.getOperation();
+  }
 }
 
 }  // namespace
@@ -123,19 +150,53 @@ double mostBytes(const IlpMemoryPoint& point) {
 
 LivenessModel::LivenessModel(const CostGraph& graph, mlir::func::FuncOp func) : graph_(&graph) {
   mlir::Block& block = func.getBody().front();
+  // The points: the function's ops in program order, where each while loop's condition and
+  // body ops (terminators included) come just before the loop's own point, as the cost
+  // graph opens every loop. An op's span runs from its first inner point to its own.
   llvm::DenseMap<mlir::Operation*, int64_t> position;
-  for (mlir::Operation& op : block) {
-    position[&op] = static_cast<int64_t>(ops_.size());
-    ops_.push_back(&op);
-  }
+  std::vector<int64_t> spanFirst;
+  // Body ops the partitioner moves before their loop (loop_invariant_hoisting.cc), by the
+  // loop: their values are live over the whole loop, not only between def and use.
+  llvm::DenseMap<mlir::Operation*, mlir::Operation*> hoistedBefore;
+  std::function<void(mlir::Block&)> flatten = [&](mlir::Block& inner) {
+    for (mlir::Operation& op : inner) {
+      const int64_t first = static_cast<int64_t>(ops_.size());
+      if (auto loop = llvm::dyn_cast<hlo::WhileOp>(op)) {
+        markInvariants(loop, hoistedBefore);
+        flatten(loop.getCond().front());
+        flatten(loop.getBody().front());
+      }
+      position[&op] = static_cast<int64_t>(ops_.size());
+      spanFirst.push_back(first);
+      ops_.push_back(&op);
+    }
+  };
+  flatten(block);
   const int64_t numPoints = static_cast<int64_t>(ops_.size());
   if (numPoints == 0) return;
-  auto rangeOf = [&](mlir::Value value, int64_t first) {
-    LivenessModel::Range range{first, first};
+  // The point of the nearest op around `op` that has one (a reducer's ops count at the
+  // reduce).
+  auto pointOf = [&](mlir::Operation* op) -> int64_t {
+    while (op != nullptr) {
+      auto it = position.find(op);
+      if (it != position.end()) return it->second;
+      op = op->getParentOp();
+    }
+    return -1;
+  };
+  // A value defined by the op at point `at` is live over the op's span and up to the point
+  // of its last user's ancestor in the op's block (a use inside a region counts at the op
+  // holding it, as the cost report counts it).
+  auto rangeOf = [&](mlir::Value value, int64_t at) {
+    LivenessModel::Range range{spanFirst[at], at};
+    auto hoisted = hoistedBefore.find(ops_[at]);
+    if (hoisted != hoistedBefore.end()) {
+      const int64_t loop = position[hoisted->second];
+      range = LivenessModel::Range{spanFirst[loop], loop};
+    }
+    mlir::Block* owner = value.getParentBlock();
     for (mlir::Operation* user : value.getUsers()) {
-      // A use inside a region counts at the top-level op that holds it (as the cost
-      // report counts it).
-      if (mlir::Operation* ancestor = block.findAncestorOpInBlock(*user)) {
+      if (mlir::Operation* ancestor = owner->findAncestorOpInBlock(*user)) {
         range.last = std::max(range.last, position[ancestor]);
       }
     }
@@ -143,7 +204,8 @@ LivenessModel::LivenessModel(const CostGraph& graph, mlir::func::FuncOp func) : 
   };
 
   // Live ranges of the graph's values, and of the values it does not describe (counted
-  // whole) as a running total over the points.
+  // whole) as a running total over the points. A loop's region arguments are its state,
+  // held as the loop's inputs and results are (the cost report counts them so too).
   valueRanges_.assign(graph.values.size(), LivenessModel::Range{0, -1});
   valueBytes_.resize(graph.values.size());
   for (size_t v = 0; v < graph.values.size(); ++v) {
@@ -174,19 +236,22 @@ LivenessModel::LivenessModel(const CostGraph& graph, mlir::func::FuncOp func) : 
     for (mlir::Value value : ops_[i]->getResults()) addItem(value, rangeOf(value, i));
   }
 
-  // What each point adds of its own: values inside the op's regions (whole, all at once:
-  // more than any one moment holds), reshard buffers of its operands, partial results.
+  // What each point adds of its own: values inside the regions of an op other than a loop
+  // (whole, all at once: more than any one moment holds), reshard buffers of its operands,
+  // partial results.
   own_.resize(numPoints);
   std::vector<bool> hasOwn(numPoints, false);
   double others = 0;
   for (int64_t i = 0; i < numPoints; ++i) {
     double nested = 0;
-    for (mlir::Region& region : ops_[i]->getRegions()) {
-      region.walk([&](mlir::Operation* inner) {
-        for (mlir::Value value : inner->getResults()) {
-          nested += static_cast<double>(cost_model::TensorBytes(value.getType()));
-        }
-      });
+    if (!llvm::isa<hlo::WhileOp>(ops_[i])) {
+      for (mlir::Region& region : ops_[i]->getRegions()) {
+        region.walk([&](mlir::Operation* inner) {
+          for (mlir::Value value : inner->getResults()) {
+            nested += static_cast<double>(cost_model::TensorBytes(value.getType()));
+          }
+        });
+      }
     }
     others += otherDelta[i];
     // The live values the graph does not describe belong to the point's constant too.
@@ -194,10 +259,10 @@ LivenessModel::LivenessModel(const CostGraph& graph, mlir::func::FuncOp func) : 
     hasOwn[i] = nested > 0;
   }
   for (const OperandUse& use : graph.uses) {
-    mlir::Operation* at = block.findAncestorOpInBlock(*use.user);
+    const int64_t i = pointOf(use.user);
     auto valueIt = graph.valueIndex.find(use.value);
     auto type = staticTensor(use.value.getType());
-    if (!at || valueIt == graph.valueIndex.end() || !type) continue;
+    if (i < 0 || valueIt == graph.valueIndex.end() || !type) continue;
     const GraphValue& produced = graph.values[valueIt->second];
     const size_t rows = produced.layouts.size();
     const size_t cols = use.required.size();
@@ -213,13 +278,13 @@ LivenessModel::LivenessModel(const CostGraph& graph, mlir::func::FuncOp func) : 
       }
     }
     if (!any) continue;
-    const int64_t i = position[at];
     own_[i].edgeBytes.push_back(std::move(table));
     hasOwn[i] = true;
   }
   for (size_t n = 0; n < graph.nodes.size(); ++n) {
     const GraphNode& node = graph.nodes[n];
-    if (!node.op || node.op->getBlock() != &block) continue;
+    const int64_t i = node.op ? pointOf(node.op) : -1;
+    if (i < 0) continue;
     // The only communication inside an op is the all-reduce of its partial result, which
     // the partitioner keeps beside the reduced one while the collective runs; it is
     // added below to the masks, if any.
@@ -244,7 +309,6 @@ LivenessModel::LivenessModel(const CostGraph& graph, mlir::func::FuncOp func) : 
       any |= partial[s] != 0;
     }
     if (!any) continue;
-    const int64_t i = position[node.op];
     own_[i].nodeBytes.emplace_back(static_cast<int>(n), std::move(partial));
     hasOwn[i] = true;
   }

@@ -3,15 +3,20 @@
 // (cost_model/peak_memory.h: every value live from its op to its last use, parameters
 // throughout) under the memory limit.
 //
-// A point is a top-level op. What is live there:
+// A point is an op of the function: a top-level op, or an op of a while loop's condition
+// or body (each loop's inner points come just before its own). What is live there:
 //   - every parameter, and every value defined at or before the op and used at or after
 //     it, in the layout its node's strategy gives it (a merged elementwise op's value is
-//     its node's);
+//     its node's); a loop's inputs and results are live over all its inner points, its
+//     region arguments are the same state and count no more, and the body's values that
+//     the partitioner hoists before the loop (computed from what does not change) are
+//     live over all of it;
 //   - the buffers the partitioner adds at the op: each operand resharded into the layout
 //     the op's strategy needs (a table over the producer's and the consumer's strategies),
 //     and the partial result of an op whose strategy all-reduces, held beside the reduced
 //     one;
-//   - values the graph does not describe, and values inside regions, whole (a constant).
+//   - values the graph does not describe, and values inside the regions of other ops
+//     (reducers, a case's branches), whole (a constant).
 // A point whose live values are a subset of a neighbour's, and which adds no buffers of its
 // own, cannot be the peak and is left out.
 //

@@ -95,4 +95,38 @@ absl::StatusOr<Program> BuildBlock(const BlockSizes& s, int64_t data, int64_t mo
   return b.Build({x}, {batch});
 }
 
+absl::StatusOr<Program> BuildScannedMlp(int64_t batch, int64_t features, int64_t hidden,
+                                        int64_t layers, int64_t data, int64_t model) {
+  TESSEL_ASSIGN_OR_RETURN(Mesh mesh, Mesh::Create({{"data", data}, {"model", model}}));
+  TESSEL_ASSIGN_OR_RETURN(Sharding rowsOfBatch, Sharding::Create(mesh, {"data", Replicated()}));
+  TESSEL_ASSIGN_OR_RETURN(Sharding columns,
+                          Sharding::Create(mesh, {Replicated(), Replicated(), "model"}));
+  TESSEL_ASSIGN_OR_RETURN(Sharding rows,
+                          Sharding::Create(mesh, {Replicated(), "model", Replicated()}));
+  GraphBuilder b;
+  Value x = b.Parameter(F32({batch, features}), rowsOfBatch);
+  Value w1 = b.Parameter(F32({layers, features, hidden}), columns);
+  Value w2 = b.Parameter(F32({layers, hidden, features}), rows);
+  std::vector<Value> state = b.While(
+      {b.ScalarConstant(ElementType::kS32, 0), x, w1, w2},
+      [&](GraphBuilder& c, absl::Span<const Value> s) {
+        Value count = c.ScalarConstant(ElementType::kS32, static_cast<double>(layers));
+        return std::vector<Value>{c.Compare(s[0], count, ComparisonDirection::kLt)};
+      },
+      [&](GraphBuilder& c, absl::Span<const Value> s) {
+        Value zero = c.ScalarConstant(ElementType::kS32, 0);
+        Value up = c.Reshape(c.DynamicSlice(s[2], {s[0], zero, zero}, {1, features, hidden}),
+                             {features, hidden});
+        Value down = c.Reshape(c.DynamicSlice(s[3], {s[0], zero, zero}, {1, hidden, features}),
+                               {hidden, features});
+        Value h = c.MatMul(s[1], up);
+        Value zeros =
+            c.BroadcastInDim(c.ScalarConstant(ElementType::kF32, 0), {batch, hidden}, {});
+        Value next = c.Add(s[1], c.MatMul(c.Max(h, zeros), down));
+        Value one = c.ScalarConstant(ElementType::kS32, 1);
+        return std::vector<Value>{c.Add(s[0], one), next, s[2], s[3]};
+      });
+  return b.Build({state[1]}, {rowsOfBatch});
+}
+
 }  // namespace tessel::auto_sharding_testing

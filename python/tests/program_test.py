@@ -142,7 +142,7 @@ class PartitionTest(unittest.TestCase):
         self.assertTrue(chosen["optimal"])
         self.assertEqual(chosen["memory_limit_bytes"], 1792)
         self.assertEqual(chosen["repeated_layers"], 1)  # one MLP: nothing repeats
-        self.assertEqual(chosen["whole_ops"], [])  # no loop, every op has a rule
+        self.assertEqual(chosen["whole_ops"], [])  # every op has a rule
         self.assertIn('parameter 0: [{"data"}, {}] (annotated)', chosen["choices"])
         # The memory model's peak is under the limit and bounds the cost report's.
         self.assertLessEqual(chosen["estimated_peak_bytes"], 1792)
