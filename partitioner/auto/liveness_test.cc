@@ -1,5 +1,6 @@
 // The memory model on small programs: which points become rows, the plan's peak by the
-// sweep against the rows, and the buffers of a reshard into an uneven split.
+// sweep against the rows, the buffers of a reshard into an uneven split, and a loop's body
+// followed op by op.
 #include "partitioner/auto/liveness.h"
 
 #include <algorithm>
@@ -7,10 +8,12 @@
 #include <vector>
 
 #include "cost_model/hardware_spec.h"
+#include "cost_model/peak_memory.h"
 #include "gtest/gtest.h"
 #include "mlir/IR/MLIRContext.h"
 #include "partitioner/auto/cost_graph.h"
 #include "partitioner/auto/ilp.h"
+#include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/parse_module.h"
 
 namespace tessel::auto_sharding {
@@ -106,6 +109,64 @@ TEST_F(LivenessTest, ASliceIntoAnUnevenSplitHoldsThePaddedSource) {
   even.dims = {{1}, {}};
   EXPECT_DOUBLE_EQ(reshardBufferBytes(whole, even, type, graph_.mesh), 32 * 64 * 4);
   EXPECT_DOUBLE_EQ(reshardBufferBytes(rows, rows, type, graph_.mesh), 0);
+}
+
+// Three 16 KiB products live together inside a loop's body, beside the loop's state; the
+// zeros the body broadcasts from a constant do not change from trip to trip, so the
+// partitioner hoists them before the loop, where they stay live throughout.
+constexpr char kLoop[] = R"(
+tessel.mesh @mesh = <["data"=2]>
+func.func @main(%x: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %zero = hlo.constant dense<0> : tensor<i32>
+  %r:2 = hlo.while(%i = %zero, %h = %x) : tensor<i32>, tensor<64x64xf32>
+  cond {
+    %three = hlo.constant dense<3> : tensor<i32>
+    %more = hlo.compare LT, %i, %three : tensor<i32>
+    hlo.return %more : tensor<i1>
+  } do {
+    %one = hlo.constant dense<1> : tensor<i32>
+    %next = hlo.add %i, %one : tensor<i32>
+    %a = hlo.dot_general %h, %w, lhs_contract = [1], rhs_contract = [0]
+        : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+    %b = hlo.dot_general %a, %w, lhs_contract = [1], rhs_contract = [0]
+        : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+    %c = hlo.add %a, %b : tensor<64x64xf32>
+    %f = hlo.constant dense<0.0> : tensor<f32>
+    %z = hlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> tensor<64x64xf32>
+    %t = hlo.max %c, %z : tensor<64x64xf32>
+    hlo.return %next, %t : tensor<i32>, tensor<64x64xf32>
+  }
+  return %r#1 : tensor<64x64xf32>
+}
+)";
+
+TEST(LivenessLoopTest, TheBodyIsFollowedOpByOpWithHoistedValuesHeldThroughout) {
+  mlir::MLIRContext context;
+  absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> parsed =
+      ParseModule(kLoop, "loop.mlir", context);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  auto main = (*parsed)->lookupSymbol<mlir::func::FuncOp>("main");
+  absl::StatusOr<CostGraph> graph = buildCostGraph(main, cost_model::DefaultHardwareSpec());
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  // Everything whole: the plan whose peak the cost report gives for the program as written.
+  std::vector<int> whole;
+  for (const GraphNode& node : graph->nodes) {
+    const auto it = std::find_if(node.descriptions.begin(), node.descriptions.end(),
+                                 [](const std::string& d) { return d.find('"') == d.npos; });
+    ASSERT_NE(it, node.descriptions.end()) << node.name;
+    whole.push_back(static_cast<int>(it - node.descriptions.begin()));
+  }
+  const LivenessModel memory(*graph, main);
+  auto [peak, at] = memory.peakOf(whole);
+  ASSERT_NE(at, nullptr);
+  // The peak is inside the body, not at the loop counted as one point.
+  EXPECT_TRUE(llvm::isa<hlo::WhileOp>(at->getParentOp())) << at->getName().getStringRef().str();
+  const cost_model::PeakMemory report = cost_model::EstimatePeakMemory(main);
+  // The report holds x, w, the loop's state (16 KiB and a counter) and three products; the
+  // model holds the hoisted zeros (16 KiB), their constant and the constant 1 besides.
+  constexpr double kTile = 64 * 64 * 4;
+  EXPECT_DOUBLE_EQ(static_cast<double>(report.peak_bytes), 6 * kTile + 4 + 4 + 4);
+  EXPECT_DOUBLE_EQ(peak, static_cast<double>(report.peak_bytes) + kTile + 4 + 4);
 }
 
 }  // namespace
