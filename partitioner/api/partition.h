@@ -244,9 +244,9 @@ struct AutoShardingSummary {
   // The copies of each run of identical layers, the longest first (an encoder's and a
   // decoder's are two runs); empty when nothing repeats.
   std::vector<int64_t> repeated_layer_runs;
-  // Ops the plan cannot split, priced on whole tensors (conditionals, whose branches are
-  // left to propagation, and ops without a sharding rule): "hlo.case (model.hlo:30:5)".
-  // A while loop's body is planned op by op and is not listed.
+  // Ops the plan cannot split, priced on whole tensors (ops without a sharding rule, such as
+  // custom calls): "hlo.custom_call (model.hlo:30:5)". The bodies of while loops and the
+  // branches of case are planned op by op and are not listed.
   std::vector<std::string> whole_ops;
 };
 

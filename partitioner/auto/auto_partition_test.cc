@@ -274,6 +274,60 @@ func.func @main(%x: tensor<16x64xf32>, %w: tensor<64x64xf32>) -> tensor<16x64xf3
   }
 }
 
+// A case's branches are chosen op by op too: its result is a choice ("case result 0"), and
+// on hardware where splitting pays the branches' matmuls split and the program still runs
+// like the single-device one, whichever branch the index picks, on 8 and 3 devices.
+TEST(AutoShardingTest, CaseBranchesAreChosenOpByOp) {
+  for (const char* mesh : {R"(["data"=4, "model"=2])", R"(["data"=3])"}) {
+    SCOPED_TRACE(mesh);
+    absl::StatusOr<Program> program = Program::FromMlirText(absl::StrCat(
+        "tessel.mesh @mesh = <", mesh, R"(>
+func.func @main(%i: tensor<i32>, %x: tensor<48x64xf32>, %w: tensor<64x64xf32>)
+    -> tensor<48x64xf32> {
+  %r = hlo.case %i branches {
+    %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0]
+        : (tensor<48x64xf32>, tensor<64x64xf32>) -> tensor<48x64xf32>
+    %t = hlo.tanh %y : tensor<48x64xf32>
+    hlo.return %t : tensor<48x64xf32>
+  }, {
+    %y = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0]
+        : (tensor<48x64xf32>, tensor<64x64xf32>) -> tensor<48x64xf32>
+    %s = hlo.sin %y : tensor<48x64xf32>
+    hlo.return %s : tensor<48x64xf32>
+  } : (tensor<i32>) -> tensor<48x64xf32>
+  return %r : tensor<48x64xf32>
+}
+)"));
+    ASSERT_THAT(program, IsOk());
+    PartitionOptions options = AutoOptions();
+    options.hardware_spec = kSlowComputeSpec;
+    absl::StatusOr<PartitionResult> chosen = Partition(*program, options);
+    ASSERT_THAT(chosen, IsOk());
+    ASSERT_TRUE(chosen->auto_sharding.has_value());
+    EXPECT_THAT(chosen->auto_sharding->whole_ops, ::testing::IsEmpty());
+    EXPECT_THAT(chosen->auto_sharding->choices,
+                ::testing::Contains(::testing::StartsWith("case result 0 of hlo.case")));
+    EXPECT_THAT(chosen->auto_sharding->choices,
+                ::testing::Contains(::testing::HasSubstr("\"data\"")));
+    EXPECT_LE(chosen->cost.peak_bytes, chosen->auto_sharding->estimated_peak_bytes);
+    for (int32_t index : {0, 1}) {
+      std::vector<HostTensor> inputs = RandomInputs(*program, 5);
+      inputs[0] = HostTensor::Scalar<int32_t>(index);
+      absl::StatusOr<std::vector<HostTensor>> want = ::tessel::Run(*program, inputs);
+      absl::StatusOr<std::vector<HostTensor>> got = ::tessel::Run(chosen->program, inputs);
+      ASSERT_THAT(want, IsOk());
+      ASSERT_THAT(got, IsOk());
+      std::vector<float> w = (*want)[0].ToVector<float>();
+      std::vector<float> g = (*got)[0].ToVector<float>();
+      ASSERT_EQ(g.size(), w.size());
+      for (size_t e = 0; e < w.size(); ++e) {
+        ASSERT_NEAR(g[e], w[e], 1e-4 * (1 + std::abs(w[e])))
+            << "branch " << index << " element " << e;
+      }
+    }
+  }
+}
+
 // A stack of MLPs run by a loop over stacked weights (a scan over layers): the plan is
 // chosen inside the loop, so it costs no more than Megatron's split of the stacks. Kept
 // whole, the loop would run every layer's matmuls unsplit on every device.

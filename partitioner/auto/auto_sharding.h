@@ -58,8 +58,8 @@ struct AutoShardingResult {
   // are two runs); empty when nothing repeats.
   std::vector<int64_t> repeatedLayerRuns;
   int64_t memoryLimitBytes = 0;
-  // Ops the plan cannot split, "hlo.case (model.hlo:30:5)", in program order: conditionals
-  // (their branches are left to propagation) and ops without a sharding rule.
+  // Ops the plan cannot split, "hlo.custom_call (model.hlo:30:5)", in program order: ops
+  // without a sharding rule.
   // The ILP prices them on whole tensors, which pulls the values they read towards whole.
   std::vector<std::string> wholeOps;
   // What was chosen per parameter and op, in program order: "parameter 0: [{"data"}, {}]",

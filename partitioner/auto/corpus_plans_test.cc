@@ -1,7 +1,7 @@
 // Auto-sharding against the hand plans people write, on the corpus: JAX-emitted programs of
-// tests/corpus (an MLP, a transformer block, a conv net, an MoE layer, loops, training steps)
-// and a four-layer transformer stack. Each program is stripped of every sharding and put on a
-// mesh; each hand plan (data parallel, Megatron, 2-D, FSDP, sequence parallel, expert
+// tests/corpus (an MLP, a transformer block, a conv net, an MoE layer, loops, a conditional,
+// training steps) and a four-layer transformer stack. Each program is stripped of every
+// sharding and put on a mesh; each hand plan (data parallel, Megatron, 2-D, FSDP, sequence parallel, expert
 // parallel) is then written as parameter annotations and partitioned as written, and the
 // plan auto-sharding chooses with only the mesh is partitioned too. The cost model's step
 // time of the two (what `tessel report` prints) is compared, the chosen program is run
@@ -288,6 +288,11 @@ std::vector<CorpusProgram> Corpus() {
   corpus.push_back({"fori loop",
                     "fori_invariant.hlo",
                     {{"data parallel", {"a.", "", ""}}, {"FSDP", {"a.", "a.", "a"}}},
+                    {}});
+  // p s32[] x[64,32] w[32,16]: jax.lax.cond between two branches that read x @ w.
+  corpus.push_back({"conditional",
+                    "cond_branches.hlo",
+                    {{"data parallel", {"", "a.", ""}}, {"FSDP", {"", "a.", "a."}}},
                     {}});
   // params[32,64] [64,8], Adam's m and v of each, step s32[], x[64,32], y[64,8].
   corpus.push_back({"training step (Adam)",

@@ -262,6 +262,7 @@ class Builder {
   absl::Status addOp(mlir::Operation* op) {
     if (auto ret = llvm::dyn_cast<mlir::func::ReturnOp>(op)) return addReturn(ret);
     if (auto loop = llvm::dyn_cast<hlo::WhileOp>(op)) return addLoop(loop);
+    if (auto branches = llvm::dyn_cast<hlo::CaseOp>(op)) return addCase(branches);
     if (auto constraint = llvm::dyn_cast<ir::ShardingConstraintOp>(op)) {
       return addConstraint(constraint);
     }
@@ -527,6 +528,47 @@ class Builder {
       addEdge(yield, yielded, carries[k], [&](size_t t) { return layouts[t]; });
     }
     scale_ = outer;
+    return absl::OkStatus();
+  }
+
+  // A case is opened like a loop: each result is a node whose layout every branch yields
+  // it in (the partitioner reshards each yield to the result's layout), and the branches'
+  // ops are nodes. Only one branch runs, but each is priced in full: the sum bounds the
+  // costliest branch, which the cost report counts, from above.
+  absl::Status addCase(hlo::CaseOp caseOp) {
+    mlir::Operation* op = caseOp.getOperation();
+    auto annotation =
+        op->getAttrOfType<ir::ShardingPerValueAttr>(ir::TesselDialect::kShardingAttrName);
+    llvm::SmallVector<int, 4> results(op->getNumResults(), -1);
+    std::vector<std::vector<Layout>> layoutsOf(op->getNumResults());
+    for (auto [k, result] : llvm::enumerate(op->getResults())) {
+      auto type = staticTensor(result.getType());
+      if (!type) continue;
+      std::optional<Layout> given;
+      if (annotation && k < annotation.getShardings().size()) {
+        absl::StatusOr<Layout> layout = userLayout(
+            annotation.getShardings()[k], absl::StrCat("result ", k, " of hlo.case"),
+            op->getLoc());
+        if (!layout.ok()) return layout.status();
+        given = *layout;
+      }
+      results[k] = addTensorNode(absl::StrCat("case result ", k, " of hlo.case"), op, type,
+                                 given, /*persistent=*/false, layoutsOf[k]);
+      addValue(result, results[k], layoutsOf[k], given.has_value());
+    }
+    for (mlir::Region& branch : caseOp.getBranches()) {
+      mlir::Block& block = branch.front();
+      for (mlir::Operation& inner : block.without_terminator()) {
+        absl::Status added = addOp(&inner);
+        if (!added.ok()) return added;
+      }
+      mlir::Operation* yield = block.getTerminator();
+      for (auto [k, yielded] : llvm::enumerate(yield->getOperands())) {
+        if (k >= results.size() || results[k] < 0) continue;
+        const std::vector<Layout>& layouts = layoutsOf[k];
+        addEdge(yield, yielded, results[k], [&](size_t t) { return layouts[t]; });
+      }
+    }
     return absl::OkStatus();
   }
 

@@ -35,8 +35,8 @@ struct GraphNode {
   // The user fixed the layout (an annotated parameter, a sharding constraint, an op with a
   // sharding, a function result's sharding): the node has that one strategy.
   bool fixed = false;
-  // An op without a sharding rule (case, custom_call): one strategy that takes and gives
-  // whole tensors; what propagation later gives it is not decided here.
+  // An op without a sharding rule (custom_call): one strategy that takes and gives whole
+  // tensors; what propagation later gives it is not decided here.
   bool opaque = false;
   // Per strategy: seconds of local compute, seconds of collectives inside the op, bytes
   // held for the whole step (parameters), bytes of the largest value it produces.
@@ -92,8 +92,8 @@ struct CostGraph {
 
 // Builds the graph of `func`'s ops on the module's one mesh. The ops of a while loop's
 // condition and body are nodes too, priced per trip, and each carried value is a node
-// ("loop carry K") that fixes its layout through the loop; the branches of a case are left
-// to propagation (the case is priced whole). Fails with FailedPrecondition when the module has
+// ("loop carry K") that fixes its layout through the loop; a case's branch ops are nodes,
+// each branch priced in full, and each result a node ("case result K"). Fails with FailedPrecondition when the module has
 // no mesh or several, and with Unimplemented, naming the value and its location, for a user
 // sharding auto-sharding cannot take yet (sub-axes, replicated or unreduced axes).
 absl::StatusOr<CostGraph> buildCostGraph(mlir::func::FuncOp func,

@@ -11,6 +11,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "partitioner/auto/memory_rows.h"
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 
@@ -56,6 +57,33 @@ void markInvariants(hlo::WhileOp loop,
   for (mlir::Operation& op : body.without_terminator()) {
     if (op.getNumRegions() != 0 || !mlir::isPure(&op)) continue;
     if (llvm::all_of(op.getOperands(), invariant)) hoistedBefore[&op] = loop.getOperation();
+  }
+}
+
+// Marks the ops every branch of `caseOp` computes alike from values outside it, which the
+// partitioner computes once before the case (loop_invariant_hoisting.cc), in every branch.
+void markCommonCode(hlo::CaseOp caseOp,
+                    llvm::DenseMap<mlir::Operation*, mlir::Operation*>& hoistedBefore) {
+  auto branches = caseOp->getRegions();
+  if (branches.size() < 2) return;
+  for (mlir::Operation& op : branches.front().front().without_terminator()) {
+    if (op.getNumRegions() != 0 || !mlir::isPure(&op)) continue;
+    const bool outside = llvm::all_of(op.getOperands(), [&](mlir::Value value) {
+      return !caseOp->isAncestor(value.getParentBlock()->getParentOp());
+    });
+    if (!outside) continue;
+    llvm::SmallVector<mlir::Operation*, 4> twins = {&op};
+    for (mlir::Region& branch : branches.drop_front()) {
+      for (mlir::Operation& candidate : branch.front().without_terminator()) {
+        if (mlir::OperationEquivalence::isEquivalentTo(
+                &op, &candidate, mlir::OperationEquivalence::IgnoreLocations)) {
+          twins.push_back(&candidate);
+          break;
+        }
+      }
+    }
+    if (twins.size() != branches.size()) continue;
+    for (mlir::Operation* twin : twins) hoistedBefore[twin] = caseOp.getOperation();
   }
 }
 
@@ -151,12 +179,13 @@ double mostBytes(const IlpMemoryPoint& point) {
 LivenessModel::LivenessModel(const CostGraph& graph, mlir::func::FuncOp func) : graph_(&graph) {
   mlir::Block& block = func.getBody().front();
   // The points: the function's ops in program order, where each while loop's condition and
-  // body ops (terminators included) come just before the loop's own point, as the cost
-  // graph opens every loop. An op's span runs from its first inner point to its own.
+  // body ops and each case's branch ops (terminators included) come just before the op's
+  // own point, as the cost graph opens them. An op's span runs from its first inner point
+  // to its own.
   llvm::DenseMap<mlir::Operation*, int64_t> position;
   std::vector<int64_t> spanFirst;
-  // Body ops the partitioner moves before their loop (loop_invariant_hoisting.cc), by the
-  // loop: their values are live over the whole loop, not only between def and use.
+  // Ops the partitioner moves before their loop or case (loop_invariant_hoisting.cc), by the
+  // op they leave: their values are live over all of it, not only between def and use.
   llvm::DenseMap<mlir::Operation*, mlir::Operation*> hoistedBefore;
   std::function<void(mlir::Block&)> flatten = [&](mlir::Block& inner) {
     for (mlir::Operation& op : inner) {
@@ -165,6 +194,9 @@ LivenessModel::LivenessModel(const CostGraph& graph, mlir::func::FuncOp func) : 
         markInvariants(loop, hoistedBefore);
         flatten(loop.getCond().front());
         flatten(loop.getBody().front());
+      } else if (auto branches = llvm::dyn_cast<hlo::CaseOp>(op)) {
+        markCommonCode(branches, hoistedBefore);
+        for (mlir::Region& branch : branches.getBranches()) flatten(branch.front());
       }
       position[&op] = static_cast<int64_t>(ops_.size());
       spanFirst.push_back(first);
@@ -244,7 +276,7 @@ LivenessModel::LivenessModel(const CostGraph& graph, mlir::func::FuncOp func) : 
   double others = 0;
   for (int64_t i = 0; i < numPoints; ++i) {
     double nested = 0;
-    if (!llvm::isa<hlo::WhileOp>(ops_[i])) {
+    if (!llvm::isa<hlo::WhileOp, hlo::CaseOp>(ops_[i])) {
       for (mlir::Region& region : ops_[i]->getRegions()) {
         region.walk([&](mlir::Operation* inner) {
           for (mlir::Value value : inner->getResults()) {

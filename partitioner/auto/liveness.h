@@ -4,7 +4,8 @@
 // throughout) under the memory limit.
 //
 // A point is an op of the function: a top-level op, or an op of a while loop's condition
-// or body (each loop's inner points come just before its own). What is live there:
+// or body or of a case's branch (the inner points come just before the op's own). What is
+// live there:
 //   - every parameter, and every value defined at or before the op and used at or after
 //     it, in the layout its node's strategy gives it (a merged elementwise op's value is
 //     its node's); a loop's inputs and results are live over all its inner points, its
@@ -15,8 +16,10 @@
 //     the op's strategy needs (a table over the producer's and the consumer's strategies),
 //     and the partial result of an op whose strategy all-reduces, held beside the reduced
 //     one;
+//   - the same for a case: its results over its branches' points, the ops every branch
+//     computes alike (hoisted before it) over all of them;
 //   - values the graph does not describe, and values inside the regions of other ops
-//     (reducers, a case's branches), whole (a constant).
+//     (reducers), whole (a constant).
 // A point whose live values are a subset of a neighbour's, and which adds no buffers of its
 // own, cannot be the peak and is left out.
 //

@@ -54,7 +54,7 @@ void PrintAutoExplanation(const AutoShardingResult& chosen, std::ostream& out) {
         << " among such plans\n";
   }
   if (!chosen.wholeOps.empty()) {
-    out << "priced whole (no strategies; conditional branches left to propagation): "
+    out << "priced whole (no sharding rule, no strategies): "
         << absl::StrJoin(chosen.wholeOps, ", ") << "\n";
   }
   for (const ChoiceExplanation& choice : plan.choices) {

@@ -225,7 +225,7 @@ absl::Status ChooseShardings(mlir::ModuleOp module, std::ostream& remarks,
       const bool one = chosen->wholeOps.size() == 1;
       remarks << "auto-sharding: " << chosen->wholeOps.size() << (one ? " op" : " ops")
               << " cannot be split by the plan and " << (one ? "is" : "are")
-              << " priced on whole tensors (conditional branches are left to propagation): "
+              << " priced on whole tensors (no sharding rule): "
               << listed << "\n";
     }
   }

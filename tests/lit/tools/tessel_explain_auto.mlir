@@ -7,7 +7,8 @@
 // RUN: tessel explain %t/loop.mlir --auto 2>&1 | FileCheck %s --check-prefix=LOOP
 // RUN: tessel explain %t/loop.mlir --auto --format=json 2>/dev/null | FileCheck %s --check-prefix=LOOP-JSON
 // RUN: tessel explain %t/case.mlir --auto 2>&1 | FileCheck %s --check-prefix=CASE
-// RUN: tessel explain %t/case.mlir --auto --format=json 2>/dev/null | FileCheck %s --check-prefix=CASE-JSON
+// RUN: tessel explain %t/kernel.mlir --auto 2>&1 | FileCheck %s --check-prefix=KERNEL
+// RUN: tessel explain %t/kernel.mlir --auto --format=json 2>/dev/null | FileCheck %s --check-prefix=KERNEL-JSON
 // RUN: tessel partition %t/open.mlir --auto=memory_limit=64K 2>&1 >/dev/null | FileCheck %s --check-prefix=QUIET
 // RUN: sh -c 'tessel explain %t/open.mlir --auto=memory_limit=1K; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=TOO-SMALL
 // RUN: sh -c 'tessel explain %t/open.mlir --auto=memroy_limit=1K; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=BAD-OPTION
@@ -47,7 +48,7 @@
 // BAD-OPTION: exit=2
 
 // Tied layers and ops priced whole are said before the choices: the plan is optimal among
-// plans that treat the copies alike, and blind inside a conditional's branches.
+// plans that treat the copies alike, and blind to what an op without a rule could split.
 // STACKS: auto-sharding: optimal plan, {{[0-9]+}} choices
 // STACKS-NEXT: layers: 4 identical layers take the same strategies (runs of 2, 2 copies); the plan is optimal among such plans
 // The runner-up is found among tied plans too (here it splits %x over fewer axes).
@@ -59,9 +60,13 @@
 // LOOP: loop carry 1 of hlo.while {{.*}}loop.mlir:5:{{[0-9]+}}){{.*}}chosen of {{[0-9]+}}
 // LOOP: hlo.dot_general %y ({{.*}}loop.mlir:12:{{[0-9]+}}):
 // LOOP-JSON: "repeated_layer_runs": [], "whole_ops": []
+// So is a case: its results and its branches' ops are choices.
 // CASE: auto-sharding: optimal plan, {{[0-9]+}} choices
-// CASE-NEXT: priced whole (no strategies; conditional branches left to propagation): hlo.case ({{.*}}case.mlir:4:{{[0-9]+}})
-// CASE-JSON: "repeated_layer_runs": [], "whole_ops": ["hlo.case ({{.*}}case.mlir:4:{{[0-9]+}})"]
+// CASE-NOT: priced whole
+// CASE: case result 0 of hlo.case {{.*}}case.mlir:4:{{[0-9]+}}){{.*}}chosen of {{[0-9]+}}
+// KERNEL: auto-sharding: optimal plan, {{[0-9]+}} choices
+// KERNEL-NEXT: priced whole (no sharding rule, no strategies): hlo.custom_call ({{.*}}kernel.mlir:4:{{[0-9]+}})
+// KERNEL-JSON: "repeated_layer_runs": [], "whole_ops": ["hlo.custom_call ({{.*}}kernel.mlir:4:{{[0-9]+}})"]
 
 //--- open.mlir
 tessel.mesh @mesh = <["data"=4, "model"=2]>
@@ -150,5 +155,13 @@ func.func @main(%i: tensor<i32>, %x: tensor<16x64xf32>) -> tensor<16x64xf32> {
   }, {
     hlo.return %y : tensor<16x64xf32>
   } : (tensor<i32>) -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
+}
+
+//--- kernel.mlir
+tessel.mesh @mesh = <["data"=4, "model"=2]>
+func.func @main(%x: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %y = hlo.exp %x : tensor<16x64xf32>
+  %r = hlo.custom_call @my_kernel(%y) : (tensor<16x64xf32>) -> tensor<16x64xf32>
   return %r : tensor<16x64xf32>
 }
