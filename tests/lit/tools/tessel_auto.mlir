@@ -15,6 +15,8 @@
 // RUN: tessel partition %t/loop.mlir --auto -o /dev/null 2>&1 | FileCheck %s --check-prefix=LOOP
 // RUN: tessel run %t/stacks.mlir --check --auto --print_limit=0 2>&1 | FileCheck %s --check-prefix=STACKS
 // RUN: tessel run %t/loop.mlir --check --auto --print_limit=0 2>&1 | FileCheck %s --check-prefix=LOOP-CHECKED
+// RUN: tessel run %t/nested.mlir --check --auto=memory_limit=2000 --print_limit=0 2>&1 | FileCheck %s --check-prefix=NESTED
+// RUN: tessel report %t/nested.mlir --auto=memory_limit=2000 2>&1 | FileCheck %s --check-prefix=NESTED-REPORT
 
 // Under 64 KiB per device the 128 KiB of weights cannot both stay whole: the plan splits
 // them, and every value gets a closed sharding.
@@ -58,6 +60,11 @@
 // LOOP: auto-sharding: {{[0-9]+}} choices
 // LOOP-NOT: cannot be split by the plan
 // LOOP-CHECKED: check: result 0 f32[16,64] matches
+// A loop inside a loop, a case inside the inner body, on 2x3 under 2000 bytes: the plan
+// splits the carried rows and runs like one device; the report's peak is the model's.
+// NESTED: check: result 0 f32[12,18] matches
+// NESTED-REPORT: auto-sharding: {{[0-9]+}} choices {{.*}}; estimated peak [[PEAK:[0-9]+]] bytes; memory limit 2000 bytes per device
+// NESTED-REPORT: peak live {{.*}} ([[PEAK]] B)
 
 // Two stacks of layers of different widths (an encoder and a decoder) are two runs.
 // STACKS: auto-sharding: 2 runs of identical layers (2, 2 copies) take the same strategies within each run
@@ -171,4 +178,41 @@ func.func @main(%x: tensor<16x64xf32>,
   %y3 = hlo.dot_general %t3, %w2_3, lhs_contract = [1], rhs_contract = [0]
       : (tensor<16x128xf32>, tensor<128x64xf32>) -> tensor<16x64xf32>
   return %y3 : tensor<16x64xf32>
+}
+
+//--- nested.mlir
+tessel.mesh @mesh = <["data"=2, "model"=3]>
+func.func @main(%p: tensor<i32>, %x: tensor<12x18xf32>, %w: tensor<18x18xf32>) -> tensor<12x18xf32> {
+  %zero = hlo.constant dense<0> : tensor<i32>
+  %r:2 = hlo.while(%i = %zero, %h = %x) : tensor<i32>, tensor<12x18xf32>
+  cond {
+    %two = hlo.constant dense<2> : tensor<i32>
+    %more = hlo.compare LT, %i, %two : tensor<i32>
+    hlo.return %more : tensor<i1>
+  } do {
+    %one = hlo.constant dense<1> : tensor<i32>
+    %next = hlo.add %i, %one : tensor<i32>
+    %z = hlo.constant dense<0> : tensor<i32>
+    %q:2 = hlo.while(%j = %z, %g = %h) : tensor<i32>, tensor<12x18xf32>
+    cond {
+      %three = hlo.constant dense<3> : tensor<i32>
+      %m = hlo.compare LT, %j, %three : tensor<i32>
+      hlo.return %m : tensor<i1>
+    } do {
+      %o = hlo.constant dense<1> : tensor<i32>
+      %jn = hlo.add %j, %o : tensor<i32>
+      %y = hlo.dot_general %g, %w, lhs_contract = [1], rhs_contract = [0]
+          : (tensor<12x18xf32>, tensor<18x18xf32>) -> tensor<12x18xf32>
+      %c = hlo.case %p branches {
+        %t = hlo.tanh %y : tensor<12x18xf32>
+        hlo.return %t : tensor<12x18xf32>
+      }, {
+        %s = hlo.sin %y : tensor<12x18xf32>
+        hlo.return %s : tensor<12x18xf32>
+      } : (tensor<i32>) -> tensor<12x18xf32>
+      hlo.return %jn, %c : tensor<i32>, tensor<12x18xf32>
+    }
+    hlo.return %next, %q#1 : tensor<i32>, tensor<12x18xf32>
+  }
+  return %r#1 : tensor<12x18xf32>
 }
