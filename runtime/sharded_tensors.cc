@@ -4,11 +4,13 @@
 #include "runtime/sharded_tensors.h"
 
 #include <cstring>
+#include <map>
 #include <optional>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "collectives/reduction.h"
 #include "partitioner/ir/tessel/collective_groups.h"
 #include "partitioner/ir/tessel/sharding_verification.h"
 #include "runtime/element_type.h"
@@ -16,10 +18,13 @@
 namespace tessel::runtime {
 namespace {
 
-// Where one partition's piece sits: per dimension, its first global index and its length.
+// Where one partition's piece sits: per dimension, its first global index and its length;
+// and, for a sharding with unreduced axes (each piece a partial sum over them), the
+// partition's position along those axes.
 struct PieceLayout {
   std::vector<int64_t> offsets;
   Shape local_shape;
+  int64_t unreduced_position = 0;
 };
 
 absl::StatusOr<PieceLayout> LayoutOf(ir::ShardingAttr sharding, ir::MeshAttr mesh,
@@ -28,15 +33,16 @@ absl::StatusOr<PieceLayout> LayoutOf(ir::ShardingAttr sharding, ir::MeshAttr mes
   layout.offsets.assign(global_shape.size(), 0);
   layout.local_shape = global_shape;
   if (!sharding) return layout;
-  if (!sharding.getUnreducedAxes().empty()) {
-    return absl::InvalidArgumentError("sharding has unreduced axes");
-  }
   if (sharding.getRank() != static_cast<int64_t>(global_shape.size())) {
     return absl::InvalidArgumentError(absl::StrCat("sharding of rank ", sharding.getRank(),
                                                    " for a tensor of rank ", global_shape.size()));
   }
   std::optional<int64_t> linear = mesh.findLinearIndex(partition);
   if (!linear) return absl::InvalidArgumentError(absl::StrCat("mesh has no device ", partition));
+  if (!sharding.getUnreducedAxes().empty()) {
+    layout.unreduced_position =
+        ir::getGroupPosition(mesh, sharding.getUnreducedAxes(), *linear).position;
+  }
   for (size_t d = 0; d < global_shape.size(); ++d) {
     llvm::ArrayRef<ir::AxisRefAttr> axes = sharding.getDimShardings()[d].getAxes();
     if (axes.empty()) continue;
@@ -100,6 +106,9 @@ absl::StatusOr<Tensor> ShardTensor(const Tensor& global, ir::ShardingAttr shardi
   absl::StatusOr<PieceLayout> layout = LayoutOf(sharding, mesh, global.shape(), partition);
   if (!layout.ok()) return layout.status();
   Tensor local = Tensor::Zeros(global.type(), layout->local_shape);
+  // Partial sums over the unreduced axes: the first partition along them holds the value,
+  // the others zeros, so that their sum is the value.
+  if (layout->unreduced_position != 0) return local;
   const int64_t size = ElementTypeSize(global.type());
   ForEachValidElement(*layout, global.shape(), [&](int64_t l, int64_t g) {
     std::memcpy(local.bytes().data() + l * size, global.bytes().data() + g * size, size);
@@ -107,14 +116,18 @@ absl::StatusOr<Tensor> ShardTensor(const Tensor& global, ir::ShardingAttr shardi
   return local;
 }
 
-absl::StatusOr<Tensor> AssembleTensor(absl::Span<const Tensor> locals, ir::ShardingAttr sharding,
-                                      ir::MeshAttr mesh, const Shape& global_shape) {
-  if (locals.empty()) return absl::InvalidArgumentError("no local pieces");
+namespace {
+
+// The global tensor from the pieces of `partitions`, which hold one whole value between
+// them (replicas must agree).
+absl::StatusOr<Tensor> AssembleReplicas(absl::Span<const Tensor> locals,
+                                        absl::Span<const int64_t> partitions,
+                                        ir::ShardingAttr sharding, ir::MeshAttr mesh,
+                                        const Shape& global_shape) {
   Tensor global = Tensor::Zeros(locals[0].type(), global_shape);
   std::vector<bool> written(global.num_elements(), false);
   const int64_t size = ElementTypeSize(global.type());
-  for (int64_t p = 0; p < static_cast<int64_t>(locals.size()); ++p) {
-    if (OutsideMaximalMesh(sharding, mesh, p)) continue;
+  for (int64_t p : partitions) {
     absl::StatusOr<PieceLayout> layout = LayoutOf(sharding, mesh, global_shape, p);
     if (!layout.ok()) return layout.status();
     const Tensor& local = locals[p];
@@ -145,6 +158,36 @@ absl::StatusOr<Tensor> AssembleTensor(absl::Span<const Tensor> locals, ir::Shard
     }
   }
   return global;
+}
+
+}  // namespace
+
+absl::StatusOr<Tensor> AssembleTensor(absl::Span<const Tensor> locals, ir::ShardingAttr sharding,
+                                      ir::MeshAttr mesh, const Shape& global_shape) {
+  if (locals.empty()) return absl::InvalidArgumentError("no local pieces");
+  // The partitions at each position along the unreduced axes (all at position 0 without
+  // any) hold one whole value between them; the global tensor is the sum of those values.
+  std::map<int64_t, std::vector<int64_t>> groups;
+  for (int64_t p = 0; p < static_cast<int64_t>(locals.size()); ++p) {
+    if (OutsideMaximalMesh(sharding, mesh, p)) continue;
+    absl::StatusOr<PieceLayout> layout = LayoutOf(sharding, mesh, global_shape, p);
+    if (!layout.ok()) return layout.status();
+    groups[layout->unreduced_position].push_back(p);
+  }
+  std::optional<Tensor> sum;
+  for (const auto& [position, partitions] : groups) {
+    absl::StatusOr<Tensor> value =
+        AssembleReplicas(locals, partitions, sharding, mesh, global_shape);
+    if (!value.ok()) return value.status();
+    if (!sum) {
+      sum = *std::move(value);
+      continue;
+    }
+    collectives::Accumulate(sum->type(), collectives::ReductionKind::kSum,
+                            sum->bytes().data(), value->bytes().data(), sum->num_elements());
+  }
+  if (!sum) return Tensor::Zeros(locals[0].type(), global_shape);
+  return *std::move(sum);
 }
 
 }  // namespace tessel::runtime

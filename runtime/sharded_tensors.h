@@ -27,9 +27,10 @@ absl::StatusOr<ir::MeshAttr> MeshOfSharding(mlir::ModuleOp module, ir::ShardingA
 // Partition `partition`'s local piece of `global` under `sharding` on `mesh`. A null
 // sharding means replicated (the whole tensor). A partition outside a mesh of one device
 // (a maximal sharding: the value lives on that device alone) gets zeros of the whole shape,
-// so a program that reads the value anywhere but its owner cannot pass a check. Fails if
-// the sharding has unreduced axes, its rank differs from the tensor's, or the mesh has
-// several devices and not `partition`.
+// so a program that reads the value anywhere but its owner cannot pass a check. With
+// unreduced axes (a partial sum over them) the first partition along those axes gets the
+// piece and the others zeros, which sum to it. Fails if the sharding's rank differs from
+// the tensor's, or the mesh has several devices and not `partition`.
 absl::StatusOr<Tensor> ShardTensor(const Tensor& global, ir::ShardingAttr sharding,
                                    ir::MeshAttr mesh, int64_t partition);
 
@@ -38,6 +39,8 @@ absl::StatusOr<Tensor> ShardTensor(const Tensor& global, ir::ShardingAttr shardi
 // the owner of a maximal value holds it). Padding is dropped. Every element must be the same in all
 // pieces that hold it (replicas must agree): a mismatch fails with FailedPrecondition naming
 // the partition, so a partitioned program whose replicas diverge cannot pass as correct.
+// With unreduced axes, the partitions at each position along them make one value so, and
+// the global tensor is the sum of those values.
 absl::StatusOr<Tensor> AssembleTensor(absl::Span<const Tensor> locals, ir::ShardingAttr sharding,
                                       ir::MeshAttr mesh, const Shape& global_shape);
 

@@ -1,5 +1,5 @@
 // Cutting and assembling sharded tensors: uneven splits pad with zeros, assembly drops the
-// padding, and replicas that disagree are reported.
+// padding, replicas that disagree are reported, and partial sums over unreduced axes add up.
 #include "runtime/sharded_tensors.h"
 
 #include "gtest/gtest.h"
@@ -17,7 +17,8 @@ class ShardedTensorsTest : public ::testing::Test {
     auto module = ParseModule(R"(
 tessel.mesh @mesh = <["x"=2, "y"=2]>
 func.func @f(%a: tensor<5xi32> {tessel.sharding = #tessel.sharding<@mesh, [{"y", "x"}]>},
-             %b: tensor<5xi32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}]>}) {
+             %b: tensor<5xi32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}]>},
+             %c: tensor<5xi32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}], unreduced={"y"}>}) {
   return
 }
 )",
@@ -28,11 +29,12 @@ func.func @f(%a: tensor<5xi32> {tessel.sharding = #tessel.sharding<@mesh, [{"y",
     auto f = module_->lookupSymbol<mlir::func::FuncOp>("f");
     yx_ = f.getArgAttrOfType<ir::ShardingAttr>(0, "tessel.sharding");
     x_ = f.getArgAttrOfType<ir::ShardingAttr>(1, "tessel.sharding");
+    xPartialOverY_ = f.getArgAttrOfType<ir::ShardingAttr>(2, "tessel.sharding");
   }
   mlir::MLIRContext context_;
   mlir::OwningOpRef<mlir::ModuleOp> module_;
   ir::MeshAttr mesh_;
-  ir::ShardingAttr yx_, x_;
+  ir::ShardingAttr yx_, x_, xPartialOverY_;
 };
 
 TEST_F(ShardedTensorsTest, UnevenSplitPadsTheLastShardsWithZeros) {
@@ -62,6 +64,31 @@ TEST_F(ShardedTensorsTest, DisagreeingReplicasFail) {
   locals[3].data<int32_t>()[0] = 9;  // partition 3 replicates partition 2's shard
   EXPECT_THAT(AssembleTensor(locals, x_, mesh_, {5}),
               tessel::testing::StatusIs(absl::StatusCode::kFailedPrecondition, "partition 3 disagrees"));
+}
+
+// Split over "x", partial sums over "y": device (x, y) is partition 2*x + y (row-major).
+TEST_F(ShardedTensorsTest, PartialSumsOverUnreducedAxesAddUp) {
+  Tensor global = Tensor::FromVector<int32_t>({5}, {1, 2, 3, 4, 5});
+  // Cutting: the first device along "y" holds the piece, the other zeros.
+  std::vector<std::vector<int32_t>> want = {{1, 2, 3}, {0, 0, 0}, {4, 5, 0}, {0, 0, 0}};
+  std::vector<Tensor> locals;
+  for (int p = 0; p < 4; ++p) {
+    auto local = ShardTensor(global, xPartialOverY_, mesh_, p);
+    ASSERT_TRUE(local.ok()) << local.status();
+    EXPECT_EQ(local->ToVector<int32_t>(), want[p]) << "partition " << p;
+    locals.push_back(*std::move(local));
+  }
+  auto back = AssembleTensor(locals, xPartialOverY_, mesh_, {5});
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_TRUE(back->BitwiseEquals(global));
+  // Assembling: the two devices along "y" each hold a part; the value is their sum.
+  locals[0] = Tensor::FromVector<int32_t>({3}, {10, 20, 30});
+  locals[1] = Tensor::FromVector<int32_t>({3}, {1, 2, 3});
+  locals[2] = Tensor::FromVector<int32_t>({3}, {40, 50, 7});
+  locals[3] = Tensor::FromVector<int32_t>({3}, {4, 5, 8});
+  auto sum = AssembleTensor(locals, xPartialOverY_, mesh_, {5});
+  ASSERT_TRUE(sum.ok()) << sum.status();
+  EXPECT_EQ(sum->ToVector<int32_t>(), (std::vector<int32_t>{11, 22, 33, 44, 55}));
 }
 
 }  // namespace
