@@ -25,6 +25,8 @@ import subprocess
 import sys
 import tempfile
 
+from jax_transformer import block
+
 B, S, D, H, F = 8, 32, 64, 4, 256
 
 
@@ -36,26 +38,9 @@ def build_hlo(layers):
 
     mesh = jax.make_mesh((4, 2), ("data", "model"))
 
-    def layer_norm(x, scale):
-        mean = jnp.mean(x, axis=-1, keepdims=True)
-        var = jnp.mean(jnp.square(x - mean), axis=-1, keepdims=True)
-        return (x - mean) * jax.lax.rsqrt(var + 1e-5) * scale
-
-    def attention(x, wq, wk, wv, wo):
-        q = (x @ wq).reshape(B, S, H, D // H)
-        k = (x @ wk).reshape(B, S, H, D // H)
-        v = (x @ wv).reshape(B, S, H, D // H)
-        scores = jnp.einsum("bqhd,bkhd->bhqk", q, k) / jnp.sqrt(D // H).astype(jnp.float32)
-        causal = jnp.tril(jnp.ones((S, S), dtype=bool))
-        scores = jnp.where(causal, scores, -1e9)
-        probs = jax.nn.softmax(scores, axis=-1)
-        mixed = jnp.einsum("bhqk,bkhd->bqhd", probs, v).reshape(B, S, D)
-        return mixed @ wo
-
     def model(x, params):
-        for (ln1, wq, wk, wv, wo, ln2, w1, w2) in params:
-            x = x + attention(layer_norm(x, ln1), wq, wk, wv, wo)
-            x = x + jax.nn.gelu(layer_norm(x, ln2) @ w1, approximate=True) @ w2
+        for layer in params:
+            x = block(x, layer, H)
         return x
 
     f32 = jnp.float32

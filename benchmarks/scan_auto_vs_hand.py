@@ -26,6 +26,8 @@ import subprocess
 import sys
 import tempfile
 
+from jax_transformer import block
+
 
 def lower(layers, batch, seq, d, heads, ff, plan):
     """The HLO text of the scanned model; `plan` is None, "data parallel" or "Megatron"."""
@@ -33,28 +35,8 @@ def lower(layers, batch, seq, d, heads, ff, plan):
     import jax.numpy as jnp
     from jax.sharding import NamedSharding, PartitionSpec as P
 
-    def layer_norm(x, scale):
-        mean = jnp.mean(x, axis=-1, keepdims=True)
-        var = jnp.mean(jnp.square(x - mean), axis=-1, keepdims=True)
-        return (x - mean) * jax.lax.rsqrt(var + 1e-5) * scale
-
-    def attention(x, wq, wk, wv, wo):
-        q = (x @ wq).reshape(batch, seq, heads, d // heads)
-        k = (x @ wk).reshape(batch, seq, heads, d // heads)
-        v = (x @ wv).reshape(batch, seq, heads, d // heads)
-        scores = jnp.einsum("bqhd,bkhd->bhqk", q, k) / jnp.sqrt(d // heads).astype(jnp.float32)
-        causal = jnp.tril(jnp.ones((seq, seq), dtype=bool))
-        probs = jax.nn.softmax(jnp.where(causal, scores, -1e9), axis=-1)
-        return jnp.einsum("bhqk,bkhd->bqhd", probs, v).reshape(batch, seq, d) @ wo
-
     def model(x, stacks):
-        def layer(x, p):
-            ln1, wq, wk, wv, wo, ln2, w1, w2 = p
-            x = x + attention(layer_norm(x, ln1), wq, wk, wv, wo)
-            x = x + jax.nn.gelu(layer_norm(x, ln2) @ w1, approximate=True) @ w2
-            return x, None
-
-        return jax.lax.scan(layer, x, stacks)[0]
+        return jax.lax.scan(lambda x, p: (block(x, p, heads), None), x, stacks)[0]
 
     f32 = jnp.float32
     rep, cols, rows = P(None, None), P(None, None, "model"), P(None, "model", None)

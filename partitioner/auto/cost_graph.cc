@@ -473,6 +473,18 @@ class Builder {
     return absl::OkStatus();
   }
 
+  // The layout the user's annotation of `op` gives its result `k`, if any.
+  absl::StatusOr<std::optional<Layout>> resultLayout(ir::ShardingPerValueAttr annotation,
+                                                     size_t k, mlir::Operation* op) {
+    if (!annotation || k >= annotation.getShardings().size()) return std::nullopt;
+    absl::StatusOr<Layout> layout =
+        userLayout(annotation.getShardings()[k],
+                   absl::StrCat("result ", k, " of ", op->getName().getStringRef().str()),
+                   op->getLoc());
+    if (!layout.ok()) return layout.status();
+    return std::optional<Layout>(*layout);
+  }
+
   // A while loop is opened: each carried value gets a node of its own whose layout is that
   // of the loop's input, the condition's and the body's argument, the body's yield and the
   // loop's result, which the partitioner keeps alike (control_flow_partition.cc); the ops
@@ -490,18 +502,12 @@ class Builder {
     for (auto [k, input] : llvm::enumerate(loop.getInputs())) {
       auto type = staticTensor(input.getType());
       if (!type) continue;
-      std::optional<Layout> given;
-      if (annotation && k < annotation.getShardings().size()) {
-        absl::StatusOr<Layout> layout = userLayout(
-            annotation.getShardings()[k], absl::StrCat("result ", k, " of hlo.while"),
-            op->getLoc());
-        if (!layout.ok()) return layout.status();
-        given = *layout;
-      }
+      absl::StatusOr<std::optional<Layout>> given = resultLayout(annotation, k, op);
+      if (!given.ok()) return given.status();
       std::vector<Layout>& layouts = carried[k];
-      const bool fixed = given.has_value();
+      const bool fixed = given->has_value();
       const int id = addTensorNode(absl::StrCat("loop carry ", k, " of hlo.while"), op, type,
-                                   given, /*persistent=*/false, layouts);
+                                   *given, /*persistent=*/false, layouts);
       carries[k] = id;
       addEdge(op, input, id, [&](size_t t) { return layouts[t]; });
       addValue(cond.getArgument(k), id, layouts, fixed);
@@ -544,17 +550,11 @@ class Builder {
     for (auto [k, result] : llvm::enumerate(op->getResults())) {
       auto type = staticTensor(result.getType());
       if (!type) continue;
-      std::optional<Layout> given;
-      if (annotation && k < annotation.getShardings().size()) {
-        absl::StatusOr<Layout> layout = userLayout(
-            annotation.getShardings()[k], absl::StrCat("result ", k, " of hlo.case"),
-            op->getLoc());
-        if (!layout.ok()) return layout.status();
-        given = *layout;
-      }
+      absl::StatusOr<std::optional<Layout>> given = resultLayout(annotation, k, op);
+      if (!given.ok()) return given.status();
       results[k] = addTensorNode(absl::StrCat("case result ", k, " of hlo.case"), op, type,
-                                 given, /*persistent=*/false, layoutsOf[k]);
-      addValue(result, results[k], layoutsOf[k], given.has_value());
+                                 *given, /*persistent=*/false, layoutsOf[k]);
+      addValue(result, results[k], layoutsOf[k], given->has_value());
     }
     for (mlir::Region& branch : caseOp.getBranches()) {
       mlir::Block& block = branch.front();
