@@ -274,6 +274,42 @@ func.func @main(%x: tensor<16x64xf32>, %w: tensor<64x64xf32>) -> tensor<16x64xf3
   }
 }
 
+// A user's sharding of a loop's result fixes the carried value's layout through the loop:
+// the plan keeps it (marked annotated) and chooses the rest around it.
+TEST(AutoShardingTest, AnAnnotatedLoopKeepsItsCarriedLayout) {
+  absl::StatusOr<Program> program = Program::FromMlirText(R"(
+tessel.mesh @mesh = <["data"=4, "model"=2]>
+func.func @main(%x: tensor<16x64xf32>, %w: tensor<64x64xf32>) -> tensor<16x64xf32> {
+  %zero = hlo.constant dense<0> : tensor<i32>
+  %three = hlo.constant dense<3> : tensor<i32>
+  %r:2 = hlo.while(%i = %zero, %h = %x) : tensor<i32>, tensor<16x64xf32> attributes {tessel.sharding = #tessel.sharding_per_value<[<@mesh, []>, <@mesh, [{"model"}, {}]>]>}
+  cond {
+    %more = hlo.compare LT, %i, %three : tensor<i32>
+    hlo.return %more : tensor<i1>
+  } do {
+    %one = hlo.constant dense<1> : tensor<i32>
+    %next = hlo.add %i, %one : tensor<i32>
+    %y = hlo.dot_general %h, %w, lhs_contract = [1], rhs_contract = [0]
+        : (tensor<16x64xf32>, tensor<64x64xf32>) -> tensor<16x64xf32>
+    %t = hlo.tanh %y : tensor<16x64xf32>
+    hlo.return %next, %t : tensor<i32>, tensor<16x64xf32>
+  }
+  return %r#1 : tensor<16x64xf32>
+}
+)");
+  ASSERT_THAT(program, IsOk());
+  absl::StatusOr<PartitionResult> chosen = Partition(*program, AutoOptions());
+  ASSERT_THAT(chosen, IsOk());
+  ASSERT_TRUE(chosen->auto_sharding.has_value());
+  EXPECT_THAT(chosen->auto_sharding->choices,
+              ::testing::Contains(::testing::AllOf(
+                  ::testing::StartsWith("loop carry 1 of hlo.while"),
+                  ::testing::HasSubstr(R"([{"model"}, {}] (annotated))"))));
+  absl::StatusOr<VerifyReport> report = Verify(*program, *chosen, /*seed=*/3);
+  ASSERT_THAT(report, IsOk());
+  EXPECT_TRUE(report->ok()) << report->ToString();
+}
+
 // A case's branches are chosen op by op too: its result is a choice ("case result 0"), and
 // on hardware where splitting pays the branches' matmuls split and the program still runs
 // like the single-device one, whichever branch the index picks, on 8 and 3 devices.
