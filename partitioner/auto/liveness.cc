@@ -10,10 +10,11 @@
 #include "cost_model/tensor_bytes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
-#include "partitioner/auto/memory_rows.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "partitioner/auto/memory_rows.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/spmd/loop_invariant_hoisting.h"
 
 namespace tessel::auto_sharding {
 namespace {
@@ -35,29 +36,6 @@ llvm::SmallVector<size_t, 4> keptPrefix(const Layout& from, const Layout& to) {
     kept.push_back(k);
   }
   return kept;
-}
-
-// Marks the body ops of `loop` that the partitioner hoists before it: pure ops without
-// regions whose operands come from outside the loop, from state the body returns
-// unchanged, or from ops so marked.
-void markInvariants(hlo::WhileOp loop,
-                    llvm::DenseMap<mlir::Operation*, mlir::Operation*>& hoistedBefore) {
-  mlir::Block& body = loop.getBody().front();
-  mlir::Operation* yield = body.getTerminator();
-  auto invariant = [&](mlir::Value value) {
-    if (auto argument = llvm::dyn_cast<mlir::BlockArgument>(value)) {
-      if (argument.getOwner() == &body) {
-        return yield->getOperand(argument.getArgNumber()) == value;
-      }
-    }
-    mlir::Operation* def = value.getDefiningOp();
-    if (def && def->getBlock() == &body) return hoistedBefore.count(def) > 0;
-    return !loop->isAncestor(value.getParentBlock()->getParentOp());
-  };
-  for (mlir::Operation& op : body.without_terminator()) {
-    if (op.getNumRegions() != 0 || !mlir::isPure(&op)) continue;
-    if (llvm::all_of(op.getOperands(), invariant)) hoistedBefore[&op] = loop.getOperation();
-  }
 }
 
 // Marks the ops every branch of `caseOp` computes alike from values outside it, which the
@@ -191,7 +169,9 @@ LivenessModel::LivenessModel(const CostGraph& graph, mlir::func::FuncOp func) : 
     for (mlir::Operation& op : inner) {
       const int64_t first = static_cast<int64_t>(ops_.size());
       if (auto loop = llvm::dyn_cast<hlo::WhileOp>(op)) {
-        markInvariants(loop, hoistedBefore);
+        for (mlir::Operation* hoisted : spmd::loopInvariantOps(loop)) {
+          hoistedBefore[hoisted] = loop.getOperation();
+        }
         flatten(loop.getCond().front());
         flatten(loop.getBody().front());
       } else if (auto branches = llvm::dyn_cast<hlo::CaseOp>(op)) {

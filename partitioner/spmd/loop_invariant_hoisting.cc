@@ -3,6 +3,7 @@
 #include "partitioner/spmd/loop_invariant_hoisting.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
@@ -23,6 +24,8 @@ bool usesOnlyOutside(mlir::Operation& op, mlir::Operation* parent) {
 }
 
 int hoistFromLoop(hlo::WhileOp loop) {
+  // Listed before the state is rewritten: the list reads unchanged state as invariant.
+  const llvm::SmallVector<mlir::Operation*> invariant = loopInvariantOps(loop);
   mlir::Block& body = loop.getBody().front();
   mlir::Block& cond = loop.getCond().front();
   mlir::Operation* yield = body.getTerminator();
@@ -34,13 +37,8 @@ int hoistFromLoop(hlo::WhileOp loop) {
         initial, [&](mlir::OpOperand& use) { return use.getOwner() != yield; });
     cond.getArgument(i).replaceAllUsesWith(initial);
   }
-  int moved = 0;
-  for (mlir::Operation& op : llvm::make_early_inc_range(body.without_terminator())) {
-    if (!isMovable(op) || !usesOnlyOutside(op, loop)) continue;
-    op.moveBefore(loop);
-    ++moved;
-  }
-  return moved;
+  for (mlir::Operation* op : invariant) op->moveBefore(loop);
+  return static_cast<int>(invariant.size());
 }
 
 // Ops that every branch of `caseOp` computes alike from values outside it: one copy moves
@@ -77,6 +75,29 @@ int hoistFromCase(hlo::CaseOp caseOp) {
 }
 
 }  // namespace
+
+llvm::SmallVector<mlir::Operation*> loopInvariantOps(hlo::WhileOp loop) {
+  mlir::Block& body = loop.getBody().front();
+  mlir::Operation* yield = body.getTerminator();
+  llvm::SmallPtrSet<mlir::Operation*, 8> listed;
+  auto invariant = [&](mlir::Value value) {
+    if (auto argument = llvm::dyn_cast<mlir::BlockArgument>(value)) {
+      if (argument.getOwner() == &body) {
+        return yield->getOperand(argument.getArgNumber()) == value;
+      }
+    }
+    mlir::Operation* def = value.getDefiningOp();
+    if (def && def->getBlock() == &body) return listed.contains(def);
+    return !loop->isAncestor(value.getParentBlock()->getParentOp());
+  };
+  llvm::SmallVector<mlir::Operation*> ops;
+  for (mlir::Operation& op : body.without_terminator()) {
+    if (!isMovable(op) || !llvm::all_of(op.getOperands(), invariant)) continue;
+    listed.insert(&op);
+    ops.push_back(&op);
+  }
+  return ops;
+}
 
 int hoistInvariantCode(mlir::func::FuncOp func) {
   // Post-order: inner loops and cases first, so invariant code climbs every level.

@@ -12,12 +12,19 @@
 #ifndef TESSEL_PARTITIONER_SPMD_LOOP_INVARIANT_HOISTING_H_
 #define TESSEL_PARTITIONER_SPMD_LOOP_INVARIANT_HOISTING_H_
 
+#include "llvm/ADT/SmallVector.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "partitioner/ir/hlo/hlo_ops.h"
 
 namespace tessel::spmd {
 
 // Returns the number of ops moved.
 int hoistInvariantCode(mlir::func::FuncOp func);
+
+// The ops of `loop`'s body that hoistInvariantCode moves before it, in body order: those
+// that can move and read only values from outside the loop, state the body returns
+// unchanged, or results of ops listed before them. The loop is not changed.
+llvm::SmallVector<mlir::Operation*> loopInvariantOps(hlo::WhileOp loop);
 
 }  // namespace tessel::spmd
 
