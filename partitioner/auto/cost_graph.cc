@@ -88,11 +88,9 @@ bool unevenOnUnitReshape(const rules::OpShardingRule& rule, const OpStrategy& s,
   };
   if (!singleFactors(rule.getOperand(0)) || !singleFactors(rule.getResult(0))) return false;
   bool any = false;
-  for (auto [f, axes] : llvm::enumerate(s.factorAxes)) {
-    if (axes.empty()) continue;
-    int64_t shards = 1;
-    for (int axis : axes) shards *= mesh.getAxes()[axis].getSize();
-    if (rule.getFactor(static_cast<int64_t>(f)).size % shards == 0) return false;
+  for (int64_t f = 0; f < static_cast<int64_t>(s.factorAxes.size()); ++f) {
+    if (s.factorAxes[f].empty()) continue;
+    if (rule.getFactor(f).size % factorShards(s, f, mesh) == 0) return false;
     any = true;
   }
   return any;
@@ -338,9 +336,7 @@ class Builder {
         for (int64_t f : dim) {
           const rules::Factor& factor = rule.getFactor(f);
           if (factor.kind != rules::FactorKind::kReduction || s.factorAxes[f].empty()) continue;
-          int64_t shards = 1;
-          for (int axis : s.factorAxes[f]) shards *= mesh().getAxes()[axis].getSize();
-          masked |= factor.size % shards != 0;
+          masked |= factor.size % factorShards(s, f, mesh()) != 0;
         }
       }
       if (!masked) continue;
@@ -490,6 +486,26 @@ class Builder {
   // loop's result, which the partitioner keeps alike (control_flow_partition.cc); the ops
   // of the condition and the body join the graph like top-level ones, their compute and
   // their reshards counted once per trip (the condition once more).
+  // Adds the ops of `block` but its terminator.
+  absl::Status addBlock(mlir::Block& block) {
+    for (mlir::Operation& inner : block.without_terminator()) {
+      absl::Status added = addOp(&inner);
+      if (!added.ok()) return added;
+    }
+    return absl::OkStatus();
+  }
+
+  // Prices each operand k of `yield` into node `nodes[k]`'s layouts `layouts[k]` (skipped
+  // where there is no node, -1).
+  void addYieldEdges(mlir::Operation* yield, llvm::ArrayRef<int> nodes,
+                     const std::vector<std::vector<Layout>>& layouts) {
+    for (auto [k, yielded] : llvm::enumerate(yield->getOperands())) {
+      if (k >= nodes.size() || nodes[k] < 0) continue;
+      const std::vector<Layout>& into = layouts[k];
+      addEdge(yield, yielded, nodes[k], [&](size_t t) { return into[t]; });
+    }
+  }
+
   absl::Status addLoop(hlo::WhileOp loop) {
     mlir::Operation* op = loop.getOperation();
     auto annotation =
@@ -518,23 +534,12 @@ class Builder {
     const double outer = scale_;
     const double count = static_cast<double>(trips ? *trips : 1);
     scale_ = outer * (count + 1);
-    for (mlir::Operation& inner : cond.without_terminator()) {
-      absl::Status added = addOp(&inner);
-      if (!added.ok()) return added;
-    }
+    absl::Status added = addBlock(cond);
     scale_ = outer * count;
-    for (mlir::Operation& inner : body.without_terminator()) {
-      absl::Status added = addOp(&inner);
-      if (!added.ok()) return added;
-    }
-    mlir::Operation* yield = body.getTerminator();
-    for (auto [k, yielded] : llvm::enumerate(yield->getOperands())) {
-      if (k >= carries.size() || carries[k] < 0) continue;
-      const std::vector<Layout>& layouts = carried[k];
-      addEdge(yield, yielded, carries[k], [&](size_t t) { return layouts[t]; });
-    }
+    if (added.ok()) added = addBlock(body);
+    if (added.ok()) addYieldEdges(body.getTerminator(), carries, carried);
     scale_ = outer;
-    return absl::OkStatus();
+    return added;
   }
 
   // A case is opened like a loop: each result is a node whose layout every branch yields
@@ -557,17 +562,9 @@ class Builder {
       addValue(result, results[k], layoutsOf[k], given->has_value());
     }
     for (mlir::Region& branch : caseOp.getBranches()) {
-      mlir::Block& block = branch.front();
-      for (mlir::Operation& inner : block.without_terminator()) {
-        absl::Status added = addOp(&inner);
-        if (!added.ok()) return added;
-      }
-      mlir::Operation* yield = block.getTerminator();
-      for (auto [k, yielded] : llvm::enumerate(yield->getOperands())) {
-        if (k >= results.size() || results[k] < 0) continue;
-        const std::vector<Layout>& layouts = layoutsOf[k];
-        addEdge(yield, yielded, results[k], [&](size_t t) { return layouts[t]; });
-      }
+      absl::Status added = addBlock(branch.front());
+      if (!added.ok()) return added;
+      addYieldEdges(branch.front().getTerminator(), results, layoutsOf);
     }
     return absl::OkStatus();
   }

@@ -93,9 +93,10 @@ struct CostGraph {
 // Builds the graph of `func`'s ops on the module's one mesh. The ops of a while loop's
 // condition and body are nodes too, priced per trip, and each carried value is a node
 // ("loop carry K") that fixes its layout through the loop; a case's branch ops are nodes,
-// each branch priced in full, and each result a node ("case result K"). Fails with FailedPrecondition when the module has
-// no mesh or several, and with Unimplemented, naming the value and its location, for a user
-// sharding auto-sharding cannot take yet (sub-axes, replicated or unreduced axes).
+// each branch priced in full, and each result a node ("case result K"). Fails with
+// FailedPrecondition when the module has no mesh or several, and with Unimplemented,
+// naming the value and its location, for a user sharding auto-sharding cannot take yet
+// (sub-axes, replicated or unreduced axes).
 absl::StatusOr<CostGraph> buildCostGraph(mlir::func::FuncOp func,
                                          const cost_model::HardwareSpec& spec);
 

@@ -132,12 +132,16 @@ std::vector<OpStrategy> enumerateStrategies(const rules::OpShardingRule& rule, i
   return strategies;
 }
 
+int64_t factorShards(const OpStrategy& strategy, int64_t factor, ir::MeshAttr mesh) {
+  int64_t n = 1;
+  for (int a : strategy.factorAxes[factor]) n *= mesh.getAxes()[a].getSize();
+  return n;
+}
+
 bool splitsEvenly(const rules::OpShardingRule& rule, const OpStrategy& strategy,
                   ir::MeshAttr mesh) {
-  for (auto [f, axes] : llvm::enumerate(strategy.factorAxes)) {
-    int64_t n = 1;
-    for (int a : axes) n *= mesh.getAxes()[a].getSize();
-    if (rule.getFactor(f).size % n != 0) return false;
+  for (int64_t f = 0; f < static_cast<int64_t>(strategy.factorAxes.size()); ++f) {
+    if (rule.getFactor(f).size % factorShards(strategy, f, mesh) != 0) return false;
   }
   return true;
 }

@@ -51,6 +51,9 @@ struct EnumerationOptions {
 std::vector<OpStrategy> enumerateStrategies(const rules::OpShardingRule& rule, ir::MeshAttr mesh,
                                             const EnumerationOptions& options = {});
 
+// How many pieces `strategy` cuts factor `factor` into: the product of its axes' sizes.
+int64_t factorShards(const OpStrategy& strategy, int64_t factor, ir::MeshAttr mesh);
+
 // Whether every factor `strategy` splits is a multiple of the devices splitting it.
 bool splitsEvenly(const rules::OpShardingRule& rule, const OpStrategy& strategy,
                   ir::MeshAttr mesh);
