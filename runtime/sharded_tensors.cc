@@ -118,18 +118,23 @@ absl::StatusOr<Tensor> ShardTensor(const Tensor& global, ir::ShardingAttr shardi
 
 namespace {
 
-// The global tensor from the pieces of `partitions`, which hold one whole value between
-// them (replicas must agree).
+// A partition and where its piece sits.
+struct Piece {
+  int64_t partition;
+  PieceLayout layout;
+};
+
+// The global tensor from `pieces`, which hold one whole value between them (replicas must
+// agree).
 absl::StatusOr<Tensor> AssembleReplicas(absl::Span<const Tensor> locals,
-                                        absl::Span<const int64_t> partitions,
-                                        ir::ShardingAttr sharding, ir::MeshAttr mesh,
+                                        absl::Span<const Piece> pieces,
                                         const Shape& global_shape) {
   Tensor global = Tensor::Zeros(locals[0].type(), global_shape);
   std::vector<bool> written(global.num_elements(), false);
   const int64_t size = ElementTypeSize(global.type());
-  for (int64_t p : partitions) {
-    absl::StatusOr<PieceLayout> layout = LayoutOf(sharding, mesh, global_shape, p);
-    if (!layout.ok()) return layout.status();
+  for (const Piece& piece : pieces) {
+    const int64_t p = piece.partition;
+    const PieceLayout* layout = &piece.layout;
     const Tensor& local = locals[p];
     if (local.type() != global.type() || local.shape() != layout->local_shape) {
       return absl::InvalidArgumentError(
@@ -167,17 +172,17 @@ absl::StatusOr<Tensor> AssembleTensor(absl::Span<const Tensor> locals, ir::Shard
   if (locals.empty()) return absl::InvalidArgumentError("no local pieces");
   // The partitions at each position along the unreduced axes (all at position 0 without
   // any) hold one whole value between them; the global tensor is the sum of those values.
-  std::map<int64_t, std::vector<int64_t>> groups;
+  std::map<int64_t, std::vector<Piece>> groups;
   for (int64_t p = 0; p < static_cast<int64_t>(locals.size()); ++p) {
     if (OutsideMaximalMesh(sharding, mesh, p)) continue;
     absl::StatusOr<PieceLayout> layout = LayoutOf(sharding, mesh, global_shape, p);
     if (!layout.ok()) return layout.status();
-    groups[layout->unreduced_position].push_back(p);
+    const int64_t position = layout->unreduced_position;
+    groups[position].push_back(Piece{p, *std::move(layout)});
   }
   std::optional<Tensor> sum;
-  for (const auto& [position, partitions] : groups) {
-    absl::StatusOr<Tensor> value =
-        AssembleReplicas(locals, partitions, sharding, mesh, global_shape);
+  for (const auto& [position, pieces] : groups) {
+    absl::StatusOr<Tensor> value = AssembleReplicas(locals, pieces, global_shape);
     if (!value.ok()) return value.status();
     if (!sum) {
       sum = *std::move(value);
