@@ -178,6 +178,19 @@ TEST_F(OpCostTest, MovementOpsOnlyMoveBytes) {
       return %r : tensor<8x8xf32>
     })mlir", "hlo.dynamic_update_slice");
   EXPECT_DOUBLE_EQ(update.bytes, 2 * 24 + 16);  // in place: the update twice and the indices
+  // Slices read only what they return: a scan's slice of one layer out of a stack.
+  OpCost slice = CostOf(R"mlir(
+    func.func @f(%x: tensor<8x8xf32>) -> tensor<2x3xf32> {
+      %r = hlo.slice %x [0:2, 1:4] : (tensor<8x8xf32>) -> tensor<2x3xf32>
+      return %r : tensor<2x3xf32>
+    })mlir", "hlo.slice");
+  EXPECT_DOUBLE_EQ(slice.bytes, 2 * 24);
+  OpCost dynamicSlice = CostOf(R"mlir(
+    func.func @f(%x: tensor<24x8x8xf32>, %i: tensor<i32>, %j: tensor<i32>) -> tensor<1x8x8xf32> {
+      %r = hlo.dynamic_slice %x, %i, %j, %j, sizes = [1, 8, 8] : (tensor<24x8x8xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x8x8xf32>
+      return %r : tensor<1x8x8xf32>
+    })mlir", "hlo.dynamic_slice");
+  EXPECT_DOUBLE_EQ(dynamicSlice.bytes, 2 * 256 + 12);  // the slice twice and the indices
   OpCost iota = CostOf(R"mlir(
     func.func @f() -> tensor<4x8xi32> {
       %r = hlo.iota dim = 1 : tensor<4x8xi32>

@@ -109,6 +109,64 @@ func.func @main(%x: tensor<16x64xf32> {tessel.sharding = #tessel.sharding<@mesh,
   EXPECT_EQ(graph->nodes[constraint].descriptions[0], "[{}, {\"model\"}]");
 }
 
+// An uneven split survives on a reshape that only drops a unit dimension (the partitioner
+// keeps its padded pieces) and is pruned on one that splits a dimension in two.
+TEST_F(CostGraphTest, OnlyUnitReshapesKeepUnevenSplits) {
+  absl::StatusOr<CostGraph> graph = build(R"(
+tessel.mesh @mesh = <["x"=3]>
+func.func @main(%a: tensor<1x32x16xf32>, %b: tensor<4x32xf32>)
+    -> (tensor<32x16xf32>, tensor<4x4x8xf32>) {
+  %r = hlo.reshape %a : (tensor<1x32x16xf32>) -> tensor<32x16xf32>
+  %s = hlo.reshape %b : (tensor<4x32xf32>) -> tensor<4x4x8xf32>
+  return %r, %s : tensor<32x16xf32>, tensor<4x4x8xf32>
+})");
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  const int unit = nodeOf(*graph, "hlo.reshape", 0);
+  const int split = nodeOf(*graph, "hlo.reshape", 1);
+  ASSERT_GE(unit, 0);
+  ASSERT_GE(split, 0);
+  EXPECT_GT(graph->nodes[unit].numStrategies(), 1u);
+  EXPECT_EQ(graph->nodes[split].numStrategies(), 1u) << graph->nodes[split].descriptions[1];
+}
+
+// A loop's body ops are nodes priced once per trip: the same dot costs three times as much
+// in a loop of three trips as before it.
+TEST_F(CostGraphTest, LoopBodiesArePricedPerTrip) {
+  absl::StatusOr<CostGraph> graph = build(R"(
+tessel.mesh @mesh = <["data"=4, "model"=2]>
+func.func @main(%x: tensor<16x64xf32>, %w: tensor<64x64xf32>) -> tensor<16x64xf32> {
+  %y0 = hlo.dot_general %x, %w, lhs_contract = [1], rhs_contract = [0]
+      : (tensor<16x64xf32>, tensor<64x64xf32>) -> tensor<16x64xf32>
+  %zero = hlo.constant dense<0> : tensor<i32>
+  %three = hlo.constant dense<3> : tensor<i32>
+  %r:2 = hlo.while(%i = %zero, %h = %y0) : tensor<i32>, tensor<16x64xf32>
+  cond {
+    %more = hlo.compare LT, %i, %three : tensor<i32>
+    hlo.return %more : tensor<i1>
+  } do {
+    %one = hlo.constant dense<1> : tensor<i32>
+    %next = hlo.add %i, %one : tensor<i32>
+    %y = hlo.dot_general %h, %w, lhs_contract = [1], rhs_contract = [0]
+        : (tensor<16x64xf32>, tensor<64x64xf32>) -> tensor<16x64xf32>
+    hlo.return %next, %y : tensor<i32>, tensor<16x64xf32>
+  }
+  return %r#1 : tensor<16x64xf32>
+})");
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  const int before = nodeOf(*graph, "hlo.dot_general", 0);
+  const int inside = nodeOf(*graph, "hlo.dot_general", 1);
+  ASSERT_GE(before, 0);
+  ASSERT_GE(inside, 0);
+  ASSERT_EQ(graph->nodes[before].numStrategies(), graph->nodes[inside].numStrategies());
+  for (size_t s = 0; s < graph->nodes[inside].numStrategies(); ++s) {
+    EXPECT_DOUBLE_EQ(graph->nodes[inside].computeSeconds[s],
+                     3 * graph->nodes[before].computeSeconds[s]);
+  }
+  // The carried value is a node of its own, not an opaque loop.
+  EXPECT_GE(nodeOf(*graph, "loop carry 1 of hlo.while"), 0);
+  EXPECT_LT(nodeOf(*graph, "hlo.while"), 0);
+}
+
 TEST_F(CostGraphTest, RefusesProgramsWithoutAMeshAndShardingsItCannotTake) {
   absl::StatusOr<CostGraph> noMesh = build(R"(
 func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
