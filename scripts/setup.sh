@@ -14,6 +14,7 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin
   libeigen3-dev
   coinor-libcbc-dev         # COIN-OR CBC (with CLP, OSI): the auto-sharding ILP
+  libtcmalloc-minimal4      # the tessel command's allocator (gperftools' TCMalloc)
   python3
   python3-dev pybind11-dev  # the Python module (CPython 3.11 headers, pybind11 2.10)
   python3-numpy python3-pip  # numpy for runs from Python; pip for the wheel's install test
