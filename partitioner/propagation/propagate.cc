@@ -114,6 +114,21 @@ std::string printAxes(llvm::ArrayRef<AxisRefAttr> axes) {
   return text + "}";
 }
 
+// Whether two of the node's tensors have a closed dimension: only those can conflict. Most
+// values are open at the end (propagation gave them their axes), so most nodes need no
+// second step.
+bool mayHaveClosedConflict(const PropagationGraph& graph, const Node& node) {
+  int withClosed = 0;
+  for (int32_t slot : node.slots) {
+    const TensorState& state = graph.states[slot];
+    if (llvm::any_of(state.dims, [](const DimState& dim) { return dim.closed; }) &&
+        ++withClosed == 2) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Warns at each op where two dimensions pinned by the user (closed) disagree on a factor:
 // propagation cannot reconcile them, and the partitioner will reshard between them.
 // A conflict that involves a sharding auto-sharding wrote is a reshard its plan priced and
@@ -122,6 +137,7 @@ void reportConflicts(PropagationGraph& graph, int64_t level) {
   int64_t chosen = 0;
   mlir::Operation* first = nullptr;
   for (const Node& node : graph.nodes) {
+    if (!mayHaveClosedConflict(graph, node)) continue;
     llvm::SmallVector<FactorConflict> conflicts;
     runNode(graph, node, level, &conflicts);
     for (const FactorConflict& conflict : conflicts) {

@@ -116,16 +116,19 @@ class GraphBuilder {
     return it->second;
   }
 
-  void addNode(mlir::Operation* op, rules::OpShardingRule rule,
+  // The rule is moved once, into its place: its nested small vectors move element by element.
+  void addNode(mlir::Operation* op, rules::OpShardingRule&& rule,
                llvm::ArrayRef<mlir::Value> values, Stage stage) {
     int64_t index = graph_.nodes.size();
-    llvm::SmallVector<int32_t, 4> slots;
+    Node& node = graph_.nodes.emplace_back();
+    node.op = op;
+    node.rule = std::move(rule);
+    node.stage = stage;
     for (mlir::Value value : values) {
       int32_t slot = slotFor(value);
       graph_.users[slot].push_back(index);
-      slots.push_back(slot);
+      node.slots.push_back(slot);
     }
-    graph_.nodes.push_back({op, std::move(rule), std::move(slots), stage});
   }
 
   void addEdge(mlir::Operation* owner, llvm::SmallVector<mlir::Value, 4> members) {
