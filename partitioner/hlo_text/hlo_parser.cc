@@ -114,6 +114,10 @@ class Parser {
     if (failed(lex_.expect('{', "to open computation '" + comp.name + "'"))) {
       return mlir::failure();
     }
+    // The entry holds most instructions, one per line as XLA prints them, and XLA prints it
+    // last: sizing its vector from the lines left spares moving every instruction parsed
+    // so far each time the vector grows. Done once per module, so the count stays linear.
+    if (isEntry) comp.instructions.reserve(lex_.rest().count('\n'));
     while (true) {
       lex_.skipSpace();
       if (lex_.consume('}')) break;

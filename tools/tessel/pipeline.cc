@@ -89,6 +89,7 @@ absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks) {
   bool manual = false;
   bool gspmdManual = false;
   bool groups = false;
+  const auto frontendKey = mlir::StringAttr::get(module.getContext(), hlo_text::kFrontendAttrsAttr);
   module.walk([&](mlir::Operation* op) {
     if (auto call = llvm::dyn_cast<hlo::CustomCallOp>(op)) {
       manual |= call.getCallTargetName() == "xla.sdy.GlobalToLocalShape";
@@ -96,7 +97,8 @@ absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks) {
       gspmdManual |= call.getCallTargetName() == "SPMDFullToShardShape" ||
                      call.getCallTargetName() == "SPMDShardToFullShape";
     }
-    if (hasShardy(op->getAttrOfType<mlir::DictionaryAttr>(hlo_text::kFrontendAttrsAttr))) {
+    if (hasShardy(
+            llvm::dyn_cast_or_null<mlir::DictionaryAttr>(op->getDiscardableAttr(frontendKey)))) {
       any = true;
     }
     if (auto function = llvm::dyn_cast<mlir::func::FuncOp>(op)) {

@@ -113,11 +113,9 @@ mlir::FailureOr<std::vector<HloShardingLeaf>> LeavesOf(const Site& site) {
 }
 
 // Whether every sharding of the module is `{manual}` (tuples: in every element) and no
-// manual computation leads into manual code from a global program.
-bool EveryValueManual(mlir::ModuleOp module, const std::vector<Site>& sites) {
-  bool manualComputation = false;
-  module.walk([&](ir::ManualComputationOp) { manualComputation = true; });
-  if (manualComputation) return false;
+// manual computation (`hasManualComputation`) leads into manual code from a global program.
+bool EveryValueManual(bool hasManualComputation, const std::vector<Site>& sites) {
+  if (hasManualComputation) return false;
   for (const Site& site : sites) {
     absl::StatusOr<HloSharding> parsed = HloSharding::Parse(site.text);
     if (!parsed.ok()) return false;
@@ -255,8 +253,10 @@ mlir::StringAttr ShardyShardingIn(mlir::DictionaryAttr frontend) {
 
 std::vector<ShardySite> ShardySites(mlir::ModuleOp module) {
   std::vector<ShardySite> sites;
+  const auto key = mlir::StringAttr::get(module.getContext(), kFrontendAttrs);
   module.walk([&](mlir::Operation* op) {
-    if (auto text = ShardyShardingIn(op->getAttrOfType<mlir::DictionaryAttr>(kFrontendAttrs))) {
+    if (auto text = ShardyShardingIn(
+            llvm::dyn_cast_or_null<mlir::DictionaryAttr>(op->getDiscardableAttr(key)))) {
       sites.push_back({op, std::nullopt, std::nullopt, text.str(),
                        llvm::to_vector(op->getResultTypes())});
     }
@@ -459,18 +459,21 @@ struct ImportHloShardingsPass : public impl::ImportHloShardingsPassBase<ImportHl
     // Shardy's annotations are checked first, and those without a GSPMD form beside them
     // get one.
     if (mlir::failed(ImportShardyAnnotations(module))) return signalPassFailure();
+    // One walk finds both the annotations that say nothing and the sites (a module is
+    // walked several times on the way in, and each walk of a large one costs its cache
+    // misses): the former are left out of the sites, since they go.
     llvm::SmallVector<mlir::Operation*> open;
-    module.walk([&](mlir::Operation* op) {
-      // Read as replication, these would gather what the body may keep split.
-      if (IsShardingCustomCall(op) && SaysNothing(op)) open.push_back(op);
-    });
-    for (mlir::Operation* op : open) {
-      op->getResult(0).replaceAllUsesWith(op->getOperand(0));
-      op->erase();
-    }
     std::vector<Site> sites;
+    const auto key = mlir::StringAttr::get(&getContext(), kHloShardingAttr);
+    bool hasManualComputation = false;
     module.walk([&](mlir::Operation* op) {
-      if (auto text = op->getAttrOfType<mlir::StringAttr>(kHloShardingAttr)) {
+      hasManualComputation |= llvm::isa<ir::ManualComputationOp>(op);
+      // Read as replication, these would gather what the body may keep split.
+      if (IsShardingCustomCall(op) && SaysNothing(op)) {
+        open.push_back(op);
+        return;
+      }
+      if (auto text = llvm::dyn_cast_or_null<mlir::StringAttr>(op->getDiscardableAttr(key))) {
         sites.push_back({Site::Kind::kOp, op, 0, text.str(),
                          llvm::to_vector(op->getResultTypes())});
       }
@@ -489,11 +492,14 @@ struct ImportHloShardingsPass : public impl::ImportHloShardingsPassBase<ImportHl
         }
       }
     });
+    for (mlir::Operation* op : open) {
+      op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+      op->erase();
+    }
     if (sites.empty()) return;
-    if (EveryValueManual(module, sites)) {
+    if (EveryValueManual(hasManualComputation, sites)) {
       // GSPMD leaves a manual value as written on every device: the function is already
       // the per-device program, which runs as it is on the header's device count.
-      auto key = mlir::StringAttr::get(&getContext(), kHloShardingAttr);
       for (const Site& site : sites) {
         if (site.kind == Site::Kind::kArgument) {
           llvm::cast<mlir::func::FuncOp>(site.op).removeArgAttr(site.index, key);
