@@ -29,15 +29,20 @@ llvm::ArrayRef<int64_t> shapeOf(mlir::Type type) {
 
 Layout PartitionState::layoutOf(ir::ShardingAttr sharding, int64_t rank) {
   if (!sharding) return Layout::replicated(nullptr, nullptr, rank);
-  auto mesh = symbols_.lookupNearestSymbolFrom<ir::MeshOp>(func_, sharding.getMeshName());
-  return Layout::fromSharding(sharding, mesh.getMesh(), rank);
+  auto [it, inserted] = meshes_.try_emplace(sharding.getMeshName());
+  if (inserted) {
+    it->second =
+        symbols_.lookupNearestSymbolFrom<ir::MeshOp>(func_, sharding.getMeshName()).getMesh();
+  }
+  return Layout::fromSharding(sharding, it->second, rank);
 }
 
 Layout PartitionState::annotatedLayout(mlir::OpResult result) {
   auto type = llvm::dyn_cast<mlir::RankedTensorType>(result.getType());
   int64_t rank = type ? type.getRank() : 0;
-  auto shardings = result.getOwner()->getAttrOfType<ir::ShardingPerValueAttr>(
-      ir::TesselDialect::kShardingAttrName);
+  // A dialect attribute: no op has it inherent, so the op's own attributes need no asking.
+  auto shardings = llvm::dyn_cast_or_null<ir::ShardingPerValueAttr>(
+      result.getOwner()->getDiscardableAttr(ir::TesselDialect::kShardingAttrName));
   if (!shardings || shardings.getShardings().size() <= result.getResultNumber()) {
     return Layout::replicated(nullptr, nullptr, rank);
   }

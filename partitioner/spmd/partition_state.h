@@ -103,6 +103,9 @@ class PartitionState {
   mlir::SymbolTableCollection& symbols_;
   mlir::func::FuncOp func_;
   const PartitionOptions& options_;
+  // The meshes layoutOf has looked up, by name: every value's layout names one, and a
+  // symbol lookup from the function per value cost about 2% of partitioning.
+  llvm::SmallDenseMap<mlir::Attribute, ir::MeshAttr, 2> meshes_;
   // The local values in the order they were defined (program order), found through a
   // small index: a map holding the local values themselves would scatter them over a table
   // far larger than the caches in a large program, and move them all each time it grows.
