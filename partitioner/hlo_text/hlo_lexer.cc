@@ -1,15 +1,15 @@
 // Character-level lexing of XLA HLO text with line and column tracking.
 #include "partitioner/hlo_text/hlo_lexer.h"
 
-#include <cctype>
-
+#include "llvm/ADT/StringExtras.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
 namespace tessel::hlo_text {
 namespace {
 
+// The ASCII classes, inline: the C library's functions consult the locale on every call.
 bool isNameChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+  return llvm::isAlnum(c) || c == '_' || c == '.' || c == '-';
 }
 
 char closerOf(char open) {
@@ -42,7 +42,7 @@ void Lexer::advance(size_t n) {
 void Lexer::skipSpace() {
   while (!atEnd()) {
     char c = peek();
-    if (std::isspace(static_cast<unsigned char>(c))) {
+    if (llvm::isSpace(c)) {
       advance();
     } else if (c == '/' && peek(1) == '/') {
       while (!atEnd() && peek() != '\n') advance();
@@ -100,8 +100,7 @@ llvm::StringRef Lexer::lexName() {
 
 llvm::StringRef Lexer::lexIdentifier() {
   size_t start = offset_;
-  while (!atEnd() && (std::isalnum(static_cast<unsigned char>(peek())) || peek() == '_' ||
-                      peek() == '-')) {
+  while (!atEnd() && (llvm::isAlnum(peek()) || peek() == '_' || peek() == '-')) {
     advance();
   }
   return text_.slice(start, offset_);
@@ -111,7 +110,7 @@ std::optional<int64_t> Lexer::lexInt() {
   size_t len = 0;
   if (peek() == '-' || peek() == '+') ++len;
   size_t digits = 0;
-  while (std::isdigit(static_cast<unsigned char>(peek(len)))) {
+  while (llvm::isDigit(peek(len))) {
     ++len;
     ++digits;
   }

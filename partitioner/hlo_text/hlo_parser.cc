@@ -1,12 +1,11 @@
 // Parser of XLA HLO text into the syntax tree of hlo_parser.h.
 #include "partitioner/hlo_text/hlo_parser.h"
 
-#include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/StringSet.h"
-
-#include <cctype>
 #include <type_traits>
 
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -84,7 +83,7 @@ class Parser {
   mlir::LogicalResult parseTopLevelItem() {
     SourcePos start = lex_.pos();
     bool isEntry = false;
-    if (lex_.rest().starts_with("ENTRY") && !std::isalnum(lex_.peek(5))) {
+    if (lex_.rest().starts_with("ENTRY") && !llvm::isAlnum(lex_.peek(5))) {
       lex_.advance(5);
       lex_.skipSpace();
       isEntry = true;
@@ -92,7 +91,7 @@ class Parser {
     llvm::StringRef name = lex_.lexName();
     if (name.empty()) return lex_.error() << "expected a computation";
     lex_.skipSpace();
-    if (!isEntry && isStackFrameSection(name) && std::isdigit(lex_.peek())) {
+    if (!isEntry && isStackFrameSection(name) && llvm::isDigit(lex_.peek())) {
       return skipStackFrameSection();
     }
     Computation comp;
@@ -219,7 +218,7 @@ class Parser {
 
   // Entries are `N "text"` or `N {fields}`; none of them affects the program.
   mlir::LogicalResult skipStackFrameSection() {
-    while (std::isdigit(lex_.peek())) {
+    while (llvm::isDigit(lex_.peek())) {
       lex_.lexInt();
       lex_.skipSpaceInLine();
       if (lex_.peek() == '"') {
@@ -237,7 +236,7 @@ class Parser {
   mlir::LogicalResult parseInstruction(Computation& comp) {
     Instruction inst;
     inst.pos = lex_.pos();
-    if (lex_.rest().starts_with("ROOT") && !std::isalnum(lex_.peek(4)) && lex_.peek(4) != '.') {
+    if (lex_.rest().starts_with("ROOT") && !llvm::isAlnum(lex_.peek(4)) && lex_.peek(4) != '.') {
       lex_.advance(4);
       lex_.skipSpace();
       inst.isRoot = true;

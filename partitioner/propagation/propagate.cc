@@ -22,11 +22,6 @@
 namespace tessel::propagation {
 namespace {
 
-int64_t numElements(mlir::Value value) {
-  auto type = llvm::dyn_cast<mlir::RankedTensorType>(value.getType());
-  return type && type.hasStaticShape() ? type.getNumElements() : 0;
-}
-
 // The mesh of a node: that of its first value with a state. Null if none has one yet.
 const TensorState* meshSource(const PropagationGraph& graph, const Node& node) {
   for (int32_t slot : node.slots) {
@@ -78,14 +73,13 @@ llvm::SmallVector<int32_t> runNode(PropagationGraph& graph, const Node& node, in
   };
   llvm::SmallVector<StepTensor> tensors;
   for (auto [index, slot] : llvm::enumerate(node.slots)) {
-    mlir::Value value = graph.values[slot];
     TensorState& state = graph.states[slot];
-    auto type = llvm::dyn_cast<mlir::RankedTensorType>(value.getType());
-    if (type && !state.meshName) state = openState(meshName, mesh, type.getRank());
+    const PropagationGraph::Shape& shape = graph.shapes[slot];
+    if (shape.rank >= 0 && !state.meshName) state = openState(meshName, mesh, shape.rank);
     StepTensor tensor;
     if (state.meshName == meshName) tensor.state = &state;
     tensor.factors = factorsOf(index);
-    tensor.numElements = numElements(value);
+    tensor.numElements = shape.numElements;
     tensor.mayGrow = conflicts == nullptr;
     tensors.push_back(tensor);
   }

@@ -69,6 +69,7 @@ class GraphBuilder {
     graph_.slotOf.reserve(values);
     graph_.users.reserve(values);
     graph_.states.reserve(values);
+    graph_.shapes.reserve(values);
     graph_.nodes.reserve(ops);
     for (auto mesh : module_.getOps<ir::MeshOp>()) {
       graph_.defaultMeshName = mlir::FlatSymbolRefAttr::get(mesh.getSymNameAttr());
@@ -112,6 +113,11 @@ class GraphBuilder {
       graph_.values.push_back(value);
       graph_.users.emplace_back();
       graph_.states.emplace_back();
+      PropagationGraph::Shape& shape = graph_.shapes.emplace_back();
+      if (auto type = llvm::dyn_cast<mlir::RankedTensorType>(value.getType())) {
+        shape.rank = type.getRank();
+        if (type.hasStaticShape()) shape.numElements = type.getNumElements();
+      }
     }
     return it->second;
   }

@@ -44,6 +44,14 @@ struct PropagationGraph {
   std::vector<llvm::SmallVector<int64_t, 2>> users;
   // Each slot's state; a value without a sharding yet has a null meshName.
   std::vector<TensorState> states;
+  // Each slot's rank (-1 for a value that is no ranked tensor) and element count (0 unless
+  // static), read from the type once: a step then leaves the IR untouched, whose values lie
+  // far apart in memory.
+  struct Shape {
+    int32_t rank = -1;
+    int64_t numElements = 0;
+  };
+  std::vector<Shape> shapes;
 
   // The state of `value`, or null when it has none (yet).
   const TensorState* stateOf(mlir::Value value) const {
