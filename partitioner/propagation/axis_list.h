@@ -18,7 +18,7 @@ namespace tessel::propagation {
 
 using ir::AxisRefAttr;
 using ir::MeshAttr;
-using AxisList = llvm::SmallVector<AxisRefAttr, 4>;
+using AxisList = llvm::SmallVector<AxisRefAttr, 2>;
 
 // The number of devices the axes span together: the product of their sizes.
 int64_t getAxesSize(llvm::ArrayRef<AxisRefAttr> axes, MeshAttr mesh);
