@@ -9,8 +9,10 @@ a 4x2 mesh), and then:
     (TF_CPP_VMODULE=hlo_pass_pipeline=2): Shardy propagation (`shardy-xla`) plus SPMD
     partitioning (`spmd-partitioning`), passes only;
   - Tessel: writes the HLO JAX lowers (`as_text(dialect="hlo")`) and runs
-    `tessel partition FILE --timing`, the whole run (start-up, parse, import, propagate,
-    partition, print), median of --repeat runs; it also reports the peak memory.
+    `tessel partition FILE --timing` and reads its wall-clock total: the command's whole
+    work (reading, parsing, importing, propagating, partitioning, printing) from the
+    command's start, after the process has loaded its shared libraries; median of --repeat
+    runs; it also reports the peak memory.
 Prints a Markdown table: instructions, both times, the ratio, and Tessel's microseconds
 and KiB per instruction. Needs JAX (a virtual environment; not a dependency of Tessel).
 
