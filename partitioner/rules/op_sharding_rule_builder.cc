@@ -2,6 +2,7 @@
 #include "partitioner/rules/op_sharding_rule_builder.h"
 
 #include <cassert>
+#include <utility>
 
 #include "llvm/ADT/STLExtras.h"
 #include "mlir/IR/BuiltinTypeInterfaces.h"
@@ -94,7 +95,7 @@ OpShardingRuleBuilder& OpShardingRuleBuilder::addPointwise(llvm::ArrayRef<int64_
   return *this;
 }
 
-OpShardingRule OpShardingRuleBuilder::build() const {
+OpShardingRule OpShardingRuleBuilder::build() {
 #ifndef NDEBUG
   for (const TensorFactors& tensor : llvm::concat<const TensorFactors>(operands_, results_)) {
     for (const DimFactors& dim : tensor) {
@@ -102,7 +103,7 @@ OpShardingRule OpShardingRuleBuilder::build() const {
     }
   }
 #endif
-  return OpShardingRule(factors_, operands_, results_);
+  return OpShardingRule(std::move(factors_), std::move(operands_), std::move(results_));
 }
 
 }  // namespace tessel::rules

@@ -76,7 +76,9 @@ class OpShardingRuleBuilder {
   int64_t getNumResults() const { return resultShapes_.size(); }
 
   // REQUIRES: every dimension of every operand and result got at least one factor.
-  OpShardingRule build() const;
+  // Moves the lists into the rule (a rule is built for every op, twice in a run), so the
+  // builder is spent afterwards.
+  OpShardingRule build();
 
  private:
   llvm::SmallVector<Shape> operandShapes_;
