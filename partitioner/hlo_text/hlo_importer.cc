@@ -102,7 +102,12 @@ Importer::Importer(ParsedModule& parsed, mlir::ModuleOp module)
 }
 
 mlir::Location Importer::loc(SourcePos pos) {
-  return mlir::FileLineColLoc::get(context(), pos.file, pos.line, pos.col);
+  if (!locFileAttr_ || pos.file.data() != locFile_.data() ||
+      pos.file.size() != locFile_.size()) {
+    locFile_ = pos.file;
+    locFileAttr_ = mlir::StringAttr::get(context(), pos.file);
+  }
+  return mlir::FileLineColLoc::get(locFileAttr_, pos.line, pos.col);
 }
 
 AttrText* Importer::findAttr(Instruction& inst, llvm::StringRef name) {

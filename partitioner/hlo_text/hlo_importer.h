@@ -182,6 +182,10 @@ class Importer {
   ParsedModule& parsed_;
   mlir::ModuleOp module_;
   mlir::OpBuilder builder_;
+  // The file name of the last location made, as an attribute: every op gets a location,
+  // and making the name's attribute from its text hashes and looks up the path each time.
+  llvm::StringRef locFile_;
+  mlir::StringAttr locFileAttr_;
   ImporterTable table_;
   std::vector<Scope*> scopes_;  // innermost last
   std::map<std::string, mlir::func::FuncOp> functions_;
