@@ -15,6 +15,7 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Support/LogicalResult.h"
+#include "partitioner/ir/tessel/tessel_ops.h"
 #include "partitioner/rules/op_sharding_rule.h"
 #include "partitioner/spmd/layout.h"
 #include "partitioner/spmd/partition.h"
@@ -33,9 +34,16 @@ class PartitionState {
  public:
   PartitionState(mlir::func::FuncOp func, mlir::Block* localBlock,
                  mlir::SymbolTableCollection& symbols, const PartitionOptions& options)
-      : builder_(func, localBlock), symbols_(symbols), func_(func), options_(options) {}
+      : builder_(func, localBlock),
+        symbols_(symbols),
+        func_(func),
+        options_(options),
+        shardingAttrName_(
+            mlir::StringAttr::get(func.getContext(), ir::TesselDialect::kShardingAttrName)) {}
 
   SpmdBuilder& spmd() { return builder_; }
+  // `tessel.sharding` as an identifier, made once: local ops drop it, one by one.
+  mlir::StringAttr shardingAttrName() const { return shardingAttrName_; }
   const PartitionOptions& options() const { return options_; }
 
   // The layout `sharding` describes for a value of rank `rank` (null: replicated).
@@ -106,6 +114,7 @@ class PartitionState {
   // The meshes layoutOf has looked up, by name: every value's layout names one, and a
   // symbol lookup from the function per value cost about 2% of partitioning.
   llvm::SmallDenseMap<mlir::Attribute, ir::MeshAttr, 2> meshes_;
+  mlir::StringAttr shardingAttrName_;
   // The local values in the order they were defined (program order), found through a
   // small index: a map holding the local values themselves would scatter them over a table
   // far larger than the caches in a large program, and move them all each time it grows.
