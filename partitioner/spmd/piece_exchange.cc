@@ -2,7 +2,6 @@
 #include "partitioner/spmd/piece_exchange.h"
 
 #include <algorithm>
-#include <map>
 #include <numeric>
 
 namespace tessel::spmd {
@@ -158,9 +157,11 @@ std::optional<PieceExchange> planPieceExchange(const Layout& from, const Layout&
     }
   }
   llvm::SmallVector<int64_t> perOldShard(rank);  // pieces of an old shard along each dim
+  llvm::SmallVector<int64_t> oldShardsAlong(rank);
   int64_t pieces = 1;
   for (int64_t d = 0; d < rank; ++d) {
     const int64_t nA = from.numShards(d), nB = to.numShards(d);
+    oldShardsAlong[d] = nA;
     const int64_t finest = std::lcm(nA, nB);
     if (globalShape[d] % finest != 0) return std::nullopt;
     plan.piece.push_back(globalShape[d] / finest);
@@ -170,28 +171,41 @@ std::optional<PieceExchange> planPieceExchange(const Layout& from, const Layout&
   }
   if (pieces > kMaxPiecesPerShard) return std::nullopt;
 
-  // The old shard (index vector) each device holds, and the holders of each old shard.
-  std::vector<std::vector<int64_t>> oldShard(devices, std::vector<int64_t>(rank));
-  std::map<std::vector<int64_t>, std::vector<int64_t>> holders;
+  // Old shards are numbered row-major over `from`'s shard counts (at most one per device),
+  // so the holders of each are a vector. Each device's shard indices in `from` and in `to`
+  // are worked out once: finding a device's place in the mesh costs more than the loops.
+  std::vector<int64_t> oldShard(devices, 0);  // the old shard each device holds
+  int64_t oldShards = 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    oldShards *= oldShardsAlong[d];
+    // Distinct axes tile at most the mesh; more shards would be a layout reusing an axis.
+    if (oldShards > devices) return std::nullopt;
+  }
+  std::vector<std::vector<int64_t>> holders(oldShards);
+  std::vector<int64_t> newShardStart(devices * rank);  // where each new shard starts, per dim
   for (int64_t s = 0; s < devices; ++s) {
-    for (int64_t d = 0; d < rank; ++d) oldShard[s][d] = from.shardIndex(d, s);
+    const int64_t linear = plan.targetLinear.empty() ? s : plan.targetLinear[s];
+    for (int64_t d = 0; d < rank; ++d) {
+      oldShard[s] = oldShard[s] * oldShardsAlong[d] + from.shardIndex(d, s);
+      newShardStart[s * rank + d] = to.shardIndex(d, linear) * plan.grid[d] * plan.piece[d];
+    }
     holders[oldShard[s]].push_back(s);
   }
   std::vector<Demand> demands;
   std::vector<std::vector<int64_t>> keep(devices);  // slots a device copies from itself
   std::vector<int64_t> missing(devices, 0);
-  std::vector<int64_t> containing(rank);
   for (int64_t t = 0; t < devices; ++t) {
     for (int64_t slot = 0; slot < pieces; ++slot) {
+      int64_t containing = 0;  // the old shard that holds the piece, numbered as above
       for (int64_t d = 0; d < rank; ++d) {
-        containing[d] = plan.globalStart(to, t, slot, d) / plan.piece[d] / perOldShard[d];
+        const int64_t start = newShardStart[t * rank + d] + plan.slotStart(slot, d);
+        containing = containing * oldShardsAlong[d] + start / plan.piece[d] / perOldShard[d];
       }
       if (containing == oldShard[t]) {
         keep[t].push_back(slot);
       } else {
-        auto found = holders.find(containing);
-        if (found == holders.end()) return std::nullopt;
-        demands.push_back({t, slot, &found->second});
+        if (holders[containing].empty()) return std::nullopt;
+        demands.push_back({t, slot, &holders[containing]});
         ++missing[t];
       }
     }
