@@ -136,7 +136,11 @@ int64_t PieceExchange::slotStart(int64_t slot, int64_t dim) const {
 int64_t PieceExchange::globalStart(const Layout& to, int64_t device, int64_t slot,
                                    int64_t dim) const {
   const int64_t linear = targetLinear.empty() ? device : targetLinear[device];
-  return to.shardIndex(dim, linear) * grid[dim] * piece[dim] + slotStart(slot, dim);
+  return globalStartOf(to.shardIndex(dim, linear), slot, dim);
+}
+
+int64_t PieceExchange::globalStartOf(int64_t newShard, int64_t slot, int64_t dim) const {
+  return newShard * grid[dim] * piece[dim] + slotStart(slot, dim);
 }
 
 std::optional<PieceExchange> planPieceExchange(const Layout& from, const Layout& to,
@@ -182,12 +186,12 @@ std::optional<PieceExchange> planPieceExchange(const Layout& from, const Layout&
     if (oldShards > devices) return std::nullopt;
   }
   std::vector<std::vector<int64_t>> holders(oldShards);
-  std::vector<int64_t> newShardStart(devices * rank);  // where each new shard starts, per dim
+  std::vector<int64_t> newShard(devices * rank);  // each device's new shard index, per dim
   for (int64_t s = 0; s < devices; ++s) {
     const int64_t linear = plan.targetLinear.empty() ? s : plan.targetLinear[s];
     for (int64_t d = 0; d < rank; ++d) {
       oldShard[s] = oldShard[s] * oldShardsAlong[d] + from.shardIndex(d, s);
-      newShardStart[s * rank + d] = to.shardIndex(d, linear) * plan.grid[d] * plan.piece[d];
+      newShard[s * rank + d] = to.shardIndex(d, linear);
     }
     holders[oldShard[s]].push_back(s);
   }
@@ -198,7 +202,7 @@ std::optional<PieceExchange> planPieceExchange(const Layout& from, const Layout&
     for (int64_t slot = 0; slot < pieces; ++slot) {
       int64_t containing = 0;  // the old shard that holds the piece, numbered as above
       for (int64_t d = 0; d < rank; ++d) {
-        const int64_t start = newShardStart[t * rank + d] + plan.slotStart(slot, d);
+        const int64_t start = plan.globalStartOf(newShard[t * rank + d], slot, d);
         containing = containing * oldShardsAlong[d] + start / plan.piece[d] / perOldShard[d];
       }
       if (containing == oldShard[t]) {

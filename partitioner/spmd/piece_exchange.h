@@ -45,6 +45,9 @@ struct PieceExchange {
   int64_t slotStart(int64_t slot, int64_t dim) const;
   // The global index along `dim` of slot `slot` of device `device`'s new shard (`to`).
   int64_t globalStart(const Layout& to, int64_t device, int64_t slot, int64_t dim) const;
+  // The same, for the new shard with index `newShard` along `dim` (for callers that have
+  // the index at hand: finding it in the mesh costs more).
+  int64_t globalStartOf(int64_t newShard, int64_t slot, int64_t dim) const;
 };
 
 // The plan for an even reshard from `from` to `to` (no unreduced axes; the same mesh, or
