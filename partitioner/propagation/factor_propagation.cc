@@ -42,13 +42,7 @@ ProjectedTensor project(const rules::OpShardingRule& rule, const StepTensor& ten
       projected.reserved.append(dimState.axes.begin(), dimState.axes.end());
       continue;
     }
-    // Most dimensions have no axes or one factor: nothing to split between factors (a
-    // single factor, the minor-most, takes every axis, as projectOntoFactors would).
-    if (dimState.axes.empty()) continue;
-    if (dimFactors.size() == 1) {
-      projected.factorAxes[dimFactors.front()] = dimState.axes;
-      continue;
-    }
+    if (dimState.axes.empty()) continue;  // most dimensions: nothing to project
     llvm::SmallVector<int64_t> sizes;
     for (int64_t factor : dimFactors) sizes.push_back(rule.getFactor(factor).size);
     DimProjection dimProjection = projectOntoFactors(dimState.axes, sizes, mesh);

@@ -259,11 +259,7 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> emitWithFactors(
   mlir::Operation* local = builder.clone(*op);
   local->setOperands(localOperands);
   const mlir::StringAttr shardingName = state.shardingAttrName();
-  if (local->getNumRegions() == 0) {
-    local->removeDiscardableAttr(shardingName);
-  } else {
-    local->walk([&](mlir::Operation* nested) { nested->removeDiscardableAttr(shardingName); });
-  }
+  local->walk([&](mlir::Operation* nested) { nested->removeDiscardableAttr(shardingName); });
   AxisList partial;
   for (auto [factor, axes] : llvm::enumerate(factorAxes)) {
     if (rule.getFactor(factor).kind == rules::FactorKind::kReduction) {
