@@ -481,11 +481,6 @@ class Builder {
     return std::optional<Layout>(*layout);
   }
 
-  // A while loop is opened: each carried value gets a node of its own whose layout is that
-  // of the loop's input, the condition's and the body's argument, the body's yield and the
-  // loop's result, which the partitioner keeps alike (control_flow_partition.cc); the ops
-  // of the condition and the body join the graph like top-level ones, their compute and
-  // their reshards counted once per trip (the condition once more).
   // Adds the ops of `block` but its terminator.
   absl::Status addBlock(mlir::Block& block) {
     for (mlir::Operation& inner : block.without_terminator()) {
@@ -506,6 +501,11 @@ class Builder {
     }
   }
 
+  // A while loop is opened: each carried value gets a node of its own whose layout is that
+  // of the loop's input, the condition's and the body's argument, the body's yield and the
+  // loop's result, which the partitioner keeps alike (control_flow_partition.cc); the ops
+  // of the condition and the body join the graph like top-level ones, their compute and
+  // their reshards counted once per trip (the condition once more).
   absl::Status addLoop(hlo::WhileOp loop) {
     mlir::Operation* op = loop.getOperation();
     auto annotation =

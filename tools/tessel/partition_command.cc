@@ -215,8 +215,8 @@ Subcommand PartitionCommand() {
     progress.Stage(absl::StrCat("loading ", args.positional[0]));
     mlir::MLIRContext context;
     // Nothing here runs in parallel (one function, no thread touches the IR), and uniquing
-    // every type, attribute and location without the context's locks takes 8 to 12% less
-    // CPU time over the whole command (docs/benchmarks.md).
+    // every type, attribute and location without the context's locks took 1 to 11% less
+    // CPU time over the whole command (docs/benchmarks.md, "A single-threaded context").
     context.disableMultithreading();
     absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
         LoadProgram(args.positional[0], context);

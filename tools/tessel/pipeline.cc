@@ -89,7 +89,8 @@ absl::Status ImportHloShardings(mlir::ModuleOp module, std::ostream& remarks) {
   bool manual = false;
   bool gspmdManual = false;
   bool groups = false;
-  const auto frontendKey = mlir::StringAttr::get(module.getContext(), hlo_text::kFrontendAttrsAttr);
+  const auto frontendKey =
+      mlir::StringAttr::get(module.getContext(), hlo_text::kFrontendAttrsAttr);
   module.walk([&](mlir::Operation* op) {
     if (auto call = llvm::dyn_cast<hlo::CustomCallOp>(op)) {
       manual |= call.getCallTargetName() == "xla.sdy.GlobalToLocalShape";
