@@ -63,7 +63,8 @@ def tessel_dependencies(
         cuda_prefix = "/usr/local/cuda",
         eigen_include = "/usr/include/eigen3",
         python_include = "/usr/include/python3.11",
-        pybind11_include = "/usr/include/pybind11"):
+        pybind11_include = "/usr/include/pybind11",
+        system_library_dir = "/usr/lib/x86_64-linux-gnu"):
     """Declares every repository Tessel needs that the workspace has not declared yet.
 
     Args:
@@ -73,6 +74,8 @@ def tessel_dependencies(
       eigen_include: the directory holding Eigen/ and unsupported/Eigen/.
       python_include: the Python headers (Python.h), for the Python module only.
       pybind11_include: pybind11's headers (pybind11.h), for the Python module only.
+      system_library_dir: where Abseil's, protobuf's and COIN-OR's static archives are, for
+        the executables (build_defs.bzl's tessel_executable).
     """
 
     # Bazel 4 would download these even for plain C++ targets.
@@ -89,6 +92,7 @@ def tessel_dependencies(
         # for quoted includes, and /usr/include there would shadow the system's own headers.
         "python": (python_include, "python.BUILD"),
         "pybind11": (pybind11_include, "pybind11.BUILD"),
+        "system_archives": (system_library_dir, "system_archives.BUILD"),
     }
     for name, (path, build_file) in libraries.items():
         _declare(

@@ -15,3 +15,42 @@ FUZZ_BUILD_ONLY = select({
     "//partitioner/hlo_text/fuzz:fuzz_build": [],
     "//conditions:default": ["//third_party:incompatible"],
 })
+
+# The static archives tessel_executable links in, and the shared libraries those archives
+# need that nothing else names (COIN-OR's on LAPACK, BLAS, bzip2 and zlib), by the names the
+# runtime packages install.
+_EXECUTABLE_ARCHIVES = [
+    "@llvm//:static_libraries",
+    "@system_archives//:absl",
+    "@system_archives//:protobuf",
+    "@system_archives//:cbc",
+]
+_ARCHIVE_RUNTIME_LIBRARIES = [
+    "-l:liblapack.so.3",
+    "-l:libblas.so.3",
+    "-l:libbz2.so.1.0",
+    "-l:libz.so.1",
+]
+
+def tessel_executable(name, linkopts = [], **kwargs):
+    """A cc_binary that users run, with LLVM, MLIR, Abseil, protobuf and COIN-OR linked in.
+
+    Linked against the shared libraries, a command spends about 30 ms before main() in the
+    dynamic loader, binding symbols across ~100 of them: three times the whole partitioning
+    of a 1,000-instruction program (docs/benchmarks.md). The archives come first on the
+    command line, in one group since LLVM's and MLIR's depend on each other, and --as-needed
+    then drops the shared libraries that the libraries' own flags name but that nothing
+    still refers to.
+
+    Only executables: a shared object with its own MLIR would have its own registries and
+    type ids beside the embedder's (tools/plugins, the Python module).
+    """
+    native.cc_binary(
+        name = name,
+        additional_linker_inputs = _EXECUTABLE_ARCHIVES,
+        linkopts = ["-Wl,--start-group"] +
+                   ["$(locations %s)" % archives for archives in _EXECUTABLE_ARCHIVES] +
+                   ["-Wl,--end-group", "-Wl,--as-needed"] +
+                   _ARCHIVE_RUNTIME_LIBRARIES + linkopts,
+        **kwargs
+    )

@@ -1,0 +1,29 @@
+#!/bin/bash
+# The commands users run link LLVM, MLIR, Abseil, protobuf and COIN-OR in, so they start
+# without the dynamic loader binding ~100 shared libraries (build_defs.bzl's
+# tessel_executable). A shared library of any of those in a command's NEEDED entries means a
+# dependency's flags won over the archives; the tessel command must also keep TCMalloc.
+#
+# Usage: static_link_test.sh tessel_binary expect_tcmalloc(0|1) other_binary...
+set -euo pipefail
+tessel="$1"
+expect_tcmalloc="$2"
+shift 2
+status=0
+for binary in "$tessel" "$@"; do
+  needed=$(readelf -d "$binary" | awk '/\(NEEDED\)/ {gsub(/[][]/, "", $5); print $5}')
+  if [[ -z "$needed" ]]; then
+    echo "$binary: no NEEDED entries read"
+    status=1
+  fi
+  linked=$(grep -E '^lib(MLIR|LLVM|absl_|protobuf|Cbc|Clp|Osi|CoinUtils)' <<<"$needed" || true)
+  if [[ -n "$linked" ]]; then
+    echo "$binary: links shared libraries that should be static:" $linked
+    status=1
+  fi
+done
+if [[ "$expect_tcmalloc" == 1 ]] && ! readelf -d "$tessel" | grep -q 'libtcmalloc_minimal'; then
+  echo "$tessel: does not link TCMalloc"
+  status=1
+fi
+exit $status
