@@ -12,6 +12,7 @@
 
 #include "partitioner/api/version.h"
 #include "runtime/tensor.h"
+#include "support/exit_teardown.h"
 #include "support/guarded_main.h"
 #include "support/output_file.h"
 #include "tools/tessel/did_you_mean.h"
@@ -146,5 +147,6 @@ int GuardedMain(const std::vector<std::string>& args) {
 }  // namespace tessel::cli
 
 int main(int argc, char** argv) {
+  tessel::SkipTeardownAtExit();
   return tessel::cli::GuardedMain(std::vector<std::string>(argv + 1, argv + argc));
 }

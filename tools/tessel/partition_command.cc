@@ -5,11 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/raw_os_ostream.h"
 #include "cost_model/hardware_spec.h"
 #include "mlir/IR/MLIRContext.h"
@@ -18,6 +20,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "partitioner/hlo_text/hlo_export.h"
 #include "partitioner/sharding/transforms/passes.h"
+#include "support/exit_teardown.h"
 #include "support/output_file.h"
 #include "partitioner/ir/module_devices.h"
 #include "partitioner/ir/partitioned_marker.h"
@@ -213,13 +216,19 @@ Subcommand PartitionCommand() {
     const absl::Time start = absl::Now();
     Progress progress("tessel partition", ProgressMode(), err);
     progress.Stage(absl::StrCat("loading ", args.positional[0]));
-    mlir::MLIRContext context;
+    auto context = std::make_unique<mlir::MLIRContext>();
     // Nothing here runs in parallel (one function, no thread touches the IR), and uniquing
     // every type, attribute and location without the context's locks took 1 to 11% less
     // CPU time over the whole command (docs/benchmarks.md, "A single-threaded context").
-    context.disableMultithreading();
+    context->disableMultithreading();
     absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
-        LoadProgram(args.positional[0], context);
+        LoadProgram(args.positional[0], *context);
+    // Runs before the module's and the context's destructors, which then have nothing left.
+    absl::Cleanup keepUntilExit = [&] {
+      if (!TeardownSkippedAtExit()) return;
+      if (module.ok()) llvm::BuryPointer(module->release().getOperation());
+      llvm::BuryPointer(std::move(context));
+    };
     const double loadSeconds = absl::ToDoubleSeconds(absl::Now() - start);
     // Start-up counts with loading: the process's CPU time from its start.
     const double loadCpu = ProcessCpuSeconds();
