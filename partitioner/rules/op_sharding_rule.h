@@ -149,6 +149,16 @@ class OpShardingRule {
   // inline storage made a rule about 380 bytes, moved element by element. A propagation
   // graph holds one rule per op, so this is memory per instruction; on the heap, a rule
   // is 48 bytes and moves in constant time.
+  // The builder's lists have the rule's types and move in without a copy.
+  friend class OpShardingRuleBuilder;
+  struct TakeLists {};
+  OpShardingRule(TakeLists, llvm::SmallVector<Factor, 0>&& factors,
+                 llvm::SmallVector<TensorFactors, 0>&& operands,
+                 llvm::SmallVector<TensorFactors, 0>&& results)
+      : factors_(std::move(factors)),
+        operands_(std::move(operands)),
+        results_(std::move(results)) {}
+
   llvm::SmallVector<Factor, 0> factors_;
   llvm::SmallVector<TensorFactors, 0> operands_;
   llvm::SmallVector<TensorFactors, 0> results_;

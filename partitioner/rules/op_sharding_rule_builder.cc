@@ -17,10 +17,6 @@ OpShardingRuleBuilder::Shape shapeOf(mlir::Type type) {
   return OpShardingRuleBuilder::Shape(shaped.getShape());
 }
 
-llvm::SmallVector<OpShardingRuleBuilder::Shape> shapesOf(mlir::TypeRange types) {
-  return llvm::map_to_vector(types, shapeOf);
-}
-
 }  // namespace
 
 bool hasStaticShapes(mlir::Operation* op) {
@@ -34,13 +30,26 @@ bool hasStaticShapes(mlir::Operation* op) {
 
 OpShardingRuleBuilder::OpShardingRuleBuilder(llvm::ArrayRef<Shape> operandShapes,
                                              llvm::ArrayRef<Shape> resultShapes)
-    : operandShapes_(operandShapes), resultShapes_(resultShapes) {
-  for (const Shape& shape : operandShapes_) operands_.emplace_back(shape.size());
-  for (const Shape& shape : resultShapes_) results_.emplace_back(shape.size());
+    : operandShapes_(operandShapes.begin(), operandShapes.end()),
+      resultShapes_(resultShapes.begin(), resultShapes.end()) {
+  addTensors();
 }
 
-OpShardingRuleBuilder::OpShardingRuleBuilder(mlir::Operation* op)
-    : OpShardingRuleBuilder(shapesOf(op->getOperandTypes()), shapesOf(op->getResultTypes())) {}
+// A rule is built for every op, twice in a run: the shapes go straight into place.
+OpShardingRuleBuilder::OpShardingRuleBuilder(mlir::Operation* op) {
+  operandShapes_.reserve(op->getNumOperands());
+  for (mlir::Type type : op->getOperandTypes()) operandShapes_.push_back(shapeOf(type));
+  resultShapes_.reserve(op->getNumResults());
+  for (mlir::Type type : op->getResultTypes()) resultShapes_.push_back(shapeOf(type));
+  addTensors();
+}
+
+void OpShardingRuleBuilder::addTensors() {
+  operands_.reserve(operandShapes_.size());
+  for (const Shape& shape : operandShapes_) operands_.emplace_back(shape.size());
+  results_.reserve(resultShapes_.size());
+  for (const Shape& shape : resultShapes_) results_.emplace_back(shape.size());
+}
 
 OpShardingRuleBuilder& OpShardingRuleBuilder::addFactor(llvm::ArrayRef<int64_t> operandDims,
                                                         llvm::ArrayRef<int64_t> resultDims,
@@ -103,7 +112,8 @@ OpShardingRule OpShardingRuleBuilder::build() {
     }
   }
 #endif
-  return OpShardingRule(std::move(factors_), std::move(operands_), std::move(results_));
+  return OpShardingRule(OpShardingRule::TakeLists{}, std::move(factors_), std::move(operands_),
+                        std::move(results_));
 }
 
 }  // namespace tessel::rules

@@ -81,11 +81,16 @@ class OpShardingRuleBuilder {
   OpShardingRule build();
 
  private:
-  llvm::SmallVector<Shape> operandShapes_;
-  llvm::SmallVector<Shape> resultShapes_;
-  llvm::SmallVector<Factor> factors_;
-  llvm::SmallVector<TensorFactors> operands_;
-  llvm::SmallVector<TensorFactors> results_;
+  // Sizes the per-tensor lists from the shapes.
+  void addTensors();
+
+  // Most ops have up to three operands and one result.
+  llvm::SmallVector<Shape, 3> operandShapes_;
+  llvm::SmallVector<Shape, 1> resultShapes_;
+  // The rule's own list types, so that build() hands them over without copying.
+  llvm::SmallVector<Factor, 0> factors_;
+  llvm::SmallVector<TensorFactors, 0> operands_;
+  llvm::SmallVector<TensorFactors, 0> results_;
 };
 
 // True when every operand and result of `op` is either not a shaped type or a shaped type
