@@ -149,32 +149,39 @@ mlir::LogicalResult Importer::expectMinOperands(const Instruction& inst, size_t 
                      << (count == 1 ? "" : "s") << ", got " << inst.operands.size();
 }
 
+const Importer::ScopeEntry& Importer::entryOf(const OperandRef& ref) const {
+  const Scope& scope = *scopes_.back();
+  int32_t index = ref.definition;
+  if (index < 0) index = scope.indexOf.find(ref.name)->second;
+  return scope.entries[index];
+}
+
 mlir::FailureOr<mlir::Value> Importer::operand(const Instruction& inst, size_t i) {
-  const auto& entry = scopes_.back()->find(inst.operands[i].name)->second;
-  if (entry.first->isToken) {
+  const ScopeEntry& entry = entryOf(inst.operands[i]);
+  if (entry.shape->isToken) {
     return mlir::emitError(loc(inst.operands[i].pos))
            << "operand '" << inst.operands[i].name << "' of '" << inst.opcode
            << "' is a token, which orders effects and carries no data";
   }
-  if (entry.second.size() != 1 || entry.first->isTuple) {
+  if (entry.leaves.size() != 1 || entry.shape->isTuple) {
     return mlir::emitError(loc(inst.operands[i].pos))
            << "operand '" << inst.operands[i].name << "' of '" << inst.opcode
            << "' must be an array, not a tuple";
   }
-  return entry.second.front();
+  return entry.leaves.front();
 }
 
 llvm::SmallVector<mlir::Value> Importer::allOperandLeaves(const Instruction& inst) {
   llvm::SmallVector<mlir::Value> leaves;
   for (const OperandRef& ref : inst.operands) {
-    const auto& entry = scopes_.back()->find(ref.name)->second;
-    leaves.append(entry.second.begin(), entry.second.end());
+    const ScopeEntry& entry = entryOf(ref);
+    leaves.append(entry.leaves.begin(), entry.leaves.end());
   }
   return leaves;
 }
 
 const Shape& Importer::operandShape(const Instruction& inst, size_t i) {
-  return *scopes_.back()->find(inst.operands[i].name)->second.first;
+  return *entryOf(inst.operands[i]).shape;
 }
 
 mlir::FailureOr<mlir::Type> Importer::arrayType(const Instruction& inst) {
@@ -261,9 +268,14 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> Importer::importBody(
            << "computation '" << comp.name << "' takes " << declared->size()
            << " parameters but is given " << params.size();
   }
-  // Sized for every name at once: growing rehashes the whole table, over and over for a
-  // large computation.
-  Scope scope(static_cast<unsigned>(comp.instructions.size()));
+  // Every name up front (the parser made them unique); an instruction's entry fills in
+  // when it is imported, so an operand that names a later one is still unknown.
+  Scope scope;
+  scope.indexOf.reserve(comp.instructions.size());
+  for (auto [index, inst] : llvm::enumerate(comp.instructions)) {
+    scope.indexOf.try_emplace(inst.name, static_cast<int32_t>(index));
+  }
+  scope.entries.resize(comp.instructions.size());
   scopes_.push_back(&scope);
   inProgress_.push_back(comp.name);
   auto done = llvm::make_scope_exit([&] {
@@ -290,21 +302,23 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> Importer::importBody(
         if (failed(constrained)) return mlir::failure();
         leaves = std::move(*constrained);
       }
-      scope[inst.name] = {&inst.shape, leaves};
+      scope.entries[&inst - comp.instructions.data()] = {&inst.shape, std::move(leaves)};
       continue;
     }
     if (failed(importInstruction(inst))) return mlir::failure();
   }
-  return scope[comp.instructions[comp.rootIndex].name].second;
+  return scope.entries[comp.rootIndex].leaves;
 }
 
 mlir::LogicalResult Importer::importInstruction(Instruction& inst) {
   Scope& scope = *scopes_.back();
-  for (const OperandRef& ref : inst.operands) {
-    if (!scope.count(ref.name)) {
+  for (OperandRef& ref : inst.operands) {
+    auto it = scope.indexOf.find(ref.name);
+    if (it == scope.indexOf.end() || !scope.entries[it->second].shape) {
       return mlir::emitError(loc(ref.pos)) << "unknown operand '" << ref.name << "' of '"
                                            << inst.name << "'";
     }
+    ref.definition = it->second;
   }
   auto it = table_.find(inst.opcode);
   if (it == table_.end()) {
@@ -345,7 +359,8 @@ mlir::LogicalResult Importer::importInstruction(Instruction& inst) {
                          << inst.opcode << "'";
     }
   }
-  scope[inst.name] = {&inst.shape, imported->leaves};
+  scope.entries[scope.indexOf.find(inst.name)->second] = {&inst.shape,
+                                                           std::move(imported->leaves)};
   return mlir::success();
 }
 

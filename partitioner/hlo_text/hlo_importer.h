@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -161,7 +162,17 @@ class Importer {
   mlir::FailureOr<mlir::Attribute> meshFor(const Instruction& inst, int64_t numDevices);
 
  private:
-  using Scope = llvm::StringMap<std::pair<const Shape*, llvm::SmallVector<mlir::Value>>>;
+  // The values of one computation's instructions, by instruction index. Each operand is
+  // resolved once, when its instruction is imported (OperandRef::definition).
+  struct ScopeEntry {
+    const Shape* shape = nullptr;  // null until the instruction is imported
+    llvm::SmallVector<mlir::Value> leaves;
+  };
+  struct Scope {
+    llvm::DenseMap<llvm::StringRef, int32_t> indexOf;  // instruction names
+    std::vector<ScopeEntry> entries;
+  };
+  const ScopeEntry& entryOf(const OperandRef& ref) const;
 
   mlir::LogicalResult importEntry(Computation& comp);
   // The partitioned mark from the header's tessel.global_* frontend attributes, if any.

@@ -64,6 +64,9 @@ struct AttrText {
 struct OperandRef {
   std::string name;
   SourcePos pos;
+  // The index of the instruction it names in its computation, once the importer has
+  // resolved it (-1 before).
+  int32_t definition = -1;
 };
 
 struct Instruction {

@@ -15,17 +15,22 @@ struct FactorPlace {
   int64_t position = -1;  // 0 = major-most factor of the dimension
 };
 
-// The projection of one tensor's sharding onto the rule's factors.
+// The projection of one tensor's sharding onto the rule's factors. Every step of every op
+// projects each of its tensors: the inline sizes fit rules of up to four factors on
+// tensors of up to four dimensions without allocating.
 struct ProjectedTensor {
-  llvm::SmallVector<AxisList> factorAxes;       // per rule factor (empty when absent)
-  llvm::SmallVector<FactorPlace> places;        // per rule factor (dim -1 when absent)
-  llvm::SmallVector<bool> dimHasOverflow;       // per dimension
+  llvm::SmallVector<AxisList, 4> factorAxes;    // per rule factor (empty when absent)
+  llvm::SmallVector<FactorPlace, 4> places;     // per rule factor (dim -1 when absent)
+  llvm::SmallVector<bool, 4> dimHasOverflow;    // per dimension
   AxisList reserved;  // axes this tensor uses outside its visible factors
 };
 
-ProjectedTensor project(const rules::OpShardingRule& rule, const StepTensor& tensor,
-                        MeshAttr mesh, int64_t level) {
-  ProjectedTensor projected;
+// The projections of an op's tensors, built in place (a ProjectedTensor is large to move).
+using ProjectedTensors = llvm::SmallVector<ProjectedTensor, 3>;
+
+// Fills `projected`, which is freshly constructed.
+void project(const rules::OpShardingRule& rule, const StepTensor& tensor, MeshAttr mesh,
+             int64_t level, ProjectedTensor& projected) {
   int64_t numFactors = rule.getNumFactors();
   projected.factorAxes.resize(numFactors);
   projected.places.resize(numFactors);
@@ -54,7 +59,6 @@ ProjectedTensor project(const rules::OpShardingRule& rule, const StepTensor& ten
       projected.reserved.append(dimProjection.overflow.begin(), dimProjection.overflow.end());
     }
   }
-  return projected;
 }
 
 // Whether `axis` and `other` cannot both shard one tensor: they overlap, or they are
@@ -109,9 +113,9 @@ void findClosedConflicts(const rules::OpShardingRule& rule,
 std::vector<FactorDisagreement> findDisagreements(const rules::OpShardingRule& rule,
                                                         llvm::ArrayRef<StepTensor> tensors,
                                                         MeshAttr mesh, int64_t level) {
-  llvm::SmallVector<ProjectedTensor> projected(tensors.size());
+  ProjectedTensors projected(tensors.size());
   for (auto [t, tensor] : llvm::enumerate(tensors)) {
-    if (tensor.state) projected[t] = project(rule, tensor, mesh, level);
+    if (tensor.state) project(rule, tensor, mesh, level, projected[t]);
   }
   std::vector<FactorDisagreement> disagreements;
   for (int64_t factor = 0; factor < rule.getNumFactors(); ++factor) {
@@ -137,9 +141,9 @@ llvm::SmallVector<StepChange> propagateThroughRule(
     const rules::OpShardingRule& rule, llvm::MutableArrayRef<StepTensor> tensors, MeshAttr mesh,
     int64_t level, llvm::SmallVectorImpl<FactorConflict>* conflicts) {
   int64_t numTensors = tensors.size();
-  llvm::SmallVector<ProjectedTensor> projected(numTensors);
+  ProjectedTensors projected(numTensors);
   for (int64_t t = 0; t < numTensors; ++t) {
-    if (tensors[t].state) projected[t] = project(rule, tensors[t], mesh, level);
+    if (tensors[t].state) project(rule, tensors[t], mesh, level, projected[t]);
   }
   auto hasFactor = [&](int64_t t, int64_t factor) {
     return tensors[t].state && projected[t].places[factor].dim >= 0;
