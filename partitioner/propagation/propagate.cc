@@ -295,6 +295,8 @@ void writeShardings(mlir::ModuleOp module, const PropagationGraph& graph, bool a
                     const llvm::SmallPtrSetImpl<mlir::Operation*>& enteredManual) {
   mlir::MLIRContext* context = module.getContext();
   mlir::Builder builder(context);
+  // A dialect attribute, by identifier: the name is hashed once, not for every op.
+  mlir::StringAttr shardingName = builder.getStringAttr(ir::TesselDialect::kShardingAttrName);
   for (auto function : module.getOps<mlir::func::FuncOp>()) {
     if (function.isDeclaration()) continue;
     ir::FunctionAttrEditor attrs(function);
@@ -314,15 +316,14 @@ void writeShardings(mlir::ModuleOp module, const PropagationGraph& graph, bool a
     attrs.commit();
     function.getBody().walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation* op) {
       if (op->getNumResults() > 0 &&
-          !op->hasAttr(ir::TesselDialect::kShardingAttrName) &&
+          !op->getDiscardableAttr(shardingName) &&
           llvm::all_of(op->getResultTypes(),
                        [](mlir::Type type) { return llvm::isa<mlir::RankedTensorType>(type); })) {
         llvm::SmallVector<ir::ShardingAttr> shardings;
         for (mlir::Value result : op->getResults()) {
           shardings.push_back(finalSharding(graph, result));
         }
-        op->setAttr(ir::TesselDialect::kShardingAttrName,
-                    ir::ShardingPerValueAttr::get(context, shardings));
+        op->setDiscardableAttr(shardingName, ir::ShardingPerValueAttr::get(context, shardings));
         if (annotateOrigins) {
           llvm::SmallVector<mlir::Attribute> origins;
           for (mlir::Value result : op->getResults()) {
