@@ -40,7 +40,9 @@ def tessel_executable(name, linkopts = [], **kwargs):
     of a 1,000-instruction program (docs/benchmarks.md). The archives come first on the
     command line, in one group since LLVM's and MLIR's depend on each other, and --as-needed
     then drops the shared libraries that the libraries' own flags name but that nothing
-    still refers to.
+    still refers to. --exclude-libs keeps the archives' symbols out of the dynamic symbol
+    table, where the linker would otherwise export the 31,000 that those dropped shared
+    libraries mention.
 
     Only executables: a shared object with its own MLIR would have its own registries and
     type ids beside the embedder's (tools/plugins, the Python module).
@@ -50,7 +52,7 @@ def tessel_executable(name, linkopts = [], **kwargs):
         additional_linker_inputs = _EXECUTABLE_ARCHIVES,
         linkopts = ["-Wl,--start-group"] +
                    ["$(locations %s)" % archives for archives in _EXECUTABLE_ARCHIVES] +
-                   ["-Wl,--end-group", "-Wl,--as-needed"] +
+                   ["-Wl,--end-group", "-Wl,--as-needed", "-Wl,--exclude-libs,ALL"] +
                    _ARCHIVE_RUNTIME_LIBRARIES + linkopts,
         **kwargs
     )
