@@ -46,13 +46,24 @@ def tessel_executable(name, linkopts = [], **kwargs):
 
     Only executables: a shared object with its own MLIR would have its own registries and
     type ids beside the embedder's (tools/plugins, the Python module).
+
+    Sanitized builds keep the shared libraries: with the archives inside the executable,
+    the order of static destructors and the leak checker's exit hook changes, and blocks
+    that LLVM's global tables hold at exit are then reported as leaks.
     """
+    static = ["-Wl,--start-group"] + \
+             ["$(locations %s)" % archives for archives in _EXECUTABLE_ARCHIVES] + \
+             ["-Wl,--end-group", "-Wl,--as-needed", "-Wl,--exclude-libs,ALL"] + \
+             _ARCHIVE_RUNTIME_LIBRARIES
     native.cc_binary(
         name = name,
-        additional_linker_inputs = _EXECUTABLE_ARCHIVES,
-        linkopts = ["-Wl,--start-group"] +
-                   ["$(locations %s)" % archives for archives in _EXECUTABLE_ARCHIVES] +
-                   ["-Wl,--end-group", "-Wl,--as-needed", "-Wl,--exclude-libs,ALL"] +
-                   _ARCHIVE_RUNTIME_LIBRARIES + linkopts,
+        additional_linker_inputs = select({
+            "//third_party:sanitized": [],
+            "//conditions:default": _EXECUTABLE_ARCHIVES,
+        }),
+        linkopts = select({
+            "//third_party:sanitized": [],
+            "//conditions:default": static,
+        }) + linkopts,
         **kwargs
     )

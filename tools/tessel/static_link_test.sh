@@ -4,11 +4,10 @@
 # tessel_executable). A shared library of any of those in a command's NEEDED entries means a
 # dependency's flags won over the archives; the tessel command must also keep TCMalloc.
 #
-# Usage: static_link_test.sh tessel_binary expect_tcmalloc(0|1) other_binary...
+# Usage: static_link_test.sh tessel_binary other_binary...
 set -euo pipefail
 tessel="$1"
-expect_tcmalloc="$2"
-shift 2
+shift
 status=0
 for binary in "$tessel" "$@"; do
   needed=$(readelf -d "$binary" | awk '/\(NEEDED\)/ {gsub(/[][]/, "", $5); print $5}')
@@ -22,7 +21,7 @@ for binary in "$tessel" "$@"; do
     status=1
   fi
 done
-if [[ "$expect_tcmalloc" == 1 ]] && ! readelf -d "$tessel" | grep -q 'libtcmalloc_minimal'; then
+if ! readelf -d "$tessel" | grep -q 'libtcmalloc_minimal'; then
   echo "$tessel: does not link TCMalloc"
   status=1
 fi
