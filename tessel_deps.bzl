@@ -68,7 +68,8 @@ def tessel_dependencies(
     """Declares every repository Tessel needs that the workspace has not declared yet.
 
     Args:
-      llvm_prefix: the LLVM/MLIR 19 installation (include/, lib/libMLIR.so, bin/mlir-tblgen).
+      llvm_prefix: the LLVM/MLIR 19 installation (include/, lib/libMLIR.so and the static
+        archives the commands link, bin/mlir-tblgen).
       openmpi_prefix: OpenMPI's directory with include/mpi.h and lib/libmpi.so.
       cuda_prefix: CUDA with NCCL; read only by targets built with --config=cuda.
       eigen_include: the directory holding Eigen/ and unsupported/Eigen/.
