@@ -4,6 +4,7 @@
 #include "partitioner/hlo_text/hlo_importer.h"
 
 #include <algorithm>
+#include <cassert>
 #include <string>
 #include <vector>
 
@@ -150,10 +151,8 @@ mlir::LogicalResult Importer::expectMinOperands(const Instruction& inst, size_t 
 }
 
 const Importer::ScopeEntry& Importer::entryOf(const OperandRef& ref) const {
-  const Scope& scope = *scopes_.back();
-  int32_t index = ref.definition;
-  if (index < 0) index = scope.indexOf.find(ref.name)->second;
-  return scope.entries[index];
+  assert(ref.definition >= 0 && "operands are resolved before their instruction imports");
+  return scopes_.back()->entries[ref.definition];
 }
 
 mlir::FailureOr<mlir::Value> Importer::operand(const Instruction& inst, size_t i) {
@@ -305,12 +304,14 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> Importer::importBody(
       scope.entries[&inst - comp.instructions.data()] = {&inst.shape, std::move(leaves)};
       continue;
     }
-    if (failed(importInstruction(inst))) return mlir::failure();
+    if (failed(importInstruction(inst, &inst - comp.instructions.data()))) {
+      return mlir::failure();
+    }
   }
   return scope.entries[comp.rootIndex].leaves;
 }
 
-mlir::LogicalResult Importer::importInstruction(Instruction& inst) {
+mlir::LogicalResult Importer::importInstruction(Instruction& inst, int64_t index) {
   Scope& scope = *scopes_.back();
   for (OperandRef& ref : inst.operands) {
     auto it = scope.indexOf.find(ref.name);
@@ -359,8 +360,7 @@ mlir::LogicalResult Importer::importInstruction(Instruction& inst) {
                          << inst.opcode << "'";
     }
   }
-  scope.entries[scope.indexOf.find(inst.name)->second] = {&inst.shape,
-                                                           std::move(imported->leaves)};
+  scope.entries[index] = {&inst.shape, std::move(imported->leaves)};
   return mlir::success();
 }
 

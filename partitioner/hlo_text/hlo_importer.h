@@ -180,7 +180,8 @@ class Importer {
   mlir::FailureOr<llvm::SmallVector<mlir::Value>> importBody(
       Computation& comp, llvm::ArrayRef<llvm::SmallVector<mlir::Value>> params,
       const Instruction* user);
-  mlir::LogicalResult importInstruction(Instruction& inst);
+  // `inst` is instruction `index` of the computation being imported.
+  mlir::LogicalResult importInstruction(Instruction& inst, int64_t index);
   // Checks the parameters of `comp` are numbered 0..n-1; returns them by number.
   mlir::FailureOr<std::vector<Instruction*>> parametersOf(Computation& comp);
   // The leaves of `inst` with its sharding applied as a constraint on each (GSPMD's Sharding

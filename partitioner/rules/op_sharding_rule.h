@@ -145,10 +145,6 @@ class OpShardingRule {
   bool operator!=(const OpShardingRule& other) const { return !(*this == other); }
 
  private:
-  // No inline storage: an op's tensors nearly always outnumber what would fit inline, and
-  // inline storage made a rule about 380 bytes, moved element by element. A propagation
-  // graph holds one rule per op, so this is memory per instruction; on the heap, a rule
-  // is 48 bytes and moves in constant time.
   // The builder's lists have the rule's types and move in without a copy.
   friend class OpShardingRuleBuilder;
   struct TakeLists {};
@@ -159,6 +155,10 @@ class OpShardingRule {
         operands_(std::move(operands)),
         results_(std::move(results)) {}
 
+  // No inline storage: an op's tensors nearly always outnumber what would fit inline, and
+  // inline storage made a rule about 380 bytes, moved element by element. A propagation
+  // graph holds one rule per op, so this is memory per instruction; on the heap, a rule
+  // is 48 bytes and moves in constant time.
   llvm::SmallVector<Factor, 0> factors_;
   llvm::SmallVector<TensorFactors, 0> operands_;
   llvm::SmallVector<TensorFactors, 0> results_;

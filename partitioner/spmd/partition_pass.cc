@@ -42,7 +42,7 @@ Layout PartitionState::annotatedLayout(mlir::OpResult result) {
   int64_t rank = type ? type.getRank() : 0;
   // A dialect attribute: no op has it inherent, so the op's own attributes need no asking.
   auto shardings = llvm::dyn_cast_or_null<ir::ShardingPerValueAttr>(
-      result.getOwner()->getDiscardableAttr(ir::TesselDialect::kShardingAttrName));
+      result.getOwner()->getDiscardableAttr(shardingAttrName_));
   if (!shardings || shardings.getShardings().size() <= result.getResultNumber()) {
     return Layout::replicated(nullptr, nullptr, rank);
   }

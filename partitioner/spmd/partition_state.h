@@ -42,7 +42,8 @@ class PartitionState {
             mlir::StringAttr::get(func.getContext(), ir::TesselDialect::kShardingAttrName)) {}
 
   SpmdBuilder& spmd() { return builder_; }
-  // `tessel.sharding` as an identifier, made once: every local op drops it.
+  // `tessel.sharding` as an identifier, made once: every value's layout is read from it and
+  // every local op drops it.
   mlir::StringAttr shardingAttrName() const { return shardingAttrName_; }
   const PartitionOptions& options() const { return options_; }
 
