@@ -34,7 +34,7 @@ mlir::FailureOr<int64_t> lexIntOrError(Lexer& lex, const AttrText& attr) {
 // `{a,b,...}` at the lexer's position.
 mlir::FailureOr<IntList> lexIntList(Lexer& lex, const AttrText& attr) {
   lex.skipSpace();
-  if (failed(lex.expect('{', "to open a list in attribute '" + attr.name + "'"))) {
+  if (failed(lex.expect('{', llvm::Twine("to open a list in attribute '") + attr.name + "'"))) {
     return mlir::failure();
   }
   IntList values;
@@ -46,7 +46,7 @@ mlir::FailureOr<IntList> lexIntList(Lexer& lex, const AttrText& attr) {
     values.push_back(*value);
     lex.skipSpace();
     if (lex.consume('}')) return values;
-    if (failed(lex.expect(',', "or '}' in attribute '" + attr.name + "'"))) {
+    if (failed(lex.expect(',', llvm::Twine("or '}' in attribute '") + attr.name + "'"))) {
       return mlir::failure();
     }
   }
@@ -65,7 +65,8 @@ mlir::FailureOr<IntList> lexSeparated(Lexer& lex, const AttrText& attr, char sep
 
 // `[a,b,...]` at the lexer's position.
 mlir::FailureOr<IntList> lexBracketList(Lexer& lex, const AttrText& attr) {
-  if (failed(lex.expect('[', "in attribute '" + attr.name + "'"))) return mlir::failure();
+  if (failed(lex.expect('[', llvm::Twine("in attribute '") + attr.name + "'")))
+    return mlir::failure();
   IntList values;
   while (true) {
     mlir::FailureOr<int64_t> value = lexIntOrError(lex, attr);
@@ -73,7 +74,7 @@ mlir::FailureOr<IntList> lexBracketList(Lexer& lex, const AttrText& attr) {
     values.push_back(*value);
     lex.skipSpace();
     if (lex.consume(']')) return values;
-    if (failed(lex.expect(',', "or ']' in attribute '" + attr.name + "'"))) {
+    if (failed(lex.expect(',', llvm::Twine("or ']' in attribute '") + attr.name + "'"))) {
       return mlir::failure();
     }
   }
@@ -94,7 +95,8 @@ mlir::FailureOr<IntList> ParseIntList(const AttrText& attr, mlir::MLIRContext* c
 mlir::FailureOr<std::vector<IntList>> ParseIntListList(const AttrText& attr,
                                                        mlir::MLIRContext* context) {
   Lexer lex = lexerFor(attr, context);
-  if (failed(lex.expect('{', "to open attribute '" + attr.name + "'"))) return mlir::failure();
+  if (failed(lex.expect('{', llvm::Twine("to open attribute '") + attr.name + "'")))
+    return mlir::failure();
   std::vector<IntList> lists;
   lex.skipSpace();
   if (lex.consume('}')) return lists;
@@ -104,7 +106,7 @@ mlir::FailureOr<std::vector<IntList>> ParseIntListList(const AttrText& attr,
     lists.push_back(*list);
     lex.skipSpace();
     if (lex.consume('}')) break;
-    if (failed(lex.expect(',', "or '}' in attribute '" + attr.name + "'"))) {
+    if (failed(lex.expect(',', llvm::Twine("or '}' in attribute '") + attr.name + "'"))) {
       return mlir::failure();
     }
   }
@@ -159,7 +161,8 @@ mlir::FailureOr<std::string> ParseComputationRef(const AttrText& attr,
 mlir::FailureOr<std::vector<std::string>> ParseComputationList(const AttrText& attr,
                                                                mlir::MLIRContext* context) {
   Lexer lex = lexerFor(attr, context);
-  if (failed(lex.expect('{', "to open attribute '" + attr.name + "'"))) return mlir::failure();
+  if (failed(lex.expect('{', llvm::Twine("to open attribute '") + attr.name + "'")))
+    return mlir::failure();
   std::vector<std::string> names;
   while (true) {
     lex.skipSpace();
@@ -168,7 +171,7 @@ mlir::FailureOr<std::vector<std::string>> ParseComputationList(const AttrText& a
     names.push_back(name);
     lex.skipSpace();
     if (lex.consume('}')) break;
-    if (failed(lex.expect(',', "or '}' in attribute '" + attr.name + "'"))) {
+    if (failed(lex.expect(',', llvm::Twine("or '}' in attribute '") + attr.name + "'"))) {
       return mlir::failure();
     }
   }
@@ -237,7 +240,8 @@ mlir::FailureOr<Window> ParseWindow(const AttrText& attr, mlir::MLIRContext* con
     if (lex.consume('}')) break;
     SourcePos keyPos = lex.pos();
     std::string key = lex.lexIdentifier().str();
-    if (failed(lex.expect('=', "after window field '" + key + "'"))) return mlir::failure();
+    if (failed(lex.expect('=', llvm::Twine("after window field '") + key + "'")))
+      return mlir::failure();
     if (key == "pad") {
       while (true) {
         mlir::FailureOr<IntList> dim = lexSeparated(lex, attr, '_');

@@ -29,7 +29,7 @@ mlir::FailureOr<IotaForm> lexIotaForm(Lexer& lex, const AttrText& attr,
   std::iota(form.perm.begin(), form.perm.end(), 0);
   lex.skipSpace();
   if (lex.consume('T')) {
-    if (failed(lex.expect('(', ("after 'T' in " + transposeWhat).str().c_str()))) {
+    if (failed(lex.expect('(', "after 'T' in " + transposeWhat))) {
       return mlir::failure();
     }
     form.perm.clear();
@@ -39,7 +39,7 @@ mlir::FailureOr<IotaForm> lexIotaForm(Lexer& lex, const AttrText& attr,
       form.perm.push_back(*p);
       lex.skipSpace();
       if (lex.consume(')')) break;
-      if (failed(lex.expect(',', ("or ')' in " + transposeWhat).str().c_str()))) {
+      if (failed(lex.expect(',', "or ')' in " + transposeWhat))) {
         return mlir::failure();
       }
     }
@@ -320,7 +320,7 @@ mlir::FailureOr<std::vector<std::pair<std::string, std::string>>> ParseFrontendA
     }
     if (key.empty()) return lex.error() << "expected a frontend attribute name";
     lex.skipSpace();
-    if (failed(lex.expect('=', "after frontend attribute '" + key + "'"))) {
+    if (failed(lex.expect('=', llvm::Twine("after frontend attribute '") + key + "'"))) {
       return mlir::failure();
     }
     lex.skipSpace();

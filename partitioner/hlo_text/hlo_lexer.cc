@@ -83,7 +83,7 @@ bool Lexer::consume(llvm::StringRef s) {
   return true;
 }
 
-mlir::LogicalResult Lexer::expect(char c, llvm::StringRef context) {
+mlir::LogicalResult Lexer::expect(char c, const llvm::Twine& context) {
   if (consume(c)) return mlir::success();
   return error() << "expected '" << c << "' " << context;
 }

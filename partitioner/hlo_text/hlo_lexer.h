@@ -14,6 +14,7 @@
 #include <string>
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
@@ -58,7 +59,9 @@ class Lexer {
   bool consume(char c);
   bool consume(llvm::StringRef s);
   // After skipSpace: consumes `c` or reports "expected 'c' <context>".
-  mlir::LogicalResult expect(char c, llvm::StringRef context);
+  // The context is a Twine so that callers naming the instruction or attribute build the
+  // text only when it is reported.
+  mlir::LogicalResult expect(char c, const llvm::Twine& context);
 
   // After skipSpace: a name, optionally preceded by '%' (not part of the result), made of
   // letters, digits and `_ . -`; empty if none comes next.

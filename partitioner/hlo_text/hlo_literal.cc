@@ -36,7 +36,8 @@ class LiteralParser {
   mlir::LogicalResult parseLevel(int64_t dim) {
     lex_.skipSpace();
     if (dim == type_.getRank()) return parseScalar();
-    if (failed(lex_.expect('{', "to open dimension " + std::to_string(dim) + " of the literal"))) {
+    if (failed(lex_.expect(
+            '{', llvm::Twine("to open dimension ") + llvm::Twine(dim) + " of the literal"))) {
       return mlir::failure();
     }
     int64_t count = 0;

@@ -1,10 +1,12 @@
 // Parser of XLA HLO text into the syntax tree of hlo_parser.h.
 #include "partitioner/hlo_text/hlo_parser.h"
 
+#include <iterator>
 #include <type_traits>
 #include <utility>
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -78,7 +80,7 @@ class Parser {
     while (true) {
       lex_.skipSpaceInLine();
       if (!lex_.consume(',')) break;
-      if (failed(parseAttribute(module_.headerAttrs))) return mlir::failure();
+      if (failed(parseAttribute(module_.headerAttrs.emplace_back()))) return mlir::failure();
     }
     while (true) {
       lex_.skipSpace();
@@ -124,7 +126,7 @@ class Parser {
       if (failed(ParseShape(lex_, ignored))) return mlir::failure();
       lex_.skipSpace();
     }
-    if (failed(lex_.expect('{', "to open computation '" + comp.name + "'"))) {
+    if (failed(lex_.expect('{', llvm::Twine("to open computation '") + comp.name + "'"))) {
       return mlir::failure();
     }
     // The entry holds most instructions, one per line as XLA prints them, and XLA prints it
@@ -259,7 +261,7 @@ class Parser {
     inst.name = name.str();
     if (inst.name.empty()) return lex_.error() << "expected an instruction name";
     lex_.skipSpace();
-    if (failed(lex_.expect('=', "after instruction name '" + inst.name + "'"))) {
+    if (failed(lex_.expect('=', llvm::Twine("after instruction name '") + inst.name + "'"))) {
       return mlir::failure();
     }
     lex_.skipSpace();
@@ -302,11 +304,14 @@ class Parser {
     } else if (failed(parseOperands(inst))) {
       return mlir::failure();
     }
+    attrScratch_.clear();
     while (true) {
       lex_.skipSpaceInLine();
       if (!lex_.consume(',')) break;
-      if (failed(parseAttribute(inst.attrs))) return mlir::failure();
+      if (failed(parseAttribute(attrScratch_.emplace_back()))) return mlir::failure();
     }
+    inst.attrs.assign(std::make_move_iterator(attrScratch_.begin()),
+                      std::make_move_iterator(attrScratch_.end()));
     if (!names_.insert(name).second) {
       return mlir::emitError(lex_.toLoc(inst.pos))
              << "instruction name '" << inst.name << "' is used twice";
@@ -327,6 +332,7 @@ class Parser {
     lex_.advance();  // '('
     lex_.skipSpace();
     if (lex_.consume(')')) return mlir::success();
+    operandScratch_.clear();
     while (true) {
       lex_.skipSpace();
       OperandRef operand;
@@ -346,22 +352,27 @@ class Parser {
         return lex_.error() << "expected an operand name in '" << inst.opcode << "'";
       }
       operand.name = name.str();
-      inst.operands.push_back(std::move(operand));
+      operandScratch_.push_back(std::move(operand));
       lex_.skipSpace();
-      if (lex_.consume(')')) return mlir::success();
-      if (failed(lex_.expect(',', "or ')' between operands of '" + inst.opcode + "'"))) {
+      if (lex_.consume(')')) {
+        inst.operands.assign(std::make_move_iterator(operandScratch_.begin()),
+                             std::make_move_iterator(operandScratch_.end()));
+        return mlir::success();
+      }
+      if (failed(
+              lex_.expect(',', llvm::Twine("or ')' between operands of '") + inst.opcode + "'"))) {
         return mlir::failure();
       }
     }
   }
 
-  mlir::LogicalResult parseAttribute(std::vector<AttrText>& attrs) {
+  // Fills `attr`, which is freshly constructed.
+  mlir::LogicalResult parseAttribute(AttrText& attr) {
     lex_.skipSpace();
-    AttrText attr;
     attr.name = lex_.lexIdentifier().str();
     if (attr.name.empty()) return lex_.error() << "expected an attribute name after ','";
     lex_.skipSpaceInLine();
-    if (failed(lex_.expect('=', "after attribute name '" + attr.name + "'"))) {
+    if (failed(lex_.expect('=', llvm::Twine("after attribute name '") + attr.name + "'"))) {
       return mlir::failure();
     }
     lex_.skipSpaceInLine();
@@ -371,7 +382,6 @@ class Parser {
       return mlir::emitError(lex_.toLoc(attr.pos))
              << "attribute '" << attr.name << "' has no value";
     }
-    attrs.push_back(std::move(attr));
     return mlir::success();
   }
 
@@ -380,6 +390,10 @@ class Parser {
   // The names of the computation being parsed, as slices of the text, which outlives the
   // parse: a set of them allocates nothing per name.
   llvm::DenseSet<llvm::StringRef> names_;
+  // Operands and attributes are gathered here and then copied to the instruction in one
+  // allocation of the right size, where growing its vector would allocate up to three times.
+  llvm::SmallVector<OperandRef, 8> operandScratch_;
+  llvm::SmallVector<AttrText, 8> attrScratch_;
 };
 
 }  // namespace
@@ -456,7 +470,7 @@ mlir::LogicalResult ParseShape(Lexer& lex, Shape& shape, int depth) {
     return mlir::emitError(lex.toLoc(typePos))
            << "element type '" << typeName << "' is not supported";
   }
-  if (failed(lex.expect('[', "after element type '" + typeName.str() + "'"))) {
+  if (failed(lex.expect('[', llvm::Twine("after element type '") + typeName + "'"))) {
     return mlir::failure();
   }
   lex.skipSpace();

@@ -120,7 +120,7 @@ std::vector<FactorDisagreement> findDisagreements(const rules::OpShardingRule& r
   std::vector<FactorDisagreement> disagreements;
   for (int64_t factor = 0; factor < rule.getNumFactors(); ++factor) {
     FactorDisagreement disagreement{factor, {}, {}};
-    llvm::SmallVector<AxisList> lists;
+    llvm::SmallVector<AxisList, 4> lists;
     bool differ = false;
     for (auto [t, tensor] : llvm::enumerate(tensors)) {
       if (!tensor.state || projected[t].places[factor].dim < 0) continue;
@@ -149,9 +149,11 @@ llvm::SmallVector<StepChange> propagateThroughRule(
     return tensors[t].state && projected[t].places[factor].dim >= 0;
   };
 
-  // Largest sharded tensor first, then factor order.
-  llvm::SmallVector<int64_t> order;
-  llvm::SmallVector<int64_t> weight(rule.getNumFactors(), 0);
+  // Largest sharded tensor first, then factor order. The index breaks ties, so the
+  // unstable sort gives the stable order without std::stable_sort's temporary buffer (one
+  // heap allocation per step).
+  llvm::SmallVector<int64_t, 8> order;
+  llvm::SmallVector<int64_t, 8> weight(rule.getNumFactors(), 0);
   for (int64_t factor = 0; factor < rule.getNumFactors(); ++factor) {
     order.push_back(factor);
     for (int64_t t = 0; t < numTensors; ++t) {
@@ -160,16 +162,18 @@ llvm::SmallVector<StepChange> propagateThroughRule(
       }
     }
   }
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int64_t a, int64_t b) { return weight[a] > weight[b]; });
+  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    return weight[a] != weight[b] ? weight[a] > weight[b] : a < b;
+  });
 
   llvm::SmallVector<llvm::SmallVector<AxisGain, 2>, 4> gainsOf(numTensors);
+  llvm::SmallVector<AxisList, 4> lists;  // reused across factors
   for (int64_t factor : order) {
     const rules::Factor& info = rule.getFactor(factor);
     if (info.blocked || (info.kind == rules::FactorKind::kNeedReplication && !info.movable)) {
       continue;
     }
-    llvm::SmallVector<AxisList> lists;
+    lists.clear();
     for (int64_t t = 0; t < numTensors; ++t) {
       if (hasFactor(t, factor)) lists.push_back(projected[t].factorAxes[factor]);
     }

@@ -71,7 +71,7 @@ llvm::SmallVector<int32_t> runNode(PropagationGraph& graph, const Node& node, in
     return index < numOperands ? &node.rule.getOperands()[index]
                                : &node.rule.getResults()[index - numOperands];
   };
-  llvm::SmallVector<StepTensor> tensors;
+  llvm::SmallVector<StepTensor, 4> tensors;
   for (auto [index, slot] : llvm::enumerate(node.slots)) {
     TensorState& state = graph.states[slot];
     const PropagationGraph::Shape& shape = graph.shapes[slot];
@@ -168,7 +168,7 @@ std::vector<OpConflict> collectDisagreements(PropagationGraph& graph, int64_t le
     const TensorState* source = meshSource(graph, node);
     if (!source) continue;
     const size_t numOperands = node.rule.getOperands().size();
-    llvm::SmallVector<StepTensor> tensors;
+    llvm::SmallVector<StepTensor, 4> tensors;
     for (auto [index, slot] : llvm::enumerate(node.slots)) {
       StepTensor tensor;
       TensorState& state = graph.states[slot];

@@ -28,6 +28,14 @@ constexpr KindList kKindLists[] = {
     {"movable", [](const Factor& f) { return f.movable; }},
 };
 
+// Whether `factor` appears in some dimension of `tensors`.
+bool appearsIn(llvm::ArrayRef<TensorFactors> tensors, int64_t factor) {
+  return llvm::any_of(tensors, [&](const TensorFactors& tensor) {
+    return llvm::any_of(tensor,
+                        [&](const DimFactors& dim) { return llvm::is_contained(dim, factor); });
+  });
+}
+
 void printTensors(llvm::raw_ostream& os, llvm::ArrayRef<TensorFactors> tensors) {
   os << "(";
   llvm::interleave(
@@ -255,13 +263,9 @@ llvm::SmallVector<FactorUse> OpShardingRule::getUses(int64_t factor) const {
   return uses;
 }
 
-bool OpShardingRule::isInResults(int64_t factor) const {
-  return llvm::any_of(results_, [&](const TensorFactors& tensor) {
-    return llvm::any_of(tensor, [&](const DimFactors& dim) {
-      return llvm::is_contained(dim, factor);
-    });
-  });
-}
+bool OpShardingRule::isInResults(int64_t factor) const { return appearsIn(results_, factor); }
+
+bool OpShardingRule::isInOperands(int64_t factor) const { return appearsIn(operands_, factor); }
 
 bool OpShardingRule::isExactDim(const DimFactors& dimFactors) const {
   if (dimFactors.size() == 1 &&

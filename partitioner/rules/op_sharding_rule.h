@@ -106,6 +106,8 @@ class OpShardingRule {
 
   // True when the factor appears in some result. A reduction factor never does.
   bool isInResults(int64_t factor) const;
+  // True when the factor appears in some operand.
+  bool isInOperands(int64_t factor) const;
 
   // Whether a dimension of size `dimSize` made of `dimFactors` must have exactly the product
   // of their sizes. It need not when one of its factors is a permutation factor (a windowed

@@ -1,6 +1,7 @@
 // OpShardingRuleBuilder: appends factors to the dimensions they map to.
 #include "partitioner/rules/op_sharding_rule_builder.h"
 
+#include <algorithm>
 #include <cassert>
 #include <utility>
 
@@ -45,6 +46,13 @@ OpShardingRuleBuilder::OpShardingRuleBuilder(mlir::Operation* op) {
 }
 
 void OpShardingRuleBuilder::addTensors() {
+  // Most rules have a factor per dimension of their largest tensor and few more: reserving
+  // that many saves the list's regrowth as factors are added.
+  size_t maxRank = 0;
+  for (const Shape& shape : llvm::concat<const Shape>(operandShapes_, resultShapes_)) {
+    maxRank = std::max(maxRank, shape.size());
+  }
+  factors_.reserve(maxRank + 1);
   operands_.reserve(operandShapes_.size());
   for (const Shape& shape : operandShapes_) operands_.emplace_back(shape.size());
   results_.reserve(resultShapes_.size());

@@ -74,9 +74,7 @@ bool ruleFits(mlir::Operation* op, const rules::OpShardingRule& rule,
     // the result is not computed shard by shard — except a broadcast's new dimensions, whose
     // values do not depend on the position, and the size-1 dims a broadcast expands.
     if (factor.kind != rules::FactorKind::kPassThrough || factor.size == 1) continue;
-    bool inOperands = false;
-    for (const rules::FactorUse& use : rule.getUses(index)) inOperands |= !use.isResult;
-    if (!inOperands && !llvm::isa<hlo::BroadcastInDimOp>(op)) return false;
+    if (!rule.isInOperands(index) && !llvm::isa<hlo::BroadcastInDimOp>(op)) return false;
     if (!rule.isInResults(index)) return false;
   }
   auto fits = [&](llvm::ArrayRef<llvm::SmallVector<int64_t, 4>> shapes,
@@ -95,7 +93,7 @@ bool ruleFits(mlir::Operation* op, const rules::OpShardingRule& rule,
     }
     return true;
   };
-  llvm::SmallVector<llvm::SmallVector<int64_t, 4>> operandShapes, resultShapes;
+  llvm::SmallVector<llvm::SmallVector<int64_t, 4>, 3> operandShapes, resultShapes;
   for (mlir::Value operand : op->getOperands()) operandShapes.push_back(state.local(operand).shape);
   for (mlir::Type type : op->getResultTypes()) {
     if (!isStaticTensor(type)) return false;
@@ -104,7 +102,8 @@ bool ruleFits(mlir::Operation* op, const rules::OpShardingRule& rule,
   return fits(operandShapes, rule.getOperands()) && fits(resultShapes, rule.getResults());
 }
 
-using FactorAxes = llvm::SmallVector<AxisList>;
+// Per rule factor; inline for the rules of elementwise, dot and reduce ops.
+using FactorAxes = llvm::SmallVector<AxisList, 4>;
 
 // Where factor axes are read from, in the order a strategy claims them.
 enum class ClaimSource {
@@ -222,7 +221,7 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> emitWithFactors(
   // may need a different layout on each side.
   // Operands that are the same value wanting the same layout share one reshard.
   llvm::SmallVector<mlir::Value> localOperands;
-  llvm::SmallVector<std::pair<Layout, mlir::Value>> resharded;
+  llvm::SmallVector<std::pair<Layout, mlir::Value>, 3> resharded;
   for (auto [index, operand] : llvm::enumerate(op->getOperands())) {
     Layout target = layoutFor(rule.getOperand(index));
     if (!linear.empty() && linear[index]) target.unreduced = first.unreduced;
@@ -377,7 +376,7 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
               {ClaimSource::kOperand1, ClaimSource::kOperand0, ClaimSource::kResults},
               {ClaimSource::kResults}};
   }
-  llvm::SmallVector<FactorAxes> strategies;
+  llvm::SmallVector<FactorAxes, 2> strategies;
   auto add = [&](FactorAxes factorAxes) {
     bool seen = llvm::any_of(strategies, [&](const FactorAxes& s) {
       return llvm::all_of(llvm::zip(s, factorAxes),
