@@ -226,8 +226,8 @@ mlir::FailureOr<Computation*> Importer::computationAttr(Instruction& inst,
   return comp;
 }
 
-mlir::FailureOr<std::vector<Instruction*>> Importer::parametersOf(Computation& comp) {
-  std::vector<Instruction*> params;
+mlir::FailureOr<llvm::SmallVector<Instruction*, 4>> Importer::parametersOf(Computation& comp) {
+  llvm::SmallVector<Instruction*, 4> params;
   for (Instruction& inst : comp.instructions) {
     if (inst.opcode != "parameter") continue;
     int64_t number = -1;
@@ -260,7 +260,7 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> Importer::importBody(
     return mlir::emitError(user ? loc(*user) : loc(comp.pos))
            << "computation '" << comp.name << "' calls itself";
   }
-  mlir::FailureOr<std::vector<Instruction*>> declared = parametersOf(comp);
+  mlir::FailureOr<llvm::SmallVector<Instruction*, 4>> declared = parametersOf(comp);
   if (failed(declared)) return mlir::failure();
   if (declared->size() != params.size()) {
     return mlir::emitError(user ? loc(*user) : loc(comp.pos))
@@ -407,7 +407,7 @@ mlir::LogicalResult Importer::attachPassThrough(Instruction& inst, mlir::Operati
 
 mlir::LogicalResult Importer::importRegion(Computation& comp, mlir::Region& region,
                                            const Instruction& user) {
-  mlir::FailureOr<std::vector<Instruction*>> declared = parametersOf(comp);
+  mlir::FailureOr<llvm::SmallVector<Instruction*, 4>> declared = parametersOf(comp);
   if (failed(declared)) return mlir::failure();
   mlir::OpBuilder::InsertionGuard guard(builder_);
   mlir::Block* block = builder_.createBlock(&region);
@@ -435,7 +435,7 @@ mlir::FailureOr<mlir::func::FuncOp> Importer::functionFor(Computation& comp,
                                                           const Instruction& user) {
   auto found = functions_.find(comp.name);
   if (found != functions_.end()) return found->second;
-  mlir::FailureOr<std::vector<Instruction*>> declared = parametersOf(comp);
+  mlir::FailureOr<llvm::SmallVector<Instruction*, 4>> declared = parametersOf(comp);
   if (failed(declared)) return mlir::failure();
   llvm::SmallVector<mlir::Type> argTypes, resultTypes;
   for (Instruction* param : *declared) param->shape.appendLeafTypes(argTypes);
@@ -480,7 +480,7 @@ void Importer::noteResultShardy(const Instruction& call, mlir::Value value) {
 }
 
 mlir::LogicalResult Importer::importEntry(Computation& comp) {
-  mlir::FailureOr<std::vector<Instruction*>> declared = parametersOf(comp);
+  mlir::FailureOr<llvm::SmallVector<Instruction*, 4>> declared = parametersOf(comp);
   if (failed(declared)) return mlir::failure();
   Instruction& root = comp.instructions[comp.rootIndex];
   llvm::SmallVector<mlir::Type> argTypes, resultTypes;

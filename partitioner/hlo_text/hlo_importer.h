@@ -183,7 +183,7 @@ class Importer {
   // `inst` is instruction `index` of the computation being imported.
   mlir::LogicalResult importInstruction(Instruction& inst, int64_t index);
   // Checks the parameters of `comp` are numbered 0..n-1; returns them by number.
-  mlir::FailureOr<std::vector<Instruction*>> parametersOf(Computation& comp);
+  mlir::FailureOr<llvm::SmallVector<Instruction*, 4>> parametersOf(Computation& comp);
   // The leaves of `inst` with its sharding applied as a constraint on each (GSPMD's Sharding
   // annotation), for instructions that become no op of their own; `leaves` unchanged when
   // it has no sharding.

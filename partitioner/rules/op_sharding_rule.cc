@@ -258,14 +258,18 @@ llvm::SmallVector<FactorUse> OpShardingRule::getUses(int64_t factor) const {
       }
     }
   };
-  collect(operands_, /*isResult=*/false);
-  collect(results_, /*isResult=*/true);
+  collect(getOperands(), /*isResult=*/false);
+  collect(getResults(), /*isResult=*/true);
   return uses;
 }
 
-bool OpShardingRule::isInResults(int64_t factor) const { return appearsIn(results_, factor); }
+bool OpShardingRule::isInResults(int64_t factor) const {
+  return appearsIn(getResults(), factor);
+}
 
-bool OpShardingRule::isInOperands(int64_t factor) const { return appearsIn(operands_, factor); }
+bool OpShardingRule::isInOperands(int64_t factor) const {
+  return appearsIn(getOperands(), factor);
+}
 
 bool OpShardingRule::isExactDim(const DimFactors& dimFactors) const {
   if (dimFactors.size() == 1 &&
@@ -338,8 +342,8 @@ std::optional<std::string> OpShardingRule::findMismatch(mlir::TypeRange operandT
     }
     return false;
   };
-  if (findTensorMismatch(operands_, operandTypes, "operand") ||
-      findTensorMismatch(results_, resultTypes, "result")) {
+  if (findTensorMismatch(getOperands(), operandTypes, "operand") ||
+      findTensorMismatch(getResults(), resultTypes, "result")) {
     return problem;
   }
   for (auto [index, factor] : llvm::enumerate(factors_)) {
@@ -363,9 +367,9 @@ mlir::LogicalResult OpShardingRule::verify(
 std::string OpShardingRule::toString() const {
   std::string text;
   llvm::raw_string_ostream os(text);
-  printTensors(os, operands_);
+  printTensors(os, getOperands());
   os << "->";
-  printTensors(os, results_);
+  printTensors(os, getResults());
   os << " {";
   for (auto [index, factor] : llvm::enumerate(factors_)) {
     if (index > 0) os << ", ";

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -87,19 +88,26 @@ class OpShardingRule {
   OpShardingRule() = default;
   OpShardingRule(llvm::SmallVector<Factor> factors, llvm::SmallVector<TensorFactors> operands,
                  llvm::SmallVector<TensorFactors> results)
-      : factors_(std::move(factors)),
-        operands_(std::move(operands)),
-        results_(std::move(results)) {}
+      : factors_(std::move(factors)), numOperands_(operands.size()) {
+    tensors_.reserve(operands.size() + results.size());
+    for (TensorFactors& tensor : llvm::concat<TensorFactors>(operands, results)) {
+      tensors_.push_back(std::move(tensor));
+    }
+  }
 
   int64_t getNumFactors() const { return factors_.size(); }
   llvm::ArrayRef<Factor> getFactors() const { return factors_; }
   const Factor& getFactor(int64_t factor) const { return factors_[factor]; }
-  int64_t getNumOperands() const { return operands_.size(); }
-  int64_t getNumResults() const { return results_.size(); }
-  llvm::ArrayRef<TensorFactors> getOperands() const { return operands_; }
-  llvm::ArrayRef<TensorFactors> getResults() const { return results_; }
-  const TensorFactors& getOperand(int64_t i) const { return operands_[i]; }
-  const TensorFactors& getResult(int64_t i) const { return results_[i]; }
+  int64_t getNumOperands() const { return numOperands_; }
+  int64_t getNumResults() const { return tensors_.size() - numOperands_; }
+  llvm::ArrayRef<TensorFactors> getOperands() const {
+    return llvm::ArrayRef(tensors_).take_front(numOperands_);
+  }
+  llvm::ArrayRef<TensorFactors> getResults() const {
+    return llvm::ArrayRef(tensors_).drop_front(numOperands_);
+  }
+  const TensorFactors& getOperand(int64_t i) const { return tensors_[i]; }
+  const TensorFactors& getResult(int64_t i) const { return tensors_[numOperands_ + i]; }
 
   // Every place `factor` appears, operands first, in tensor and dimension order.
   llvm::SmallVector<FactorUse> getUses(int64_t factor) const;
@@ -141,8 +149,8 @@ class OpShardingRule {
   static std::string factorName(int64_t index);
 
   bool operator==(const OpShardingRule& other) const {
-    return factors_ == other.factors_ && operands_ == other.operands_ &&
-           results_ == other.results_;
+    return factors_ == other.factors_ && numOperands_ == other.numOperands_ &&
+           tensors_ == other.tensors_;
   }
   bool operator!=(const OpShardingRule& other) const { return !(*this == other); }
 
@@ -151,19 +159,18 @@ class OpShardingRule {
   friend class OpShardingRuleBuilder;
   struct TakeLists {};
   OpShardingRule(TakeLists, llvm::SmallVector<Factor, 0>&& factors,
-                 llvm::SmallVector<TensorFactors, 0>&& operands,
-                 llvm::SmallVector<TensorFactors, 0>&& results)
-      : factors_(std::move(factors)),
-        operands_(std::move(operands)),
-        results_(std::move(results)) {}
+                 llvm::SmallVector<TensorFactors, 0>&& tensors, int64_t numOperands)
+      : factors_(std::move(factors)), tensors_(std::move(tensors)), numOperands_(numOperands) {}
 
   // No inline storage: an op's tensors nearly always outnumber what would fit inline, and
   // inline storage made a rule about 380 bytes, moved element by element. A propagation
   // graph holds one rule per op, so this is memory per instruction; on the heap, a rule
-  // is 48 bytes and moves in constant time.
+  // is 40 bytes and moves in constant time. Operands and results share one list (operands
+  // first), so a rule costs two allocations rather than three; a rule is built for every
+  // op, twice in a run.
   llvm::SmallVector<Factor, 0> factors_;
-  llvm::SmallVector<TensorFactors, 0> operands_;
-  llvm::SmallVector<TensorFactors, 0> results_;
+  llvm::SmallVector<TensorFactors, 0> tensors_;
+  int64_t numOperands_ = 0;
 };
 
 }  // namespace tessel::rules

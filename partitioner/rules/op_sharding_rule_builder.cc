@@ -53,17 +53,21 @@ void OpShardingRuleBuilder::addTensors() {
     maxRank = std::max(maxRank, shape.size());
   }
   factors_.reserve(maxRank + 1);
-  operands_.reserve(operandShapes_.size());
-  for (const Shape& shape : operandShapes_) operands_.emplace_back(shape.size());
-  results_.reserve(resultShapes_.size());
-  for (const Shape& shape : resultShapes_) results_.emplace_back(shape.size());
+  tensors_.reserve(operandShapes_.size() + resultShapes_.size());
+  for (const Shape& shape : llvm::concat<const Shape>(operandShapes_, resultShapes_)) {
+    tensors_.emplace_back(shape.size());
+  }
 }
 
 OpShardingRuleBuilder& OpShardingRuleBuilder::addFactor(llvm::ArrayRef<int64_t> operandDims,
                                                         llvm::ArrayRef<int64_t> resultDims,
                                                         int64_t size, FactorKind kind,
                                                         bool blocked) {
-  assert(operandDims.size() <= operands_.size() && resultDims.size() <= results_.size());
+  llvm::MutableArrayRef<TensorFactors> operands =
+      llvm::MutableArrayRef(tensors_).take_front(operandShapes_.size());
+  llvm::MutableArrayRef<TensorFactors> results =
+      llvm::MutableArrayRef(tensors_).drop_front(operandShapes_.size());
+  assert(operandDims.size() <= operands.size() && resultDims.size() <= results.size());
   int64_t factor = factors_.size();
   factors_.push_back({size, kind, blocked});
   auto append = [&](llvm::MutableArrayRef<TensorFactors> tensors,
@@ -74,8 +78,8 @@ OpShardingRuleBuilder& OpShardingRuleBuilder::addFactor(llvm::ArrayRef<int64_t> 
       tensor[dim].push_back(factor);
     }
   };
-  append(operands_, operandDims);
-  append(results_, resultDims);
+  append(operands, operandDims);
+  append(results, resultDims);
   return *this;
 }
 
@@ -114,14 +118,14 @@ OpShardingRuleBuilder& OpShardingRuleBuilder::addPointwise(llvm::ArrayRef<int64_
 
 OpShardingRule OpShardingRuleBuilder::build() {
 #ifndef NDEBUG
-  for (const TensorFactors& tensor : llvm::concat<const TensorFactors>(operands_, results_)) {
+  for (const TensorFactors& tensor : tensors_) {
     for (const DimFactors& dim : tensor) {
       assert(!dim.empty() && "every dimension needs a factor");
     }
   }
 #endif
-  return OpShardingRule(OpShardingRule::TakeLists{}, std::move(factors_), std::move(operands_),
-                        std::move(results_));
+  return OpShardingRule(OpShardingRule::TakeLists{}, std::move(factors_), std::move(tensors_),
+                        operandShapes_.size());
 }
 
 }  // namespace tessel::rules

@@ -89,8 +89,7 @@ class OpShardingRuleBuilder {
   llvm::SmallVector<Shape, 1> resultShapes_;
   // The rule's own list types, so that build() hands them over without copying.
   llvm::SmallVector<Factor, 0> factors_;
-  llvm::SmallVector<TensorFactors, 0> operands_;
-  llvm::SmallVector<TensorFactors, 0> results_;
+  llvm::SmallVector<TensorFactors, 0> tensors_;  // operands, then results
 };
 
 // True when every operand and result of `op` is either not a shaped type or a shaped type

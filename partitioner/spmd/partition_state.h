@@ -5,13 +5,13 @@
 #ifndef TESSEL_PARTITIONER_SPMD_PARTITION_STATE_H_
 #define TESSEL_PARTITIONER_SPMD_PARTITION_STATE_H_
 
-#include <deque>
 #include <map>
 #include <optional>
 #include <vector>
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/Allocator.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Support/LogicalResult.h"
@@ -54,17 +54,15 @@ class PartitionState {
 
   void define(mlir::Value global, mlir::Value local, Layout layout,
               llvm::ArrayRef<int64_t> shape) {
-    auto [it, inserted] = index_.try_emplace(global, locals_.size());
+    auto [it, inserted] = index_.try_emplace(global, nullptr);
     LocalValue value{local, std::move(layout), llvm::to_vector<4>(shape)};
     if (inserted) {
-      locals_.push_back(std::move(value));
+      it->second = new (locals_.Allocate()) LocalValue(std::move(value));
     } else {
-      locals_[it->second] = std::move(value);
+      *it->second = std::move(value);
     }
   }
-  const LocalValue& local(mlir::Value global) const {
-    return locals_[index_.find(global)->second];
-  }
+  const LocalValue& local(mlir::Value global) const { return *index_.find(global)->second; }
   bool has(mlir::Value global) const { return index_.count(global) != 0; }
 
   // The local value of `global` resharded to `to`.
@@ -119,9 +117,11 @@ class PartitionState {
   // The local values in the order they were defined (program order), found through a
   // small index: a map holding the local values themselves would scatter them over a table
   // far larger than the caches in a large program, and move them all each time it grows.
-  // A deque never moves them, so references stay valid across define().
-  std::deque<LocalValue> locals_;
-  llvm::DenseMap<mlir::Value, uint32_t> index_;
+  // The allocator never moves them, so references stay valid across define(); it takes
+  // memory in slabs of many values (a deque took a block for every two) and destroys them
+  // with the state.
+  llvm::SpecificBumpPtrAllocator<LocalValue> locals_;
+  llvm::DenseMap<mlir::Value, LocalValue*> index_;
   int manualDepth_ = 0;
   struct LoopBody {
     mlir::Block* body;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -48,9 +49,11 @@ struct Site {
   Kind kind;
   mlir::Operation* op;  // the op, or the function
   unsigned index = 0;   // argument or result number
-  std::string text;
+  mlir::StringAttr text;
   llvm::SmallVector<mlir::Type> types;  // the annotated values' types
-  size_t first_leaf = 0;                // into the list handed to HloShardingsToMesh
+  // Into the list handed to HloShardingsToMesh; sites with the same text on one value of
+  // the same type share their leaf.
+  size_t first_leaf = 0;
 
   mlir::InFlightDiagnostic error() const { return describe(op->emitError()); }
 
@@ -58,14 +61,28 @@ struct Site {
   mlir::InFlightDiagnostic describe(mlir::InFlightDiagnostic diag) const {
     if (kind == Kind::kArgument) diag << "argument " << index << ": ";
     if (kind == Kind::kResult) diag << "result " << index << ": ";
-    diag << "sharding '" << text << "' ";
+    diag << "sharding '" << text.getValue() << "' ";
     return diag;
   }
 };
 
+// Each distinct sharding text parsed once: a module repeats a few shardings on many values,
+// and a parse costs dozens of small allocations.
+class ParseCache {
+ public:
+  const absl::StatusOr<HloSharding>& Parse(mlir::StringAttr text) {
+    auto [it, inserted] = parsed_.try_emplace(text);
+    if (inserted) it->second = HloSharding::Parse(text.getValue().str());
+    return it->second;
+  }
+
+ private:
+  llvm::DenseMap<mlir::StringAttr, absl::StatusOr<HloSharding>> parsed_;
+};
+
 // The leaves of `site`'s sharding, one per annotated value, or a diagnostic at the site.
-mlir::FailureOr<std::vector<HloShardingLeaf>> LeavesOf(const Site& site) {
-  absl::StatusOr<HloSharding> parsed = HloSharding::Parse(site.text);
+mlir::FailureOr<std::vector<HloShardingLeaf>> LeavesOf(const Site& site, ParseCache& cache) {
+  const absl::StatusOr<HloSharding>& parsed = cache.Parse(site.text);
   if (!parsed.ok()) {
     return site.error() << "does not parse: " << std::string(parsed.status().message());
   }
@@ -114,10 +131,11 @@ mlir::FailureOr<std::vector<HloShardingLeaf>> LeavesOf(const Site& site) {
 
 // Whether every sharding of the module is `{manual}` (tuples: in every element) and no
 // manual computation (`hasManualComputation`) leads into manual code from a global program.
-bool EveryValueManual(bool hasManualComputation, const std::vector<Site>& sites) {
+bool EveryValueManual(bool hasManualComputation, const std::vector<Site>& sites,
+                      ParseCache& cache) {
   if (hasManualComputation) return false;
   for (const Site& site : sites) {
-    absl::StatusOr<HloSharding> parsed = HloSharding::Parse(site.text);
+    const absl::StatusOr<HloSharding>& parsed = cache.Parse(site.text);
     if (!parsed.ok()) return false;
     std::vector<HloSharding> leaves =
         parsed->IsTuple() ? parsed->tuple_elements() : std::vector<HloSharding>{*parsed};
@@ -144,8 +162,8 @@ mlir::FailureOr<int64_t> DeviceCount(mlir::ModuleOp module, const std::vector<Si
         count = devices;
         first = &site;
       } else if (devices != *count) {
-        return site.error() << "spans " << devices << " devices but sharding '" << first->text
-                            << "' spans " << *count;
+        return site.error() << "spans " << devices << " devices but sharding '"
+                            << first->text.getValue() << "' spans " << *count;
       }
     }
   }
@@ -474,21 +492,18 @@ struct ImportHloShardingsPass : public impl::ImportHloShardingsPassBase<ImportHl
         return;
       }
       if (auto text = llvm::dyn_cast_or_null<mlir::StringAttr>(op->getDiscardableAttr(key))) {
-        sites.push_back({Site::Kind::kOp, op, 0, text.str(),
-                         llvm::to_vector(op->getResultTypes())});
+        sites.push_back({Site::Kind::kOp, op, 0, text, llvm::to_vector(op->getResultTypes())});
       }
       auto function = llvm::dyn_cast<mlir::func::FuncOp>(op);
       if (!function) return;
       for (unsigned i = 0; i < function.getNumArguments(); ++i) {
         if (auto text = function.getArgAttrOfType<mlir::StringAttr>(i, kHloShardingAttr)) {
-          sites.push_back({Site::Kind::kArgument, op, i, text.str(),
-                           {function.getArgumentTypes()[i]}});
+          sites.push_back({Site::Kind::kArgument, op, i, text, {function.getArgumentTypes()[i]}});
         }
       }
       for (unsigned i = 0; i < function.getNumResults(); ++i) {
         if (auto text = function.getResultAttrOfType<mlir::StringAttr>(i, kHloShardingAttr)) {
-          sites.push_back({Site::Kind::kResult, op, i, text.str(),
-                           {function.getResultTypes()[i]}});
+          sites.push_back({Site::Kind::kResult, op, i, text, {function.getResultTypes()[i]}});
         }
       }
     });
@@ -497,7 +512,8 @@ struct ImportHloShardingsPass : public impl::ImportHloShardingsPassBase<ImportHl
       op->erase();
     }
     if (sites.empty()) return;
-    if (EveryValueManual(hasManualComputation, sites)) {
+    ParseCache parseCache;
+    if (EveryValueManual(hasManualComputation, sites, parseCache)) {
       // GSPMD leaves a manual value as written on every device: the function is already
       // the per-device program, which runs as it is on the header's device count.
       for (const Site& site : sites) {
@@ -519,13 +535,25 @@ struct ImportHloShardingsPass : public impl::ImportHloShardingsPassBase<ImportHl
     // Check everything before changing anything, reporting every bad site at once.
     bool failed = false;
     std::vector<HloShardingLeaf> leaves;
+    // A leaf converts the same wherever it appears, so each (text, type) of a one-value
+    // site is checked and converted once.
+    llvm::DenseMap<std::pair<mlir::Attribute, mlir::Type>, size_t> sharedLeaf;
     for (Site& site : sites) {
-      mlir::FailureOr<std::vector<HloShardingLeaf>> site_leaves = LeavesOf(site);
+      const bool oneValue = site.types.size() == 1;
+      if (oneValue) {
+        auto it = sharedLeaf.find({site.text, site.types[0]});
+        if (it != sharedLeaf.end()) {
+          site.first_leaf = it->second;
+          continue;
+        }
+      }
+      mlir::FailureOr<std::vector<HloShardingLeaf>> site_leaves = LeavesOf(site, parseCache);
       if (mlir::failed(site_leaves)) {
         failed = true;
         continue;
       }
       site.first_leaf = leaves.size();
+      if (oneValue) sharedLeaf[{site.text, site.types[0]}] = site.first_leaf;
       leaves.insert(leaves.end(), site_leaves->begin(), site_leaves->end());
     }
     if (failed) return signalPassFailure();
