@@ -2,11 +2,14 @@
 // for RunSpmd, the caller's for RunPartitions (see spmd_runner.h).
 #include "runtime/spmd_runner.h"
 
+#include <condition_variable>
 #include <mutex>
+#include <new>
 #include <system_error>
 #include <thread>
 #include <utility>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
 #include "collectives/local/local_communicator.h"
 #include "runtime/interpreter.h"
@@ -80,6 +83,40 @@ absl::StatusOr<std::vector<std::vector<Tensor>>> RunPartitions(
   }
   RunLimits limits = options.limits;
   limits.stop = &stop;
+  // What a partition reports when even its error message cannot be allocated; made here,
+  // while there is memory, and copied without allocating.
+  static const absl::Status* const kOutOfMemory =
+      new absl::Status(absl::ResourceExhaustedError("a partition ran out of memory"));
+  // The partitions still running, and whether one failed to abort the communicator: a
+  // partition whose allocator has no memory left cannot make the abort's messages, so this
+  // thread, which waits for them, aborts it instead.
+  std::mutex running_mu;
+  std::condition_variable running_changed;
+  size_t running = 0;             // guarded by running_mu
+  bool abort_handed_off = false;  // guarded by running_mu
+  auto record_failure = [&](const absl::Status& failure) {
+    {
+      // Recorded before stopping the others, so a root cause always precedes the failures
+      // it causes.
+      std::lock_guard<std::mutex> lock(failure_mu);
+      if (first_failure.ok()) first_failure = failure;
+      if (first_cause.ok() && failure.code() != absl::StatusCode::kAborted) {
+        first_cause = failure;
+      }
+    }
+    try {
+      stop.Stop(failure);
+    } catch (const std::bad_alloc&) {
+      std::lock_guard<std::mutex> lock(running_mu);
+      abort_handed_off = true;
+      running_changed.notify_all();
+    }
+  };
+  auto finished = [&] {
+    std::lock_guard<std::mutex> lock(running_mu);
+    --running;
+    running_changed.notify_all();
+  };
   std::vector<std::thread> threads;
   threads.reserve(partitions.size());
   absl::Status start_failure;
@@ -88,37 +125,60 @@ absl::StatusOr<std::vector<std::vector<Tensor>>> RunPartitions(
     // started are then stopped, so that none waits in a collective for one that never came,
     // and joined: a std::thread destroyed unjoined would terminate the process.
     try {
+      {
+        std::lock_guard<std::mutex> lock(running_mu);
+        ++running;
+      }
       threads.emplace_back([&, i] {
+        absl::Cleanup done = finished;
         const int64_t p = partitions[i];
-        Interpreter interpreter(registry, PartitionContext{p, num_partitions, &communicator},
-                                limits);
-        absl::StatusOr<std::vector<Tensor>> results =
-            interpreter.RunFunction(function, per_partition_inputs[i]);
-        if (limits.counters) {
-          limits.counters->partitions_done.fetch_add(1, std::memory_order_relaxed);
-        }
-        if (results.ok()) {
-          outputs[i] = *std::move(results);
-          return;
-        }
-        absl::Status failure(results.status().code(),
-                             absl::StrCat("partition ", p, ": ", results.status().message()));
-        {
-          // Recorded before stopping the others, so a root cause always precedes the
-          // failures it causes.
-          std::lock_guard<std::mutex> lock(failure_mu);
-          if (first_failure.ok()) first_failure = failure;
-          if (first_cause.ok() && failure.code() != absl::StatusCode::kAborted) {
-            first_cause = failure;
+        // The interpreter turns a kernel's failed allocation into the op's error; one outside
+        // it (the interpreter's own state, on a thread whose first block the allocator
+        // cannot map) must not escape the thread, which would end the process.
+        absl::Status failure;
+        try {
+          Interpreter interpreter(registry, PartitionContext{p, num_partitions, &communicator},
+                                  limits);
+          absl::StatusOr<std::vector<Tensor>> results =
+              interpreter.RunFunction(function, per_partition_inputs[i]);
+          if (limits.counters) {
+            limits.counters->partitions_done.fetch_add(1, std::memory_order_relaxed);
+          }
+          if (results.ok()) {
+            outputs[i] = *std::move(results);
+            return;
+          }
+          failure = absl::Status(results.status().code(),
+                                 absl::StrCat("partition ", p, ": ", results.status().message()));
+        } catch (const std::bad_alloc&) {
+          try {
+            failure =
+                absl::ResourceExhaustedError(absl::StrCat("partition ", p, ": out of memory"));
+          } catch (const std::bad_alloc&) {
+            failure = *kOutOfMemory;
           }
         }
-        stop.Stop(failure);
+        record_failure(failure);
       });
+    } catch (const std::bad_alloc&) {
+      finished();
+      start_failure = absl::ResourceExhaustedError(absl::StrCat(
+          "cannot start partition ", partitions[i], " of ", partitions.size(), ": out of memory"));
+      stop.Stop(start_failure);
     } catch (const std::system_error& error) {
+      finished();
       start_failure = absl::ResourceExhaustedError(
           absl::StrCat("cannot start partition ", partitions[i], " of ", partitions.size(),
                        " (a thread each): ", error.what()));
       stop.Stop(start_failure);
+    }
+  }
+  {
+    std::unique_lock<std::mutex> lock(running_mu);
+    running_changed.wait(lock, [&] { return running == 0 || abort_handed_off; });
+    if (abort_handed_off) {
+      lock.unlock();
+      communicator.Abort(*kOutOfMemory);
     }
   }
   for (std::thread& thread : threads) thread.join();

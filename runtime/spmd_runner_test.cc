@@ -3,6 +3,8 @@
 // hand; and how failures of one partition are reported.
 #include "runtime/spmd_runner.h"
 
+#include <atomic>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -251,6 +253,85 @@ TEST_F(SpmdRunnerTest, OneFailingPartitionFailsTheRunFastWithItsId) {
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "partition 2: argument 0: expected tensor<2xf32>, got f32[3]"));
   EXPECT_LT(absl::Now() - start, absl::Seconds(10));
+}
+
+// A LocalCommunicator whose first Abort, when made on a partition's thread, throws as an
+// allocator with no memory left for that thread would (the abort builds its messages).
+class AbortRunsOutOfMemoryOnce final : public collectives::Communicator {
+ public:
+  explicit AbortRunsOutOfMemoryOnce(int64_t n) : local_(n) {}
+  int64_t num_partitions() const override { return local_.num_partitions(); }
+  absl::Status AllReduce(int64_t self, absl::Span<const int64_t> group,
+                         collectives::ReductionKind kind, collectives::ConstBuffer input,
+                         collectives::Buffer output) override {
+    return local_.AllReduce(self, group, kind, input, output);
+  }
+  absl::Status AllGather(int64_t self, absl::Span<const int64_t> group,
+                         collectives::ConstBuffer input, collectives::Buffer output) override {
+    return local_.AllGather(self, group, input, output);
+  }
+  absl::Status ReduceScatter(int64_t self, absl::Span<const int64_t> group,
+                             collectives::ReductionKind kind, collectives::ConstBuffer input,
+                             collectives::Buffer output) override {
+    return local_.ReduceScatter(self, group, kind, input, output);
+  }
+  absl::Status AllToAll(int64_t self, absl::Span<const int64_t> group,
+                        collectives::ConstBuffer input, collectives::Buffer output) override {
+    return local_.AllToAll(self, group, input, output);
+  }
+  absl::Status CollectivePermute(int64_t self, absl::Span<const int64_t> group,
+                                 absl::Span<const collectives::SourceTarget> pairs,
+                                 collectives::ConstBuffer input,
+                                 collectives::Buffer output) override {
+    return local_.CollectivePermute(self, group, pairs, input, output);
+  }
+  absl::Status Broadcast(int64_t self, absl::Span<const int64_t> group, int64_t root,
+                         collectives::Buffer buffer) override {
+    return local_.Broadcast(self, group, root, buffer);
+  }
+  absl::Status Barrier(int64_t self, absl::Span<const int64_t> group) override {
+    return local_.Barrier(self, group);
+  }
+  void Abort(const absl::Status& reason) override {
+    if (std::this_thread::get_id() != caller_ && !threw_.exchange(true)) throw std::bad_alloc();
+    aborts_on_caller_ += std::this_thread::get_id() == caller_;
+    local_.Abort(reason);
+  }
+
+  int aborts_on_caller() const { return aborts_on_caller_; }
+
+ private:
+  collectives::LocalCommunicator local_;
+  const std::thread::id caller_ = std::this_thread::get_id();
+  std::atomic<bool> threw_{false};
+  std::atomic<int> aborts_on_caller_{0};
+};
+
+TEST_F(SpmdRunnerTest, AnAbortThePartitionCannotAllocateIsMadeByTheCaller) {
+  // Partition 2 fails; the abort it starts runs out of memory on its thread, so the others
+  // would wait in the all-reduce for it. RunPartitions, waiting on its own thread, aborts
+  // the communicator in its place: the run ends, with partition 2's error, without a crash
+  // and long before the collectives' timeout.
+  constexpr absl::string_view kProgram = R"(
+    tessel.mesh @mesh = <["x"=4]>
+    func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+      %r = tessel.all_reduce %x over @mesh ["x"] kind = sum : tensor<2xf32>
+      return %r : tensor<2xf32>
+    })";
+  auto module = ParseModule(kProgram, "test.mlir", context_);
+  ASSERT_THAT(module, IsOk());
+  auto main = (*module)->lookupSymbol<mlir::func::FuncOp>("main");
+  auto inputs = PerPartition(4, [](int64_t p) {
+    return p == 2 ? Tensor::FromVector<float>({3}, {1, 2, 3})
+                  : Tensor::FromVector<float>({2}, {1, 2});
+  });
+  AbortRunsOutOfMemoryOnce communicator(4);
+  absl::Time start = absl::Now();
+  EXPECT_THAT(RunPartitions(main, {0, 1, 2, 3}, inputs, communicator),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "partition 2: argument 0: expected tensor<2xf32>, got f32[3]"));
+  EXPECT_LT(absl::Now() - start, absl::Seconds(10));
+  EXPECT_EQ(communicator.aborts_on_caller(), 1);
 }
 
 // Partition 0 loops for ever; the others wait for it in an all_reduce.

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -160,11 +162,20 @@ void RendezvousTable::Depart(const Key& key, Rendezvous& rendezvous) {
 void RendezvousTable::Abort(const absl::Status& reason) {
   std::lock_guard<std::mutex> lock(mu_);
   if (!abort_status_.ok()) return;
-  abort_status_ = absl::AbortedError(absl::StrCat("collectives aborted: ", reason.message()));
+  // Every message is made before anything changes: a caller that runs out of memory here
+  // (a partition whose allocator has none left) leaves the table as it was, for another
+  // thread to abort it again.
+  absl::Status aborted =
+      absl::AbortedError(absl::StrCat("collectives aborted: ", reason.message()));
+  std::vector<absl::Status> failures;
+  failures.reserve(rendezvous_.size());
   for (auto& [key, rendezvous] : rendezvous_) {
-    Fail(*rendezvous,
-         absl::AbortedError(absl::StrCat(CallName(*rendezvous), ": ", abort_status_.message())));
+    failures.push_back(
+        absl::AbortedError(absl::StrCat(CallName(*rendezvous), ": ", aborted.message())));
   }
+  abort_status_ = std::move(aborted);
+  size_t i = 0;
+  for (auto& [key, rendezvous] : rendezvous_) Fail(*rendezvous, std::move(failures[i++]));
 }
 
 }  // namespace tessel::collectives::local
