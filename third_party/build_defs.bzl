@@ -16,9 +16,12 @@ FUZZ_BUILD_ONLY = select({
     "//conditions:default": ["//third_party:incompatible"],
 })
 
-# The static archives tessel_executable links in, and the shared libraries those archives
-# need that nothing else names (COIN-OR's on LAPACK, BLAS, bzip2 and zlib), by the names the
-# runtime packages install.
+# The static archives tessel_executable links in, then the archives of what they need that
+# nothing else names (COIN-OR's LAPACK, BLAS and the Fortran runtime under them, bzip2 and
+# zlib), and the C++ standard library's. Each shared library a command loads costs start-up
+# time binding symbols: as shared libraries these took about 1 ms of every run
+# (docs/benchmarks.md). The C++ library's shared copy, which the toolchain still names,
+# then goes unused and --as-needed drops it; a command loads no plugin that would want it.
 _EXECUTABLE_ARCHIVES = [
     "@llvm//:static_libraries",
     "@system_archives//:absl",
@@ -26,10 +29,13 @@ _EXECUTABLE_ARCHIVES = [
     "@system_archives//:cbc",
 ]
 _ARCHIVE_RUNTIME_LIBRARIES = [
-    "-l:liblapack.so.3",
-    "-l:libblas.so.3",
-    "-l:libbz2.so.1.0",
-    "-l:libz.so.1",
+    "-l:liblapack.a",
+    "-l:libblas.a",
+    "-l:libgfortran.a",
+    "-l:libquadmath.a",
+    "-l:libbz2.a",
+    "-l:libz.a",
+    "-l:libstdc++.a",
 ]
 
 def tessel_executable(name, linkopts = [], **kwargs):

@@ -1,6 +1,6 @@
-// The allocator the tessel command links (third_party/system_libs.BUILD, :tcmalloc): linked
-// the same way here, malloc and operator new must resolve to TCMalloc's, not glibc's. Link
-// order decides that, so a BUILD change that loses it fails here.
+// The allocator the tessel command links (third_party/system_libs.BUILD, :mimalloc): linked
+// the same way here, malloc, free and operator new must resolve to mimalloc's, not glibc's
+// or libstdc++'s. Link order decides that, so a BUILD change that loses it fails here.
 #include <dlfcn.h>
 
 #include <cstdlib>
@@ -20,23 +20,26 @@ std::string DefiningObject(const void* address) {
   return info.dli_fname;
 }
 
-TEST(TcmallocTest, MallocAndNewComeFromTcmalloc) {
+TEST(AllocatorTest, MallocFreeAndNewComeFromMimalloc) {
   void* (*malloc_fn)(size_t) = &std::malloc;
-  EXPECT_NE(DefiningObject(reinterpret_cast<const void*>(malloc_fn)).find("libtcmalloc"),
+  EXPECT_NE(DefiningObject(reinterpret_cast<const void*>(malloc_fn)).find("libmimalloc"),
+            std::string::npos);
+  void (*free_fn)(void*) = &std::free;
+  EXPECT_NE(DefiningObject(reinterpret_cast<const void*>(free_fn)).find("libmimalloc"),
             std::string::npos);
   void* (*new_fn)(size_t) = &::operator new;
-  EXPECT_NE(DefiningObject(reinterpret_cast<const void*>(new_fn)).find("libtcmalloc"),
+  EXPECT_NE(DefiningObject(reinterpret_cast<const void*>(new_fn)).find("libmimalloc"),
             std::string::npos);
 }
 
-TEST(TcmallocTest, SmallAndLargeBlocksRoundTrip) {
+TEST(AllocatorTest, SmallAndLargeBlocksRoundTrip) {
   std::vector<std::unique_ptr<int[]>> small;
   for (int i = 0; i < 10000; ++i) {
     small.emplace_back(new int[i % 64 + 1]);
     small.back()[0] = i;
   }
   for (int i = 0; i < 10000; ++i) EXPECT_EQ(small[i][0], i);
-  // Larger than TCMalloc's page-heap spans for small sizes: a separate path.
+  // Larger than mimalloc's pages for small sizes: blocks taken from the OS one by one.
   std::vector<char> large(64 << 20, 'x');
   EXPECT_EQ(large[(64 << 20) - 1], 'x');
 }
