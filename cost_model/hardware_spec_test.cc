@@ -34,8 +34,11 @@ TEST(HardwareSpecTest, DefaultIsAValidSpec) {
   EXPECT_EQ(spec.memory_capacity_bytes(), 80000000000);
   EXPECT_DOUBLE_EQ(spec.default_link().bandwidth_bytes_per_second(), 450e9);
   EXPECT_DOUBLE_EQ(spec.default_link().latency_seconds(), 2e-6);
-  // The default's own text passes the checks a loaded file must pass.
-  EXPECT_THAT(ParseHardwareSpec(DefaultHardwareSpecText(), "default"), IsOk());
+  // The default's own text passes the checks a loaded file must pass, and says exactly
+  // what the built-in spec holds (which is built field by field, without parsing).
+  absl::StatusOr<HardwareSpec> parsed = ParseHardwareSpec(DefaultHardwareSpecText(), "default");
+  ASSERT_THAT(parsed, IsOk());
+  EXPECT_EQ(parsed->SerializeAsString(), spec.SerializeAsString());
 }
 
 TEST(HardwareSpecTest, ParsesAxisLinks) {
