@@ -35,8 +35,11 @@ absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> ImportHloTextToModule(
   // would show the reader a program they never wrote.
   context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
+  // A view of the caller's text, which outlives the import: the import reads it only here,
+  // and a copy of a large program is tens of megabytes of memory to touch.
   sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(text.data(), text.size()), name),
+      llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(text.data(), text.size()), name,
+                                       /*RequiresNullTerminator=*/false),
       llvm::SMLoc());
   std::string diagnostics;
   llvm::raw_string_ostream os(diagnostics);
