@@ -235,21 +235,28 @@ TEST_F(SpmdRunnerTest, ChainsCollectivesOverSeveralGroups) {
   }
 }
 
-TEST_F(SpmdRunnerTest, OneFailingPartitionFailsTheRunFastWithItsId) {
-  constexpr absl::string_view kProgram = R"(
+// Four partitions meet in an all-reduce; partition 2's argument (from
+// InputsWherePartitionTwoFails) has the wrong shape, so it never reaches it.
+constexpr absl::string_view kAllReduceOfFour = R"(
     tessel.mesh @mesh = <["x"=4]>
     func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
       %r = tessel.all_reduce %x over @mesh ["x"] kind = sum : tensor<2xf32>
       return %r : tensor<2xf32>
     })";
-  auto inputs = PerPartition(4, [](int64_t p) {
-    // Partition 2's argument has the wrong shape, so it never reaches the all-reduce.
-    return p == 2 ? Tensor::FromVector<float>({3}, {1, 2, 3})
-                  : Tensor::FromVector<float>({2}, {1, 2});
-  });
+
+std::vector<std::vector<Tensor>> InputsWherePartitionTwoFails() {
+  std::vector<std::vector<Tensor>> inputs;
+  for (int64_t p = 0; p < 4; ++p) {
+    inputs.push_back({p == 2 ? Tensor::FromVector<float>({3}, {1, 2, 3})
+                             : Tensor::FromVector<float>({2}, {1, 2})});
+  }
+  return inputs;
+}
+
+TEST_F(SpmdRunnerTest, OneFailingPartitionFailsTheRunFastWithItsId) {
   absl::Time start = absl::Now();
   // The other partitions are aborted; they do not wait for the (default, 60 s) timeout.
-  EXPECT_THAT(Run(kProgram, inputs),
+  EXPECT_THAT(Run(kAllReduceOfFour, InputsWherePartitionTwoFails()),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "partition 2: argument 0: expected tensor<2xf32>, got f32[3]"));
   EXPECT_LT(absl::Now() - start, absl::Seconds(10));
@@ -312,22 +319,12 @@ TEST_F(SpmdRunnerTest, AnAbortThePartitionCannotAllocateIsMadeByTheCaller) {
   // would wait in the all-reduce for it. RunPartitions, waiting on its own thread, aborts
   // the communicator in its place: the run ends, with partition 2's error, without a crash
   // and long before the collectives' timeout.
-  constexpr absl::string_view kProgram = R"(
-    tessel.mesh @mesh = <["x"=4]>
-    func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
-      %r = tessel.all_reduce %x over @mesh ["x"] kind = sum : tensor<2xf32>
-      return %r : tensor<2xf32>
-    })";
-  auto module = ParseModule(kProgram, "test.mlir", context_);
+  auto module = ParseModule(kAllReduceOfFour, "test.mlir", context_);
   ASSERT_THAT(module, IsOk());
   auto main = (*module)->lookupSymbol<mlir::func::FuncOp>("main");
-  auto inputs = PerPartition(4, [](int64_t p) {
-    return p == 2 ? Tensor::FromVector<float>({3}, {1, 2, 3})
-                  : Tensor::FromVector<float>({2}, {1, 2});
-  });
   AbortRunsOutOfMemoryOnce communicator(4);
   absl::Time start = absl::Now();
-  EXPECT_THAT(RunPartitions(main, {0, 1, 2, 3}, inputs, communicator),
+  EXPECT_THAT(RunPartitions(main, {0, 1, 2, 3}, InputsWherePartitionTwoFails(), communicator),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        "partition 2: argument 0: expected tensor<2xf32>, got f32[3]"));
   EXPECT_LT(absl::Now() - start, absl::Seconds(10));
