@@ -17,7 +17,7 @@ PACKAGES=(
   # Archives the commands link in (third_party/build_defs.bzl): COIN-OR's LAPACK, BLAS,
   # Fortran runtime, bzip2 and zlib, and the C++ library.
   liblapack-dev libblas-dev libgfortran-12-dev libbz2-dev zlib1g-dev libstdc++-12-dev
-  libmimalloc2.0            # the tessel command's allocator (mimalloc)
+  libmimalloc2.0 libmimalloc-dev  # the tessel command's allocator (mimalloc)
   python3
   python3-dev pybind11-dev  # the Python module (CPython 3.11 headers, pybind11 2.10)
   python3-numpy python3-pip  # numpy for runs from Python; pip for the wheel's install test

@@ -26,4 +26,9 @@ if ! readelf -d "$tessel" | grep -q 'libmimalloc'; then
   echo "$tessel: does not link mimalloc"
   status=1
 fi
+# The arena allocator_arena.cc reserves before main(); mimalloc reports it when verbose.
+if ! MIMALLOC_VERBOSE=1 "$tessel" --version 2>&1 | grep -q '^mimalloc: reserved'; then
+  echo "$tessel: mimalloc has no arena reserved"
+  status=1
+fi
 exit $status
