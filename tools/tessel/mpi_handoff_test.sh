@@ -10,11 +10,13 @@ tessel="$1"
 tessel_mpi="$2"
 program="$3"
 status=0
-if readelf -d "$tessel" | grep -q 'libmpi'; then
+# Outputs are read whole before grep: `grep -q` stops reading at the match, and under
+# pipefail the writer's broken pipe would then fail the check.
+if grep -q 'libmpi' <<<"$(readelf -d "$tessel")"; then
   echo "$tessel: links Open MPI"
   status=1
 fi
-if ! readelf -d "$tessel_mpi" | grep -q 'libmpi'; then
+if ! grep -q 'libmpi' <<<"$(readelf -d "$tessel_mpi")"; then
   echo "$tessel_mpi: does not link Open MPI"
   status=1
 fi

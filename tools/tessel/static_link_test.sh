@@ -22,12 +22,15 @@ for binary in "$tessel" "$@"; do
     status=1
   fi
 done
-if ! readelf -d "$tessel" | grep -q 'libmimalloc'; then
+if ! grep -q 'libmimalloc' <<<"$(readelf -d "$tessel")"; then
   echo "$tessel: does not link mimalloc"
   status=1
 fi
 # The arena allocator_arena.cc reserves before main(); mimalloc reports it when verbose.
-if ! MIMALLOC_VERBOSE=1 "$tessel" --version 2>&1 | grep -q '^mimalloc: reserved'; then
+# Outputs are read whole before grep: `grep -q` stops reading at the match, and under
+# pipefail the writer's broken pipe would then fail the check.
+verbose=$(MIMALLOC_VERBOSE=1 "$tessel" --version 2>&1)
+if ! grep -q '^mimalloc: reserved' <<<"$verbose"; then
   echo "$tessel: mimalloc has no arena reserved"
   status=1
 fi
