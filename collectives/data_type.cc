@@ -24,6 +24,16 @@ absl::string_view DataTypeName(DataType type) {
   return "unknown";
 }
 
+std::optional<DataType> DataTypeFromName(absl::string_view name) {
+  for (DataType type : kAllDataTypes) {
+    if (DataTypeName(type) == name) return type;
+  }
+  for (DataType type : kComplexDataTypes) {
+    if (DataTypeName(type) == name) return type;
+  }
+  return std::nullopt;
+}
+
 int64_t DataTypeSize(DataType type) {
   return DispatchDataType(type,
                           [](auto tag) -> int64_t { return sizeof(typename decltype(tag)::type); });

@@ -12,6 +12,7 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 
 #include "Eigen/Core"
@@ -62,6 +63,9 @@ inline constexpr bool kIsComplex =
 
 // The XLA spelling: "pred", "s32", "bf16", ...
 absl::string_view DataTypeName(DataType type);
+
+// The data type an XLA spelling names, or nullopt for any other text.
+std::optional<DataType> DataTypeFromName(absl::string_view name);
 
 // Size of one element in bytes (pred takes one byte).
 int64_t DataTypeSize(DataType type);

@@ -1,7 +1,10 @@
 // Classification and MLIR mapping of runtime element types.
 #include "runtime/element_type.h"
 
+#include <optional>
+
 #include "absl/strings/str_cat.h"
+#include "collectives/data_type_mlir.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -52,34 +55,11 @@ absl::StatusOr<ElementType> ElementTypeFromMlir(mlir::Type type) {
 }
 
 mlir::Type ElementTypeToMlir(ElementType type, mlir::MLIRContext* context) {
-  using mlir::IntegerType;
-  switch (type) {
-    case ElementType::kPred: return IntegerType::get(context, 1);
-    case ElementType::kS8: return IntegerType::get(context, 8);
-    case ElementType::kS16: return IntegerType::get(context, 16);
-    case ElementType::kS32: return IntegerType::get(context, 32);
-    case ElementType::kS64: return IntegerType::get(context, 64);
-    case ElementType::kU8: return IntegerType::get(context, 8, IntegerType::Unsigned);
-    case ElementType::kU16: return IntegerType::get(context, 16, IntegerType::Unsigned);
-    case ElementType::kU32: return IntegerType::get(context, 32, IntegerType::Unsigned);
-    case ElementType::kU64: return IntegerType::get(context, 64, IntegerType::Unsigned);
-    case ElementType::kF16: return mlir::Float16Type::get(context);
-    case ElementType::kBF16: return mlir::BFloat16Type::get(context);
-    case ElementType::kF32: return mlir::Float32Type::get(context);
-    case ElementType::kF64: return mlir::Float64Type::get(context);
-    case ElementType::kC64: return mlir::ComplexType::get(mlir::Float32Type::get(context));
-    case ElementType::kC128: return mlir::ComplexType::get(mlir::Float64Type::get(context));
-  }
-  return {};
+  return collectives::DataTypeToMlir(type, context);
 }
 
 absl::StatusOr<ElementType> ParseElementType(absl::string_view name) {
-  for (ElementType type : collectives::kAllDataTypes) {
-    if (ElementTypeName(type) == name) return type;
-  }
-  for (ElementType type : collectives::kComplexDataTypes) {
-    if (ElementTypeName(type) == name) return type;
-  }
+  if (std::optional<ElementType> type = collectives::DataTypeFromName(name)) return *type;
   return absl::InvalidArgumentError(absl::StrCat("unknown element type \"", name, "\""));
 }
 

@@ -2,14 +2,16 @@
 #include "partitioner/hlo_text/hlo_parser.h"
 
 #include <iterator>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
+#include "collectives/data_type.h"
+#include "collectives/data_type_mlir.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 namespace tessel::hlo_text {
@@ -27,41 +29,13 @@ bool isStackFrameSection(llvm::StringRef word) {
          word == "StackFrames";
 }
 
+// Only the named type is made: every shape of every instruction and operand comes here,
+// and making them all (each integer and complex type a lookup in the context's tables)
+// cost more than the rest of the shape.
 mlir::Type elementTypeFromName(llvm::StringRef name, mlir::MLIRContext* context) {
-  // Only the named type is made: every shape of every instruction and operand comes here,
-  // and making them all (each integer and complex type a lookup in the context's tables)
-  // cost more than the rest of the shape.
-  enum class Kind { kNone, kSigned, kUnsigned, kF16, kBF16, kF32, kF64, kC64, kC128 };
-  auto [kind, width] = llvm::StringSwitch<std::pair<Kind, unsigned>>(name)
-                           .Case("pred", {Kind::kSigned, 1})
-                           .Case("s8", {Kind::kSigned, 8})
-                           .Case("s16", {Kind::kSigned, 16})
-                           .Case("s32", {Kind::kSigned, 32})
-                           .Case("s64", {Kind::kSigned, 64})
-                           .Case("u8", {Kind::kUnsigned, 8})
-                           .Case("u16", {Kind::kUnsigned, 16})
-                           .Case("u32", {Kind::kUnsigned, 32})
-                           .Case("u64", {Kind::kUnsigned, 64})
-                           .Case("f16", {Kind::kF16, 0})
-                           .Case("bf16", {Kind::kBF16, 0})
-                           .Case("f32", {Kind::kF32, 0})
-                           .Case("f64", {Kind::kF64, 0})
-                           .Case("c64", {Kind::kC64, 0})
-                           .Case("c128", {Kind::kC128, 0})
-                           .Default({Kind::kNone, 0});
-  switch (kind) {
-    case Kind::kNone: return mlir::Type();
-    case Kind::kSigned: return mlir::IntegerType::get(context, width);
-    case Kind::kUnsigned:
-      return mlir::IntegerType::get(context, width, mlir::IntegerType::Unsigned);
-    case Kind::kF16: return mlir::Float16Type::get(context);
-    case Kind::kBF16: return mlir::BFloat16Type::get(context);
-    case Kind::kF32: return mlir::Float32Type::get(context);
-    case Kind::kF64: return mlir::Float64Type::get(context);
-    case Kind::kC64: return mlir::ComplexType::get(mlir::Float32Type::get(context));
-    case Kind::kC128: return mlir::ComplexType::get(mlir::Float64Type::get(context));
-  }
-  return mlir::Type();
+  std::optional<collectives::DataType> type =
+      collectives::DataTypeFromName(absl::string_view(name.data(), name.size()));
+  return type ? collectives::DataTypeToMlir(*type, context) : mlir::Type();
 }
 
 class Parser {
