@@ -175,7 +175,7 @@ void RendezvousTable::Abort(const absl::Status& reason) {
   }
   abort_status_ = std::move(aborted);
   size_t i = 0;
-  for (auto& [key, rendezvous] : rendezvous_) Fail(*rendezvous, std::move(failures[i++]));
+  for (auto& [key, rendezvous] : rendezvous_) Fail(*rendezvous, failures[i++]);
 }
 
 }  // namespace tessel::collectives::local

@@ -65,8 +65,9 @@ mlir::FailureOr<IntList> lexSeparated(Lexer& lex, const AttrText& attr, char sep
 
 // `[a,b,...]` at the lexer's position.
 mlir::FailureOr<IntList> lexBracketList(Lexer& lex, const AttrText& attr) {
-  if (failed(lex.expect('[', llvm::Twine("in attribute '") + attr.name + "'")))
+  if (failed(lex.expect('[', llvm::Twine("in attribute '") + attr.name + "'"))) {
     return mlir::failure();
+  }
   IntList values;
   while (true) {
     mlir::FailureOr<int64_t> value = lexIntOrError(lex, attr);
@@ -95,8 +96,9 @@ mlir::FailureOr<IntList> ParseIntList(const AttrText& attr, mlir::MLIRContext* c
 mlir::FailureOr<std::vector<IntList>> ParseIntListList(const AttrText& attr,
                                                        mlir::MLIRContext* context) {
   Lexer lex = lexerFor(attr, context);
-  if (failed(lex.expect('{', llvm::Twine("to open attribute '") + attr.name + "'")))
+  if (failed(lex.expect('{', llvm::Twine("to open attribute '") + attr.name + "'"))) {
     return mlir::failure();
+  }
   std::vector<IntList> lists;
   lex.skipSpace();
   if (lex.consume('}')) return lists;
@@ -161,8 +163,9 @@ mlir::FailureOr<std::string> ParseComputationRef(const AttrText& attr,
 mlir::FailureOr<std::vector<std::string>> ParseComputationList(const AttrText& attr,
                                                                mlir::MLIRContext* context) {
   Lexer lex = lexerFor(attr, context);
-  if (failed(lex.expect('{', llvm::Twine("to open attribute '") + attr.name + "'")))
+  if (failed(lex.expect('{', llvm::Twine("to open attribute '") + attr.name + "'"))) {
     return mlir::failure();
+  }
   std::vector<std::string> names;
   while (true) {
     lex.skipSpace();
@@ -240,8 +243,9 @@ mlir::FailureOr<Window> ParseWindow(const AttrText& attr, mlir::MLIRContext* con
     if (lex.consume('}')) break;
     SourcePos keyPos = lex.pos();
     std::string key = lex.lexIdentifier().str();
-    if (failed(lex.expect('=', llvm::Twine("after window field '") + key + "'")))
+    if (failed(lex.expect('=', llvm::Twine("after window field '") + key + "'"))) {
       return mlir::failure();
+    }
     if (key == "pad") {
       while (true) {
         mlir::FailureOr<IntList> dim = lexSeparated(lex, attr, '_');

@@ -207,5 +207,16 @@ TEST(OpShardingRuleQueryTest, ListsUsesOfAFactor) {
   EXPECT_EQ(uses[1].position, 0);
 }
 
+TEST(OpShardingRuleQueryTest, TellsWhetherAFactorIsInOperands) {
+  OpShardingRule rule = matmulRule();
+  EXPECT_TRUE(rule.isInOperands(2));  // k
+  EXPECT_TRUE(rule.isInOperands(0));  // i
+  // A factor only the result has: a broadcast's new dimension.
+  OpShardingRule broadcast =
+      OpShardingRuleBuilder({{8}}, {{8, 4}}).addFactor({0}, {0}, 8).addFactor({}, {1}, 4).build();
+  EXPECT_FALSE(broadcast.isInOperands(1));
+  EXPECT_TRUE(broadcast.isInResults(1));
+}
+
 }  // namespace
 }  // namespace tessel::rules
