@@ -14,7 +14,6 @@
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/OperationSupport.h"
-#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "partitioner/api/diagnostics.h"
 #include "partitioner/api/mlir_conversion.h"
@@ -24,6 +23,7 @@
 #include "partitioner/ir/gspmd_sharding_attr.h"
 #include "partitioner/ir/parse_module.h"
 #include "partitioner/ir/partitioned_marker.h"
+#include "partitioner/ir/verify_tree.h"
 #include "partitioner/sharding/transforms/passes.h"
 #include "partitioner/stablehlo/import.h"
 #include "support/status_macros.h"
@@ -291,7 +291,7 @@ absl::StatusOr<Program> ProgramAccess::FromMlir(std::unique_ptr<mlir::MLIRContex
   impl->module = std::move(module);
   {
     api_internal::DiagnosticCollector diagnostics(impl->context.get());
-    if (mlir::failed(mlir::verify(*impl->module))) {
+    if (mlir::failed(ir::verifyTree(*impl->module))) {
       return absl::InvalidArgumentError(
           absl::StrCat("program does not verify: ", diagnostics.Errors()));
     }

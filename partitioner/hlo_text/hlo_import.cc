@@ -8,11 +8,11 @@
 #include "llvm/Support/SourceMgr.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/Verifier.h"
 #include "partitioner/hlo_text/hlo_importer.h"
 #include "partitioner/hlo_text/hlo_parser.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
+#include "partitioner/ir/verify_tree.h"
 
 namespace tessel::hlo_text {
 
@@ -24,7 +24,7 @@ mlir::OwningOpRef<mlir::ModuleOp> ImportHloText(llvm::StringRef text, llvm::Stri
   mlir::OwningOpRef<mlir::ModuleOp> module = mlir::ModuleOp::create(
       mlir::FileLineColLoc::get(context, bufferName, parsed.pos.line, parsed.pos.col));
   if (failed(Importer(parsed, *module).run())) return nullptr;
-  if (failed(mlir::verify(*module))) return nullptr;
+  if (failed(ir::verifyTree(*module))) return nullptr;
   return module;
 }
 

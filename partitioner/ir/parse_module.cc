@@ -9,10 +9,10 @@
 #include "llvm/Support/SourceMgr.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
+#include "partitioner/ir/verify_tree.h"
 
 namespace tessel {
 
@@ -75,9 +75,12 @@ absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> ParseModule(absl::string_view 
   llvm::raw_string_ostream os(diagnostics);
   // Prints each diagnostic as "file:line:col: error: message" into `diagnostics`.
   mlir::SourceMgrDiagnosticHandler handler(source_mgr, &context, os);
+  // The parser would verify the module with `mlir::verify`; `verifyTree` makes the same
+  // checks for less on large programs, and once is enough.
+  mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(source_mgr, &context);
-  if (module && mlir::failed(mlir::verify(*module))) module = nullptr;
+      mlir::parseSourceFile<mlir::ModuleOp>(source_mgr, config);
+  if (module && mlir::failed(ir::verifyTree(*module))) module = nullptr;
   if (!module) {
     os.flush();
     return absl::InvalidArgumentError(diagnostics.empty()

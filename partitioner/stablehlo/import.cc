@@ -1,6 +1,5 @@
 // StableHLO + Shardy → hlo + tessel, for the ops and attributes that parsing left as they
 // were written (see import.h).
-#include "partitioner/ir/gspmd_sharding_attr.h"
 #include "partitioner/stablehlo/import.h"
 
 #include <string>
@@ -12,13 +11,14 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/Pass.h"
 #include "partitioner/hlo_text/hlo_importer.h"
+#include "partitioner/ir/gspmd_sharding_attr.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/location.h"
 #include "partitioner/ir/parse_module.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
+#include "partitioner/ir/verify_tree.h"
 #include "partitioner/stablehlo/dialects.h"
 #include "partitioner/stablehlo/import_collectives.h"
 
@@ -295,7 +295,7 @@ absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> ParseStablehloModule(
                     ": error: ", diagnostic.str());
     return mlir::success();
   });
-  if (mlir::failed(importStablehlo(**module)) || mlir::failed(mlir::verify(**module))) {
+  if (mlir::failed(importStablehlo(**module)) || mlir::failed(ir::verifyTree(**module))) {
     return absl::InvalidArgumentError(errors.empty() ? absl::StrCat(buffer_name, ": import failed")
                                                      : errors);
   }

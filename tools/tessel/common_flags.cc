@@ -18,9 +18,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/IR/Verifier.h"
 #include "partitioner/ir/location.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
+#include "partitioner/ir/verify_tree.h"
 #include "tools/tessel/did_you_mean.h"
 
 ABSL_FLAG(std::string, function, "main", "The function of the program to work on.");
@@ -242,7 +242,7 @@ absl::Status VerifyAfterFlags(mlir::ModuleOp module, absl::string_view what) {
                     ": error: ", diagnostic.str());
     return mlir::success();
   });
-  if (mlir::failed(mlir::verify(module))) {
+  if (mlir::failed(ir::verifyTree(module))) {
     return absl::InvalidArgumentError(absl::StrCat(what, ":\n", errors));
   }
   return absl::OkStatus();

@@ -1,0 +1,22 @@
+// MLIR's verifier, run op by op. `mlir::verify` walks the ops of a region with a work list
+// and keeps a hash set of every op and block it has entered, to tell the first visit of an
+// op from the last. Over a function of a million ops that set outgrows the caches and costs
+// more than the checks themselves; here the recursion of the walk tells the visits apart.
+// The checks, their order around each op and their diagnostics are MLIR's.
+//
+//   if (mlir::failed(ir::verifyTree(module))) ...  // diagnostics emitted
+#ifndef TESSEL_PARTITIONER_IR_VERIFY_TREE_H_
+#define TESSEL_PARTITIONER_IR_VERIFY_TREE_H_
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LogicalResult.h"
+
+namespace tessel::ir {
+
+// Verifies `root` and every op nested in it, as `mlir::verify(root)` does: each op's
+// invariants, then the ops of its regions, then its region invariants, then dominance.
+mlir::LogicalResult verifyTree(mlir::Operation* root);
+
+}  // namespace tessel::ir
+
+#endif  // TESSEL_PARTITIONER_IR_VERIFY_TREE_H_
