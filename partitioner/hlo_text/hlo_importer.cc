@@ -267,13 +267,10 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> Importer::importBody(
            << "computation '" << comp.name << "' takes " << declared->size()
            << " parameters but is given " << params.size();
   }
-  // Every name up front (the parser made them unique); an instruction's entry fills in
-  // when it is imported, so an operand that names a later one is still unknown.
+  // Every name is known up front (the parser indexed them); an instruction's entry fills
+  // in when it is imported, so an operand that names a later one is still unknown.
   Scope scope;
-  scope.indexOf.reserve(comp.instructions.size());
-  for (auto [index, inst] : llvm::enumerate(comp.instructions)) {
-    scope.indexOf.try_emplace(inst.name, static_cast<int32_t>(index));
-  }
+  scope.indexOf = &comp.indexOf;
   scope.entries.resize(comp.instructions.size());
   scopes_.push_back(&scope);
   inProgress_.push_back(comp.name);
@@ -314,8 +311,8 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> Importer::importBody(
 mlir::LogicalResult Importer::importInstruction(Instruction& inst, int64_t index) {
   Scope& scope = *scopes_.back();
   for (OperandRef& ref : inst.operands) {
-    auto it = scope.indexOf.find(ref.name);
-    if (it == scope.indexOf.end() || !scope.entries[it->second].shape) {
+    auto it = scope.indexOf->find(ref.name);
+    if (it == scope.indexOf->end() || !scope.entries[it->second].shape) {
       return mlir::emitError(loc(ref.pos)) << "unknown operand '" << ref.name << "' of '"
                                            << inst.name << "'";
     }

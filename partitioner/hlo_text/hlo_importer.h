@@ -169,7 +169,7 @@ class Importer {
     llvm::SmallVector<mlir::Value> leaves;
   };
   struct Scope {
-    llvm::DenseMap<llvm::StringRef, int32_t> indexOf;  // instruction names
+    const absl::flat_hash_map<absl::string_view, int32_t>* indexOf;  // Computation::indexOf
     std::vector<ScopeEntry> entries;
   };
   const ScopeEntry& entryOf(const OperandRef& ref) const;

@@ -8,7 +8,6 @@
 
 #include "collectives/data_type.h"
 #include "collectives/data_type_mlir.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -85,7 +84,6 @@ class Parser {
       return skipStackFrameSection();
     }
     Computation comp;
-    names_.clear();
     comp.name = name.str();
     comp.isEntry = isEntry;
     comp.pos = start;
@@ -286,7 +284,7 @@ class Parser {
     }
     inst.attrs.assign(std::make_move_iterator(attrScratch_.begin()),
                       std::make_move_iterator(attrScratch_.end()));
-    if (!names_.insert(name).second) {
+    if (!comp.indexOf.try_emplace(absl::string_view(name.data(), name.size()), static_cast<int32_t>(comp.instructions.size())).second) {
       return mlir::emitError(lex_.toLoc(inst.pos))
              << "instruction name '" << inst.name << "' is used twice";
     }
@@ -363,7 +361,6 @@ class Parser {
   ParsedModule& module_;
   // The names of the computation being parsed, as slices of the text, which outlives the
   // parse: a set of them allocates nothing per name.
-  llvm::DenseSet<llvm::StringRef> names_;
   // Operands and attributes are gathered here and then copied to the instruction in one
   // allocation of the right size, where growing its vector would allocate up to three times.
   llvm::SmallVector<OperandRef, 8> operandScratch_;
