@@ -103,12 +103,7 @@ Importer::Importer(ParsedModule& parsed, mlir::ModuleOp module)
 }
 
 mlir::Location Importer::loc(SourcePos pos) {
-  if (!locFileAttr_ || pos.file.data() != locFile_.data() ||
-      pos.file.size() != locFile_.size()) {
-    locFile_ = pos.file;
-    locFileAttr_ = mlir::StringAttr::get(context(), pos.file);
-  }
-  return mlir::FileLineColLoc::get(locFileAttr_, pos.line, pos.col);
+  return mlir::FileLineColLoc::get(pos.file, pos.line, pos.col);
 }
 
 AttrText* Importer::findAttr(Instruction& inst, llvm::StringRef name) {
@@ -305,7 +300,7 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> Importer::importBody(
       return mlir::failure();
     }
   }
-  return scope.entries[comp.rootIndex].leaves;
+  return llvm::SmallVector<mlir::Value>(std::move(scope.entries[comp.rootIndex].leaves));
 }
 
 mlir::LogicalResult Importer::importInstruction(Instruction& inst, int64_t index) {

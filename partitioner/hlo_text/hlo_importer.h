@@ -166,7 +166,9 @@ class Importer {
   // resolved once, when its instruction is imported (OperandRef::definition).
   struct ScopeEntry {
     const Shape* shape = nullptr;  // null until the instruction is imported
-    llvm::SmallVector<mlir::Value> leaves;
+    // Room for one leaf: most instructions have one, and a large program has a million
+    // entries.
+    llvm::SmallVector<mlir::Value, 1> leaves;
   };
   struct Scope {
     const absl::flat_hash_map<absl::string_view, int32_t>* indexOf;  // Computation::indexOf
@@ -194,10 +196,6 @@ class Importer {
   ParsedModule& parsed_;
   mlir::ModuleOp module_;
   mlir::OpBuilder builder_;
-  // The file name of the last location made, as an attribute: every op gets a location,
-  // and making the name's attribute from its text hashes and looks up the path each time.
-  llvm::StringRef locFile_;
-  mlir::StringAttr locFileAttr_;
   ImporterTable table_;
   std::vector<Scope*> scopes_;  // innermost last
   std::map<std::string, mlir::func::FuncOp> functions_;

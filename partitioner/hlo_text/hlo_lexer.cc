@@ -24,7 +24,7 @@ char closerOf(char open) {
 }  // namespace
 
 mlir::Location Lexer::toLoc(SourcePos at) const {
-  return mlir::FileLineColLoc::get(context_, at.file, at.line, at.col);
+  return mlir::FileLineColLoc::get(at.file, at.line, at.col);
 }
 
 void Lexer::advance(size_t n) {

@@ -15,15 +15,18 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
 
 namespace tessel::hlo_text {
 
-// A position in the source buffer (1-based line and column) with the buffer's name.
+// A position in the source buffer (1-based line and column) with the buffer's name. The
+// parser keeps several per instruction; the name as an attribute is half the size of its
+// text and makes each op's location without looking the name up.
 struct SourcePos {
-  llvm::StringRef file;
+  mlir::StringAttr file;
   int line = 1;
   int col = 1;
 };

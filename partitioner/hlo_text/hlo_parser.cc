@@ -489,7 +489,7 @@ llvm::StringRef XlaTypeName(mlir::Type type) {
 
 mlir::LogicalResult ParseHloText(llvm::StringRef text, llvm::StringRef bufferName,
                                  mlir::MLIRContext* context, ParsedModule& module) {
-  Lexer lex(text, SourcePos{bufferName, 1, 1}, context);
+  Lexer lex(text, SourcePos{mlir::StringAttr::get(context, bufferName), 1, 1}, context);
   return Parser(lex, module).parseModule();
 }
 
