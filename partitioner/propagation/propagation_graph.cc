@@ -102,7 +102,7 @@ class GraphBuilder {
       }
     }
     for (const DimState& dim : state.dims) {
-      if (dim.priority) levels_.insert(*dim.priority);
+      if (dim.hasPriority()) levels_.insert(dim.priority);
     }
     slotState = std::move(state);
   }

@@ -26,7 +26,8 @@ TensorState stateFromAttr(ir::ShardingAttr sharding, MeshAttr mesh) {
     DimState dimState;
     dimState.axes.assign(dim.getAxes().begin(), dim.getAxes().end());
     dimState.closed = dim.getIsClosed();
-    dimState.priority = dim.getPriority();
+    // Priorities are not negative (the attribute's verifier), so none is the sentinel.
+    dimState.priority = dim.getPriority().value_or(DimState::kNoPriority);
     state.dims.push_back(std::move(dimState));
   }
   state.replicated.assign(sharding.getReplicatedAxes().begin(),
@@ -50,7 +51,7 @@ ir::ShardingAttr stateToAttr(const TensorState& state, mlir::MLIRContext* contex
   for (const DimState& dim : state.dims) {
     AxisList axes = mergeAdjacent(dim.axes, state.mesh);
     dims.push_back(ir::DimShardingAttr::get(context, axes, dim.closed || closeOpenDims,
-                                            dim.priority));
+                                            dim.optionalPriority()));
   }
   return ir::ShardingAttr::get(context, state.meshName, dims, state.replicated,
                                state.unreduced);

@@ -16,12 +16,20 @@
 namespace tessel::propagation {
 
 struct DimState {
+  static constexpr int64_t kNoPriority = -1;
+
   AxisList axes;
+  // The user priority of an annotated dimension (0 strongest), or kNoPriority; a dimension
+  // whose priority is above the level being propagated is masked: it acts closed and
+  // empty, and its axes stay reserved (see TensorState::isMasked). A plain integer, not a
+  // std::optional, whose flag would pad every dimension of every value by 8 bytes.
+  int64_t priority = kNoPriority;
   bool closed = false;
-  // The user priority of an annotated dimension (0 strongest); a dimension whose priority
-  // is above the level being propagated is masked: it acts closed and empty, and its axes
-  // stay reserved (see TensorState::isMasked).
-  std::optional<int64_t> priority;
+
+  bool hasPriority() const { return priority != kNoPriority; }
+  std::optional<int64_t> optionalPriority() const {
+    return hasPriority() ? std::optional<int64_t>(priority) : std::nullopt;
+  }
 };
 
 // Where a value's sharding came from: the annotation it started at and the ops it travelled
@@ -68,13 +76,14 @@ struct TensorState {
   mlir::FlatSymbolRefAttr meshName;
   MeshAttr mesh;
   llvm::SmallVector<DimState, 4> dims;
-  AxisList replicated;
-  AxisList unreduced;
+  // Usually empty: no inline room, which would cost every value 32 bytes.
+  llvm::SmallVector<AxisRefAttr, 0> replicated;
+  llvm::SmallVector<AxisRefAttr, 0> unreduced;
   ProvenanceLink provenance;
   llvm::SmallVector<AxisLink, 0> axisLinks;
 
   bool isMasked(int64_t dim, int64_t level) const {
-    return dims[dim].priority && *dims[dim].priority > level;
+    return dims[dim].hasPriority() && dims[dim].priority > level;
   }
   // Whether any dimension is split.
   bool hasAxes() const;
