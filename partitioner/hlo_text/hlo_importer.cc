@@ -146,7 +146,7 @@ mlir::LogicalResult Importer::expectMinOperands(const Instruction& inst, size_t 
 }
 
 const Importer::ScopeEntry& Importer::entryOf(const OperandRef& ref) const {
-  assert(ref.definition >= 0 && "operands are resolved before their instruction imports");
+  assert(ref.definition >= 0 && "importInstruction checked every operand");
   return scopes_.back()->entries[ref.definition];
 }
 
@@ -262,10 +262,9 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> Importer::importBody(
            << "computation '" << comp.name << "' takes " << declared->size()
            << " parameters but is given " << params.size();
   }
-  // Every name is known up front (the parser indexed them); an instruction's entry fills
-  // in when it is imported, so an operand that names a later one is still unknown.
+  // An instruction's entry fills in when it is imported; the parser resolved each operand
+  // to an earlier instruction or to none.
   Scope scope;
-  scope.indexOf = &comp.indexOf;
   scope.entries.resize(comp.instructions.size());
   scopes_.push_back(&scope);
   inProgress_.push_back(comp.name);
@@ -305,13 +304,11 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> Importer::importBody(
 
 mlir::LogicalResult Importer::importInstruction(Instruction& inst, int64_t index) {
   Scope& scope = *scopes_.back();
-  for (OperandRef& ref : inst.operands) {
-    auto it = scope.indexOf->find(ref.name);
-    if (it == scope.indexOf->end() || !scope.entries[it->second].shape) {
+  for (const OperandRef& ref : inst.operands) {
+    if (ref.definition < 0 || !scope.entries[ref.definition].shape) {
       return mlir::emitError(loc(ref.pos)) << "unknown operand '" << ref.name << "' of '"
                                            << inst.name << "'";
     }
-    ref.definition = it->second;
   }
   auto it = table_.find(inst.opcode);
   if (it == table_.end()) {

@@ -162,8 +162,8 @@ class Importer {
   mlir::FailureOr<mlir::Attribute> meshFor(const Instruction& inst, int64_t numDevices);
 
  private:
-  // The values of one computation's instructions, by instruction index. Each operand is
-  // resolved once, when its instruction is imported (OperandRef::definition).
+  // The values of one computation's instructions, by instruction index, which is what the
+  // parser resolved each operand to (OperandRef::definition).
   struct ScopeEntry {
     const Shape* shape = nullptr;  // null until the instruction is imported
     // Room for one leaf: most instructions have one, and a large program has a million
@@ -171,7 +171,6 @@ class Importer {
     llvm::SmallVector<mlir::Value, 1> leaves;
   };
   struct Scope {
-    const absl::flat_hash_map<absl::string_view, int32_t>* indexOf;  // Computation::indexOf
     std::vector<ScopeEntry> entries;
   };
   const ScopeEntry& entryOf(const OperandRef& ref) const;

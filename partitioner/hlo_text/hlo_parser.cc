@@ -8,6 +8,7 @@
 
 #include "collectives/data_type.h"
 #include "collectives/data_type_mlir.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -84,6 +85,7 @@ class Parser {
       return skipStackFrameSection();
     }
     Computation comp;
+    indexOf_.clear();
     comp.name = name.str();
     comp.isEntry = isEntry;
     comp.pos = start;
@@ -284,7 +286,7 @@ class Parser {
     }
     inst.attrs.assign(std::make_move_iterator(attrScratch_.begin()),
                       std::make_move_iterator(attrScratch_.end()));
-    if (!comp.indexOf.try_emplace(absl::string_view(name.data(), name.size()), static_cast<int32_t>(comp.instructions.size())).second) {
+    if (!indexOf_.try_emplace(name, static_cast<int32_t>(comp.instructions.size())).second) {
       return mlir::emitError(lex_.toLoc(inst.pos))
              << "instruction name '" << inst.name << "' is used twice";
     }
@@ -324,6 +326,9 @@ class Parser {
         return lex_.error() << "expected an operand name in '" << inst.opcode << "'";
       }
       operand.name = name.str();
+      // Resolved now, while the table holds only the earlier instructions; an operand
+      // naming a later one stays unresolved, as HLO text defines names before their uses.
+      if (auto it = indexOf_.find(name); it != indexOf_.end()) operand.definition = it->second;
       operandScratch_.push_back(std::move(operand));
       lex_.skipSpace();
       if (lex_.consume(')')) {
@@ -365,6 +370,9 @@ class Parser {
   // allocation of the right size, where growing its vector would allocate up to three times.
   llvm::SmallVector<OperandRef, 8> operandScratch_;
   llvm::SmallVector<AttrText, 8> attrScratch_;
+  // The current computation's instructions by name (views of the text): names must be
+  // unique, and operands are resolved to the instructions they name.
+  llvm::DenseMap<llvm::StringRef, int32_t> indexOf_;
 };
 
 }  // namespace

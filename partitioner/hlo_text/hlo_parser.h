@@ -13,8 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
-#include "absl/strings/string_view.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "mlir/IR/MLIRContext.h"
@@ -66,8 +64,8 @@ struct AttrText {
 struct OperandRef {
   std::string name;
   SourcePos pos;
-  // The index of the instruction it names in its computation, once the importer has
-  // resolved it (-1 before).
+  // The index of the instruction it names in its computation, resolved as it is parsed;
+  // -1 when no earlier instruction has the name (the importer reports it).
   int32_t definition = -1;
 };
 
@@ -102,10 +100,6 @@ struct Computation {
   std::vector<Instruction> instructions;
   int rootIndex = -1;   // the ROOT instruction, or the last one
   SourcePos pos;
-  // Each instruction's index by its name. The parser fills it as it checks that names are
-  // unique and the importer resolves operands with it, so a large program hashes each name
-  // once. The keys view the text that was parsed.
-  absl::flat_hash_map<absl::string_view, int32_t> indexOf;
 };
 
 struct ParsedModule {
