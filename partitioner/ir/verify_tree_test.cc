@@ -49,19 +49,27 @@ void expectSameAsMlir(const std::string& text, bool valid) {
   EXPECT_EQ(ours.diagnostics, mlirVerdict.diagnostics);
 }
 
-TEST(VerifyTreeTest, AcceptsValidProgramsWithNestedRegions) {
-  expectSameAsMlir(R"(
+// A function whose result comes from a loop with `body` as its do-region; `after` goes
+// between the loop and the return.
+std::string loopProgram(const std::string& body, const std::string& after = "") {
+  return R"(
     func.func @main(%a: tensor<8x4xf32>, %init: tensor<i32>) -> tensor<8x4xf32> {
       %r:2 = hlo.while(%i = %init, %v = %a) : tensor<i32>, tensor<8x4xf32>
       cond {
         %t = hlo.constant dense<true> : tensor<i1>
         hlo.return %t : tensor<i1>
       } do {
-        %e = hlo.exp %v : tensor<8x4xf32>
-        hlo.return %i, %e : tensor<i32>, tensor<8x4xf32>
+)" + body + R"(
       }
+)" + after + R"(
       return %r#1 : tensor<8x4xf32>
-    })",
+    })";
+}
+
+TEST(VerifyTreeTest, AcceptsValidProgramsWithNestedRegions) {
+  expectSameAsMlir(loopProgram(R"(
+        %e = hlo.exp %v : tensor<8x4xf32>
+        hlo.return %i, %e : tensor<i32>, tensor<8x4xf32>)"),
                    true);
 }
 
@@ -75,18 +83,9 @@ TEST(VerifyTreeTest, ReportsAnOpsInvariants) {
 }
 
 TEST(VerifyTreeTest, ReportsAnOpInsideALoopBody) {
-  expectSameAsMlir(R"(
-    func.func @main(%a: tensor<8x4xf32>, %init: tensor<i32>) -> tensor<8x4xf32> {
-      %r:2 = hlo.while(%i = %init, %v = %a) : tensor<i32>, tensor<8x4xf32>
-      cond {
-        %t = hlo.constant dense<true> : tensor<i1>
-        hlo.return %t : tensor<i1>
-      } do {
+  expectSameAsMlir(loopProgram(R"(
         %e = hlo.transpose %v, permutation = [0, 0] : (tensor<8x4xf32>) -> tensor<8x4xf32>
-        hlo.return %i, %e : tensor<i32>, tensor<8x4xf32>
-      }
-      return %r#1 : tensor<8x4xf32>
-    })",
+        hlo.return %i, %e : tensor<i32>, tensor<8x4xf32>)"),
                    false);
 }
 
@@ -101,18 +100,9 @@ TEST(VerifyTreeTest, ReportsAUseBeforeItsDefinition) {
 }
 
 TEST(VerifyTreeTest, ReportsALoopBodyUsingAValueDefinedAfterTheLoop) {
-  expectSameAsMlir(R"(
-    func.func @main(%a: tensor<8x4xf32>, %init: tensor<i32>) -> tensor<8x4xf32> {
-      %r:2 = hlo.while(%i = %init, %v = %a) : tensor<i32>, tensor<8x4xf32>
-      cond {
-        %t = hlo.constant dense<true> : tensor<i1>
-        hlo.return %t : tensor<i1>
-      } do {
-        hlo.return %i, %late : tensor<i32>, tensor<8x4xf32>
-      }
-      %late = hlo.exp %a : tensor<8x4xf32>
-      return %r#1 : tensor<8x4xf32>
-    })",
+  expectSameAsMlir(loopProgram(R"(
+        hlo.return %i, %late : tensor<i32>, tensor<8x4xf32>)",
+                               "      %late = hlo.exp %a : tensor<8x4xf32>"),
                    false);
 }
 
