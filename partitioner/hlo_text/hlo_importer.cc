@@ -255,6 +255,11 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> Importer::importBody(
     return mlir::emitError(user ? loc(*user) : loc(comp.pos))
            << "computation '" << comp.name << "' calls itself";
   }
+  if (inProgress_.size() >= static_cast<size_t>(kMaxComputationNesting)) {
+    return mlir::emitError(user ? loc(*user) : loc(comp.pos))
+           << "computations nested deeper than " << kMaxComputationNesting
+           << " levels (loop bodies, branches and calls inside one another)";
+  }
   mlir::FailureOr<llvm::SmallVector<Instruction*, 4>> declared = parametersOf(comp);
   if (failed(declared)) return mlir::failure();
   if (declared->size() != params.size()) {

@@ -23,6 +23,12 @@
 
 namespace tessel::hlo_text {
 
+// How deeply computations may nest (a loop body holding a loop whose body holds another,
+// ...). Import, verification, propagation and partitioning each recurse once per level, so
+// a deeper program would overflow the stack; MLIR text is held to a like bound
+// (ir::kMaxNesting).
+inline constexpr int kMaxComputationNesting = 256;
+
 // What an instruction became: the values of its flattened shape, and the op that carries
 // its sharding (null for instructions that vanish: tuple, get-tuple-element, copy).
 struct Imported {
