@@ -2,10 +2,10 @@
 // and keeps a hash set of every op and block it has entered, to tell the first visit of an
 // op from the last. Over a function of a million ops that set outgrows the caches and costs
 // more than the checks themselves; here the recursion of the walk tells the visits apart.
-// The checks and their diagnostics are MLIR's, and so is their order with one exception:
-// an op's region structure (a graph region's single block, an entry block without
-// predecessors) is checked after its nested ops instead of before, so when a program has
-// several faults the first one reported can differ. An op with regions has its invariants
+// The checks and their diagnostics are MLIR's, and so is their order, except that an op's
+// region structure (a graph region's single block, an entry block without predecessors)
+// is checked after its nested ops and a block's terminator before them: when a program
+// has several faults, the first one reported can differ. An op with regions has its invariants
 // checked twice, once before its nested ops and again by `mlir::verify`; a function's
 // IsolatedFromAbove check walks its body each time.
 //
