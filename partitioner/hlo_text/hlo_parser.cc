@@ -150,19 +150,13 @@ class Parser {
         "count-leading-zeros", "copy", "add", "subtract", "multiply", "divide", "remainder",
         "maximum", "minimum", "power", "atan2", "and", "or", "xor", "shift-left",
         "shift-right-arithmetic", "shift-right-logical", "reduce-precision", "opt-barrier"};
-    // Most programs write every shape: then there is nothing to infer, and no map of
-    // names to build.
-    if (llvm::none_of(comp.instructions,
-                      [](const Instruction& inst) { return inst.shapeInferred; })) {
-      return mlir::success();
-    }
-    llvm::StringMap<const Shape*> shapes;
     for (Instruction& inst : comp.instructions) {
       if (inst.shapeInferred) {
+        // Operands were resolved to earlier instructions as they were parsed, and those
+        // have their shapes by now (inferred ones included: this goes in order).
         auto operandShape = [&](size_t i) -> const Shape* {
-          if (i >= inst.operands.size()) return nullptr;
-          auto it = shapes.find(inst.operands[i].name);
-          return it == shapes.end() ? nullptr : it->second;
+          if (i >= inst.operands.size() || inst.operands[i].definition < 0) return nullptr;
+          return &comp.instructions[inst.operands[i].definition].shape;
         };
         auto fail = [&](llvm::StringRef why) {
           return mlir::emitError(lex_.toLoc(inst.pos))
@@ -201,7 +195,6 @@ class Parser {
           return fail("'" + inst.opcode + "' needs its shape written");
         }
       }
-      shapes[inst.name] = &inst.shape;
     }
     return mlir::success();
   }
@@ -364,14 +357,13 @@ class Parser {
 
   Lexer& lex_;
   ParsedModule& module_;
-  // The names of the computation being parsed, as slices of the text, which outlives the
-  // parse: a set of them allocates nothing per name.
   // Operands and attributes are gathered here and then copied to the instruction in one
   // allocation of the right size, where growing its vector would allocate up to three times.
   llvm::SmallVector<OperandRef, 8> operandScratch_;
   llvm::SmallVector<AttrText, 8> attrScratch_;
-  // The current computation's instructions by name (views of the text): names must be
-  // unique, and operands are resolved to the instructions they name.
+  // The current computation's instructions by name, as slices of the text, which outlives
+  // the parse (no allocation per name): names must be unique, and operands are resolved to
+  // the instructions they name.
   llvm::DenseMap<llvm::StringRef, int32_t> indexOf_;
 };
 
