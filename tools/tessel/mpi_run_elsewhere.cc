@@ -13,6 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "tools/tessel/mpi_run.h"
 
 namespace tessel::cli {
@@ -32,22 +35,19 @@ std::vector<std::string> OwnArguments() {
   return arguments;
 }
 
-// The file this process runs, with symbolic links resolved ("" if it cannot be read).
-std::string OwnExecutable() {
-  std::string path(4096, '\0');
-  ssize_t length = ::readlink("/proc/self/exe", path.data(), path.size());
-  if (length <= 0 || static_cast<size_t>(length) >= path.size()) return "";
-  path.resize(length);
-  return path;
-}
-
 }  // namespace
 
 int RunOnMpi(const MpiRunOptions& options, std::ostream& out, std::ostream& err) {
-  const std::string self = OwnExecutable();
-  const std::string sibling = self.substr(0, self.rfind('/') + 1) + "tessel-mpi";
   std::vector<std::string> arguments = OwnArguments();
-  if (self.empty() || arguments.empty()) {
+  // The file this process runs, links resolved; "" when it cannot be found.
+  const std::string self =
+      arguments.empty() ? ""
+                        : llvm::sys::fs::getMainExecutable(arguments[0].c_str(),
+                                                           reinterpret_cast<void*>(&RunOnMpi));
+  llvm::SmallString<256> siblingPath(llvm::sys::path::parent_path(self));
+  llvm::sys::path::append(siblingPath, "tessel-mpi");
+  const std::string sibling = siblingPath.str().str();
+  if (self.empty()) {
     err << "tessel run: --backend=mpi runs through tessel-mpi, but this process cannot read "
            "its own path and arguments from /proc\n";
     return 1;
@@ -60,8 +60,9 @@ int RunOnMpi(const MpiRunOptions& options, std::ostream& out, std::ostream& err)
   err.flush();
   ::execv(sibling.c_str(), argv.data());
   // execv returns only when it failed.
+  const int error = errno;
   err << "tessel run: --backend=mpi runs through tessel-mpi, which is installed beside "
-         "tessel, but " << sibling << " cannot be started: " << std::strerror(errno) << "\n";
+         "tessel, but " << sibling << " cannot be started: " << std::strerror(error) << "\n";
   return 1;
 }
 
