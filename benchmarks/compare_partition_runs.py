@@ -82,7 +82,7 @@ def compare_sizes(args):
           f'instruction, fastest {us(min(small_all), small_n):.2f}')
     print(f'  large: median {us(statistics.median(large_all), large_n):.2f} us per '
           f'instruction, fastest {us(min(large_all), large_n):.2f}')
-    print(f'  large / small per round: {quartiles(by_median) if len(by_median) > 1 else by_median}')
+    print(f'  large / small per round: {quartiles(by_median)}')
     print(f'  fastest / fastest: '
           f'{us(min(large_all), large_n) / us(min(small_all), small_n):.3f}')
 
