@@ -116,8 +116,9 @@ enum class ClaimSource {
 // Each factor gets the axes of the first dimension, in `order`, that it appears in and whose
 // axes are still free; size-1 and need-replication factors stay whole.
 FactorAxes claimFactors(mlir::Operation* op, const rules::OpShardingRule& rule,
-                        PartitionState& state, const Layout& first,
+                        PartitionState& state, llvm::ArrayRef<Layout> annotated,
                         llvm::ArrayRef<ClaimSource> order) {
+  const Layout& first = annotated.front();
   FactorAxes factorAxes(rule.getNumFactors());
   if (!first.mesh) return factorAxes;
   AxisList used;
@@ -142,8 +143,7 @@ FactorAxes claimFactors(mlir::Operation* op, const rules::OpShardingRule& rule,
   for (ClaimSource source : order) {
     switch (source) {
       case ClaimSource::kResults:
-        for (auto [index, result] : llvm::enumerate(op->getResults())) {
-          Layout layout = state.annotatedLayout(result);
+        for (auto [index, layout] : llvm::enumerate(annotated)) {
           for (auto [dim, factors] : llvm::enumerate(rule.getResult(index))) {
             claim(factors[0], layout.dims[dim]);
           }
@@ -201,11 +201,12 @@ llvm::SmallVector<bool> linearOperands(mlir::Operation* op, PartitionState& stat
 }
 
 // The local results of `op` partitioned with `factorAxes`, resharded to their annotated
-// layouts: operands resharded to what the factors imply (padding of split reduction
-// dimensions zeroed), the op cloned on local types, its partial sums reduced.
+// layouts `annotated`: operands resharded to what the factors imply (padding of split
+// reduction dimensions zeroed), the op cloned on local types, its partial sums reduced.
 mlir::FailureOr<llvm::SmallVector<mlir::Value>> emitWithFactors(
     mlir::Operation* op, const rules::OpShardingRule& rule, PartitionState& state,
-    const Layout& first, const FactorAxes& factorAxes) {
+    llvm::ArrayRef<Layout> annotated, const FactorAxes& factorAxes) {
+  const Layout& first = annotated.front();
   auto layoutFor = [&](const rules::TensorFactors& tensor) {
     Layout layout = Layout::replicated(first.mesh, first.meshName, tensor.size());
     for (auto [dim, factors] : llvm::enumerate(tensor)) layout.dims[dim] = factorAxes[factors[0]];
@@ -275,7 +276,7 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> emitWithFactors(
         computed.localShape(type.getShape()), type.getElementType()));
     mlir::FailureOr<mlir::Value> reduced =
         state.spmd().reshard(local->getResult(index), computed,
-                             state.annotatedLayout(result), type.getShape(), op->getLoc());
+                             annotated[index], type.getShape(), op->getLoc());
     if (mlir::failed(reduced)) return mlir::failure();
     results.push_back(*reduced);
   }
@@ -360,11 +361,14 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
   if (!ruleFits(op, rule, state) || op->getNumResults() == 0) return false;
   const bool splitReductions = llvm::isa<hlo::DotGeneralOp>(op);
 
-  // The mesh comes from the results' annotations; without one, nothing is split.
-  Layout first = state.annotatedLayout(op->getResult(0));
+  // The mesh comes from the results' annotations; without one, nothing is split. Each
+  // strategy reads them, so they are read from the attributes once.
+  llvm::SmallVector<Layout, 1> annotated;
   for (mlir::OpResult result : op->getResults()) {
-    if (state.annotatedLayout(result).meshName != first.meshName) return false;
+    annotated.push_back(state.annotatedLayout(result));
+    if (annotated.back().meshName != annotated.front().meshName) return false;
   }
+  const Layout& first = annotated.front();
 
   using Order = llvm::SmallVector<ClaimSource, 3>;
   llvm::SmallVector<Order> orders = {{ClaimSource::kResults}};
@@ -385,7 +389,7 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
     if (!seen) strategies.push_back(std::move(factorAxes));
   };
   for (const Order& order : orders) {
-    FactorAxes factorAxes = claimFactors(op, rule, state, first, order);
+    FactorAxes factorAxes = claimFactors(op, rule, state, annotated, order);
     std::optional<FactorAxes> moved = moveWholeFactorAxes(op, rule, state, first, factorAxes);
     add(std::move(factorAxes));
     if (moved) add(std::move(*moved));
@@ -398,7 +402,7 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
   mlir::FailureOr<std::optional<size_t>> choice = chooseStrategy(
       op, state, first.mesh, strategies.size(),
       [&](size_t index) -> mlir::FailureOr<std::optional<int64_t>> {
-        if (mlir::failed(emitWithFactors(op, rule, state, first, strategies[index]))) {
+        if (mlir::failed(emitWithFactors(op, rule, state, annotated, strategies[index]))) {
           return mlir::failure();
         }
         return std::optional<int64_t>(devicesUsed(strategies[index]));
@@ -408,11 +412,11 @@ mlir::FailureOr<bool> partitionByRule(mlir::Operation* op, const rules::OpShardi
   const size_t chosen = choice->value_or(0);
 
   mlir::FailureOr<llvm::SmallVector<mlir::Value>> results =
-      emitWithFactors(op, rule, state, first, strategies[chosen]);
+      emitWithFactors(op, rule, state, annotated, strategies[chosen]);
   if (mlir::failed(results)) return mlir::failure();
-  for (auto [result, local] : llvm::zip(op->getResults(), *results)) {
+  for (auto [result, local, layout] : llvm::zip(op->getResults(), *results, annotated)) {
     auto type = llvm::cast<mlir::RankedTensorType>(result.getType());
-    state.define(result, local, state.annotatedLayout(result), type.getShape());
+    state.define(result, local, std::move(layout), type.getShape());
   }
   return true;
 }
