@@ -1,6 +1,8 @@
 // Names and sizes of the collectives' data types.
 #include "collectives/data_type.h"
 
+#include <vector>
+
 namespace tessel::collectives {
 
 absl::string_view DataTypeName(DataType type) {
@@ -25,11 +27,21 @@ absl::string_view DataTypeName(DataType type) {
 }
 
 std::optional<DataType> DataTypeFromName(absl::string_view name) {
-  for (DataType type : kAllDataTypes) {
-    if (DataTypeName(type) == name) return type;
-  }
-  for (DataType type : kComplexDataTypes) {
-    if (DataTypeName(type) == name) return type;
+  // Every HLO shape names its element type, so this runs once per instruction parsed: the
+  // names are gathered once, where calling DataTypeName for each candidate cost as much as
+  // lexing the rest of the shape.
+  struct Entry {
+    absl::string_view name;
+    DataType type;
+  };
+  static const std::vector<Entry>* const kEntries = [] {
+    auto* entries = new std::vector<Entry>;
+    for (DataType type : kAllDataTypes) entries->push_back({DataTypeName(type), type});
+    for (DataType type : kComplexDataTypes) entries->push_back({DataTypeName(type), type});
+    return entries;
+  }();
+  for (const Entry& entry : *kEntries) {
+    if (entry.name == name) return entry.type;
   }
   return std::nullopt;
 }

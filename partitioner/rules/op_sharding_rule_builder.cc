@@ -7,11 +7,18 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "mlir/IR/BuiltinTypeInterfaces.h"
+#include "mlir/IR/BuiltinTypes.h"
 
 namespace tessel::rules {
 namespace {
 
+// Ranked tensors, nearly every type here, are tested for first: a cast to ShapedType looks
+// the interface up in the type's table, where this compares one TypeID.
 OpShardingRuleBuilder::Shape shapeOf(mlir::Type type) {
+  if (auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type)) {
+    assert(tensor.hasStaticShape() && "sharding rules need static shapes");
+    return OpShardingRuleBuilder::Shape(tensor.getShape());
+  }
   auto shaped = llvm::dyn_cast<mlir::ShapedType>(type);
   if (!shaped || !shaped.hasRank()) return {};
   assert(shaped.hasStaticShape() && "sharding rules need static shapes");
@@ -22,6 +29,7 @@ OpShardingRuleBuilder::Shape shapeOf(mlir::Type type) {
 
 bool hasStaticShapes(mlir::Operation* op) {
   auto isStatic = [](mlir::Type type) {
+    if (auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(type)) return tensor.hasStaticShape();
     auto shaped = llvm::dyn_cast<mlir::ShapedType>(type);
     return !shaped || !shaped.hasRank() || shaped.hasStaticShape();
   };
