@@ -95,10 +95,17 @@ mlir::LogicalResult partitionByReplication(mlir::Operation* op, PartitionState& 
     if (mlir::failed(local)) return mlir::failure();
     mapping.map(operand, *local);
   }
-  mlir::Operation* global = state.spmd().builder().clone(*op, mapping);
-  global->walk([](mlir::Operation* nested) {
-    nested->removeAttr(ir::TesselDialect::kShardingAttrName);
-  });
+  mlir::Operation* global;
+  if (op->getNumRegions() == 0) {
+    llvm::SmallVector<mlir::Value> localOperands;
+    for (mlir::Value operand : op->getOperands()) localOperands.push_back(mapping.lookup(operand));
+    global = state.copyUnannotated(op, localOperands);
+  } else {
+    global = state.spmd().builder().clone(*op, mapping);
+    global->walk([](mlir::Operation* nested) {
+      nested->removeAttr(ir::TesselDialect::kShardingAttrName);
+    });
+  }
   for (auto [index, result] : llvm::enumerate(op->getResults())) {
     auto type = llvm::dyn_cast<mlir::RankedTensorType>(result.getType());
     if (!type || !type.hasStaticShape()) {

@@ -2,6 +2,8 @@
 // handlers, the ops of their regions), hands each to a special handler, the rule-driven
 // path or the fallback, gives arguments and results their local types, and erases the
 // global ops once every use has its local replacement.
+#include <cassert>
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/rules/sharding_rule_interface.h"
@@ -47,6 +49,18 @@ Layout PartitionState::annotatedLayout(mlir::OpResult result) {
     return Layout::replicated(nullptr, nullptr, rank);
   }
   return layoutOf(shardings.getShardings()[result.getResultNumber()], rank);
+}
+
+mlir::Operation* PartitionState::copyUnannotated(mlir::Operation* op,
+                                                 mlir::ValueRange operands) {
+  assert(op->getNumRegions() == 0 && "ops with regions are cloned");
+  mlir::NamedAttrList attrs(op->getDiscardableAttrDictionary());
+  attrs.erase(shardingAttrName_);
+  mlir::Operation* copy = mlir::Operation::create(
+      op->getLoc(), op->getName(), op->getResultTypes(), operands,
+      attrs.getDictionary(op->getContext()), op->getPropertiesStorage(),
+      /*successors=*/{}, /*numRegions=*/0);
+  return builder_.builder().insert(copy);
 }
 
 mlir::FailureOr<mlir::Value> PartitionState::localAs(mlir::Value global, const Layout& to,

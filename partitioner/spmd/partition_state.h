@@ -65,6 +65,12 @@ class PartitionState {
   const LocalValue& local(mlir::Value global) const { return *index_.find(global)->second; }
   bool has(mlir::Value global) const { return index_.count(global) != 0; }
 
+  // A copy of `op`, which has no regions, on `operands` at the builder's insertion point,
+  // without the sharding annotation propagation left on it: local code carries none. Made
+  // directly rather than cloned, which would fill value maps and then rebuild the copy's
+  // attribute dictionary without the annotation.
+  mlir::Operation* copyUnannotated(mlir::Operation* op, mlir::ValueRange operands);
+
   // The local value of `global` resharded to `to`.
   mlir::FailureOr<mlir::Value> localAs(mlir::Value global, const Layout& to,
                                        mlir::Location loc);

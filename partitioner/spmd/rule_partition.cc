@@ -256,10 +256,15 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>> emitWithFactors(
     localOperands.push_back(value);
   }
 
-  mlir::Operation* local = builder.clone(*op);
-  local->setOperands(localOperands);
-  const mlir::StringAttr shardingName = state.shardingAttrName();
-  local->walk([&](mlir::Operation* nested) { nested->removeDiscardableAttr(shardingName); });
+  mlir::Operation* local;
+  if (op->getNumRegions() == 0) {
+    local = state.copyUnannotated(op, localOperands);
+  } else {
+    local = builder.clone(*op);
+    local->setOperands(localOperands);
+    const mlir::StringAttr shardingName = state.shardingAttrName();
+    local->walk([&](mlir::Operation* nested) { nested->removeDiscardableAttr(shardingName); });
+  }
   AxisList partial;
   for (auto [factor, axes] : llvm::enumerate(factorAxes)) {
     if (rule.getFactor(factor).kind == rules::FactorKind::kReduction) {
