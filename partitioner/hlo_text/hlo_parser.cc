@@ -9,6 +9,7 @@
 #include "collectives/data_type.h"
 #include "collectives/data_type_mlir.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -405,6 +406,18 @@ void Shape::appendLeafTypes(llvm::SmallVectorImpl<mlir::Type>& types) const {
     return;
   }
   for (const Shape& e : elements) e.appendLeafTypes(types);
+}
+
+bool Shape::hasLeafTypes(mlir::TypeRange types) const {
+  if (!isTuple && !isToken) {
+    if (types.size() != 1) return false;
+    auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(types.front());
+    return tensor && !tensor.getEncoding() && tensor.getElementType() == elementType &&
+           tensor.getShape() == llvm::ArrayRef<int64_t>(dims);
+  }
+  llvm::SmallVector<mlir::Type> leaves;
+  appendLeafTypes(leaves);
+  return llvm::equal(leaves, types);
 }
 
 mlir::LogicalResult ParseShape(Lexer& lex, Shape& shape, int depth) {

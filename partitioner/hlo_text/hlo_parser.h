@@ -16,6 +16,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/TypeRange.h"
 #include "mlir/IR/Types.h"
 #include "mlir/Support/LogicalResult.h"
 #include "partitioner/hlo_text/hlo_lexer.h"
@@ -51,6 +52,9 @@ struct Shape {
   int64_t leafOffset(int64_t i) const;
   // The tensor types of the leaves, in order.
   void appendLeafTypes(llvm::SmallVectorImpl<mlir::Type>& types) const;
+  // Whether `types` are the leaves' types. An array is compared without building its
+  // tensor type, which would hash the shape into the context's type table.
+  bool hasLeafTypes(mlir::TypeRange types) const;
 };
 
 // `name=value` after an instruction or in the module header; the value is raw text.
