@@ -55,11 +55,11 @@ class PartitionState {
   void define(mlir::Value global, mlir::Value local, Layout layout,
               llvm::ArrayRef<int64_t> shape) {
     auto [it, inserted] = index_.try_emplace(global, nullptr);
-    LocalValue value{local, std::move(layout), llvm::to_vector<4>(shape)};
     if (inserted) {
-      it->second = new (locals_.Allocate()) LocalValue(std::move(value));
+      it->second = new (locals_.Allocate())
+          LocalValue{local, std::move(layout), llvm::to_vector<4>(shape)};
     } else {
-      *it->second = std::move(value);
+      *it->second = LocalValue{local, std::move(layout), llvm::to_vector<4>(shape)};
     }
   }
   const LocalValue& local(mlir::Value global) const { return *index_.find(global)->second; }

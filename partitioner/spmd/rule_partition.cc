@@ -317,7 +317,11 @@ std::optional<FactorAxes> moveWholeFactorAxes(mlir::Operation* op,
                                               const rules::OpShardingRule& rule,
                                               PartitionState& state, const Layout& first,
                                               const FactorAxes& factorAxes) {
-  if (!first.mesh) return std::nullopt;
+  auto needsReplication = [](const rules::Factor& factor) {
+    return factor.kind == rules::FactorKind::kNeedReplication;
+  };
+  // Most ops have no such factor: nothing to copy then.
+  if (!first.mesh || llvm::none_of(rule.getFactors(), needsReplication)) return std::nullopt;
   FactorAxes moved = factorAxes;
   AxisList used;
   for (const AxisList& axes : factorAxes) used.append(axes.begin(), axes.end());
