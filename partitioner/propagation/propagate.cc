@@ -242,14 +242,15 @@ void runToFixedPoint(PropagationGraph& graph, int64_t level, int stage,
 }
 
 // The sharding written for `value`: its state, or replicated over the default mesh.
-ir::ShardingAttr finalSharding(const PropagationGraph& graph, mlir::Value value) {
+ir::ShardingAttr finalSharding(const PropagationGraph& graph, mlir::Value value,
+                               ShardingAttrWriter& writer) {
   auto type = llvm::dyn_cast<mlir::RankedTensorType>(value.getType());
   if (!type) return {};
   if (const TensorState* state = graph.stateOf(value)) {
-    return stateToAttr(*state, value.getContext(), /*closeOpenDims=*/true);
+    return writer.write(*state, /*closeOpenDims=*/true);
   }
   TensorState replicated = openState(graph.defaultMeshName, graph.defaultMesh, type.getRank());
-  return stateToAttr(replicated, value.getContext(), /*closeOpenDims=*/true);
+  return writer.write(replicated, /*closeOpenDims=*/true);
 }
 
 // The origin and path of `value`, rebuilt by following the links back to its annotation.
@@ -297,19 +298,20 @@ void writeShardings(mlir::ModuleOp module, const PropagationGraph& graph, bool a
   mlir::Builder builder(context);
   // A dialect attribute, by identifier: the name is hashed once, not for every op.
   mlir::StringAttr shardingName = builder.getStringAttr(ir::TesselDialect::kShardingAttrName);
+  ShardingAttrWriter writer(context);
   for (auto function : module.getOps<mlir::func::FuncOp>()) {
     if (function.isDeclaration()) continue;
     ir::FunctionAttrEditor attrs(function);
     for (auto [i, arg] : llvm::enumerate(function.getArguments())) {
       if (function.getArgAttr(i, ir::TesselDialect::kShardingAttrName)) continue;
-      if (ir::ShardingAttr sharding = finalSharding(graph, arg)) {
+      if (ir::ShardingAttr sharding = finalSharding(graph, arg, writer)) {
         attrs.setArg(i, ir::TesselDialect::kShardingAttrName, sharding);
       }
     }
     mlir::Operation* returnOp = function.getBody().front().getTerminator();
     for (auto [j, value] : llvm::enumerate(returnOp->getOperands())) {
       if (function.getResultAttr(j, ir::TesselDialect::kShardingAttrName)) continue;
-      if (ir::ShardingAttr sharding = finalSharding(graph, value)) {
+      if (ir::ShardingAttr sharding = finalSharding(graph, value, writer)) {
         attrs.setResult(j, ir::TesselDialect::kShardingAttrName, sharding);
       }
     }
@@ -321,7 +323,7 @@ void writeShardings(mlir::ModuleOp module, const PropagationGraph& graph, bool a
                        [](mlir::Type type) { return llvm::isa<mlir::RankedTensorType>(type); })) {
         llvm::SmallVector<ir::ShardingAttr> shardings;
         for (mlir::Value result : op->getResults()) {
-          shardings.push_back(finalSharding(graph, result));
+          shardings.push_back(finalSharding(graph, result, writer));
         }
         op->setDiscardableAttr(shardingName, ir::ShardingPerValueAttr::get(context, shardings));
         if (annotateOrigins) {
@@ -478,6 +480,7 @@ ir::ShardingAttr widenOpenDims(ir::ShardingAttr sharding, ir::ShardingAttr found
 bool widenManualShardings(mlir::ModuleOp module, const PropagationGraph& graph, bool in,
                           llvm::SmallPtrSetImpl<mlir::Operation*>* widenedOps = nullptr) {
   bool changed = false;
+  ShardingAttrWriter writer(module.getContext());
   module.walk([&](ir::ManualComputationOp manual) {
     mlir::ArrayAttr shardings = in ? manual.getInShardings() : manual.getOutShardings();
     mlir::ValueRange values = in ? mlir::ValueRange(manual.getOperands())
@@ -487,8 +490,8 @@ bool widenManualShardings(mlir::ModuleOp module, const PropagationGraph& graph, 
     bool any = false;
     for (auto [k, value] : llvm::enumerate(values)) {
       auto sharding = llvm::cast<ir::ShardingAttr>(updated[k]);
-      if (ir::ShardingAttr wider =
-              widenOpenDims(sharding, finalSharding(graph, value), manual.getManualAxes())) {
+      if (ir::ShardingAttr wider = widenOpenDims(sharding, finalSharding(graph, value, writer),
+                                                 manual.getManualAxes())) {
         updated[k] = wider;
         any = true;
       }

@@ -47,13 +47,23 @@ TensorState openState(mlir::FlatSymbolRefAttr meshName, MeshAttr mesh, int64_t r
 
 ir::ShardingAttr stateToAttr(const TensorState& state, mlir::MLIRContext* context,
                              bool closeOpenDims) {
-  llvm::SmallVector<ir::DimShardingAttr> dims;
+  return ShardingAttrWriter(context).write(state, closeOpenDims);
+}
+
+ir::ShardingAttr ShardingAttrWriter::write(const TensorState& state, bool closeOpenDims) {
+  llvm::SmallVector<ir::DimShardingAttr, 4> dims;
   for (const DimState& dim : state.dims) {
+    const bool closed = dim.closed || closeOpenDims;
+    if (dim.axes.empty() && !dim.hasPriority()) {
+      ir::DimShardingAttr& empty = emptyDims_[closed];
+      if (!empty) empty = ir::DimShardingAttr::get(context_, {}, closed, std::nullopt);
+      dims.push_back(empty);
+      continue;
+    }
     AxisList axes = mergeAdjacent(dim.axes, state.mesh);
-    dims.push_back(ir::DimShardingAttr::get(context, axes, dim.closed || closeOpenDims,
-                                            dim.optionalPriority()));
+    dims.push_back(ir::DimShardingAttr::get(context_, axes, closed, dim.optionalPriority()));
   }
-  return ir::ShardingAttr::get(context, state.meshName, dims, state.replicated,
+  return ir::ShardingAttr::get(context_, state.meshName, dims, state.replicated,
                                state.unreduced);
 }
 

@@ -102,6 +102,20 @@ TensorState openState(mlir::FlatSymbolRefAttr meshName, MeshAttr mesh, int64_t r
 ir::ShardingAttr stateToAttr(const TensorState& state, mlir::MLIRContext* context,
                              bool closeOpenDims);
 
+// stateToAttr for many states in a row (every value of a program once propagation ends).
+// Most dimensions of most values have no axes: their attribute is made once here, where
+// making it again hashes its fields and looks it up in the context for each dimension.
+class ShardingAttrWriter {
+ public:
+  explicit ShardingAttrWriter(mlir::MLIRContext* context) : context_(context) {}
+  ir::ShardingAttr write(const TensorState& state, bool closeOpenDims);
+
+ private:
+  mlir::MLIRContext* context_;
+  // Without axes or priority; open at 0, closed at 1. Made when first needed.
+  ir::DimShardingAttr emptyDims_[2];
+};
+
 }  // namespace tessel::propagation
 
 #endif  // TESSEL_PARTITIONER_PROPAGATION_TENSOR_STATE_H_
