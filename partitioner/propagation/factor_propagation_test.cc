@@ -2,24 +2,13 @@
 #include "partitioner/propagation/factor_propagation.h"
 
 #include "gtest/gtest.h"
-#include "mlir/IR/MLIRContext.h"
+#include "partitioner/propagation/mesh_test_fixture.h"
 
 namespace tessel::propagation {
 namespace {
 
-class FactorPropagationTest : public ::testing::Test {
+class FactorPropagationTest : public MeshTest {
  protected:
-  FactorPropagationTest() {
-    context_.loadDialect<ir::TesselDialect>();
-    mesh_ = MeshAttr::get(&context_,
-                          {ir::MeshAxisAttr::get(&context_, "x", 4),
-                           ir::MeshAxisAttr::get(&context_, "y", 2)},
-                          {});
-    meshName_ = mlir::FlatSymbolRefAttr::get(&context_, "mesh");
-  }
-
-  AxisRefAttr Axis(llvm::StringRef name) { return AxisRefAttr::get(&context_, name); }
-
   TensorState State(std::vector<AxisList> dims, std::vector<bool> closed = {}) {
     TensorState state = openState(meshName_, mesh_, dims.size());
     for (size_t d = 0; d < dims.size(); ++d) {
@@ -28,10 +17,6 @@ class FactorPropagationTest : public ::testing::Test {
     }
     return state;
   }
-
-  mlir::MLIRContext context_;
-  MeshAttr mesh_;
-  mlir::FlatSymbolRefAttr meshName_;
 };
 
 // The rule of C[i, j] = sum_k A[i, k] B[k, j] with i=8, j=16, k=8.

@@ -2,27 +2,13 @@
 #include "partitioner/propagation/tensor_state.h"
 
 #include "gtest/gtest.h"
-#include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/MLIRContext.h"
+#include "partitioner/propagation/mesh_test_fixture.h"
 
 namespace tessel::propagation {
 namespace {
 
-class TensorStateTest : public ::testing::Test {
+class TensorStateTest : public MeshTest {
  protected:
-  TensorStateTest() {
-    context_.loadDialect<ir::TesselDialect>();
-    mesh_ = MeshAttr::get(&context_,
-                          {ir::MeshAxisAttr::get(&context_, "x", 4),
-                           ir::MeshAxisAttr::get(&context_, "y", 2)},
-                          {});
-    meshName_ = mlir::FlatSymbolRefAttr::get(&context_, "mesh");
-  }
-
-  AxisRefAttr Axis(llvm::StringRef name) { return AxisRefAttr::get(&context_, name); }
-  AxisRefAttr Sub(llvm::StringRef name, int64_t pre, int64_t size) {
-    return AxisRefAttr::get(&context_, name, pre, size);
-  }
   ir::DimShardingAttr Dim(llvm::ArrayRef<AxisRefAttr> axes, bool closed,
                           std::optional<int64_t> priority = std::nullopt) {
     return ir::DimShardingAttr::get(&context_, axes, closed, priority);
@@ -34,10 +20,6 @@ class TensorStateTest : public ::testing::Test {
     dim.priority = priority;
     return dim;
   }
-
-  mlir::MLIRContext context_;
-  MeshAttr mesh_;
-  mlir::FlatSymbolRefAttr meshName_;
 };
 
 TEST_F(TensorStateTest, WritesEveryKindOfDimension) {
