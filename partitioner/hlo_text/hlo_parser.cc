@@ -105,9 +105,15 @@ class Parser {
       return mlir::failure();
     }
     // The entry holds most instructions, one per line as XLA prints them, and XLA prints it
-    // last: sizing its vector from the lines left spares moving every instruction parsed
-    // so far each time the vector grows. Done once per module, so the count stays linear.
-    if (isEntry) comp.instructions.reserve(lex_.rest().count('\n'));
+    // last: sizing its vector and name table from the lines left spares moving every
+    // instruction parsed so far each time the vector grows, and hashing every name again
+    // (reading its text, far back in the file) each time the table does. Done once per
+    // module, so the count stays linear.
+    if (isEntry) {
+      const size_t lines = lex_.rest().count('\n');
+      comp.instructions.reserve(lines);
+      indexOf_.reserve(lines);
+    }
     while (true) {
       lex_.skipSpace();
       if (lex_.consume('}')) break;

@@ -213,6 +213,14 @@ mlir::LogicalResult partitionFunction(mlir::func::FuncOp func,
   auto* localBlock = new mlir::Block();
   func.getBody().push_back(localBlock);
   PartitionState state(func, localBlock, symbols, options);
+  size_t values = block.getNumArguments();
+  block.walk([&](mlir::Operation* op) {
+    values += op->getNumResults();
+    for (mlir::Region& region : op->getRegions()) {
+      for (mlir::Block& nested : region) values += nested.getNumArguments();
+    }
+  });
+  state.reserve(values);
   llvm::SmallVector<mlir::Type> argTypes;
   for (mlir::BlockArgument arg : block.getArguments()) {
     auto type = llvm::dyn_cast<mlir::RankedTensorType>(arg.getType());

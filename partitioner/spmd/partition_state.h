@@ -41,6 +41,10 @@ class PartitionState {
         shardingAttrName_(
             mlir::StringAttr::get(func.getContext(), ir::TesselDialect::kShardingAttrName)) {}
 
+  // Sizes the index for `values` global values: allocated once rather than rehashed (every
+  // entry moved to a new place in a table larger than the caches) each time it doubles.
+  void reserve(size_t values) { index_.reserve(values); }
+
   SpmdBuilder& spmd() { return builder_; }
   // `tessel.sharding` as an identifier, made once: every value's layout is read from it and
   // every local op drops it.
