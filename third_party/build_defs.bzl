@@ -36,6 +36,9 @@ _ARCHIVE_RUNTIME_LIBRARIES = [
     "-l:libbz2.a",
     "-l:libz.a",
     "-l:libstdc++.a",
+    # The GCC runtime (and its unwinder) too: as a shared library it is one more to map and
+    # bind, and its constructor repeats the CPU feature probe the archive's copy makes.
+    "-static-libgcc",
 ]
 
 def tessel_executable(name, linkopts = [], **kwargs):

@@ -1,9 +1,9 @@
 #!/bin/bash
 # The commands users run link LLVM, MLIR, Abseil, protobuf, COIN-OR (with LAPACK, BLAS and
-# the Fortran runtime) and the C++ library in, so they start without the dynamic loader
-# binding ~100 shared libraries (build_defs.bzl's tessel_executable). A shared library of
-# any of those in a command's NEEDED entries means a dependency's flags won over the
-# archives; the tessel command must also keep its allocator, mimalloc.
+# the Fortran runtime), the C++ library and the GCC runtime in, so they start without the
+# dynamic loader binding ~100 shared libraries (build_defs.bzl's tessel_executable). A
+# shared library of any of those in a command's NEEDED entries means a dependency's flags
+# won over the archives; the tessel command must also keep its allocator, mimalloc.
 #
 # Usage: static_link_test.sh tessel_binary other_binary...
 set -euo pipefail
@@ -16,7 +16,7 @@ for binary in "$tessel" "$@"; do
     echo "$binary: no NEEDED entries read"
     status=1
   fi
-  linked=$(grep -E '^lib(MLIR|LLVM|absl_|protobuf|Cbc|Clp|Osi|CoinUtils|lapack|blas|gfortran|quadmath|bz2|stdc\+\+)' <<<"$needed" || true)
+  linked=$(grep -E '^lib(MLIR|LLVM|absl_|protobuf|Cbc|Clp|Osi|CoinUtils|lapack|blas|gfortran|quadmath|bz2|stdc\+\+|gcc_s)' <<<"$needed" || true)
   if [[ -n "$linked" ]]; then
     echo "$binary: links shared libraries that should be static:" $linked
     status=1
