@@ -54,7 +54,9 @@ Layout PartitionState::annotatedLayout(mlir::OpResult result) {
 mlir::Operation* PartitionState::copyUnannotated(mlir::Operation* op,
                                                  mlir::ValueRange operands) {
   assert(op->getNumRegions() == 0 && "ops with regions are cloned");
-  mlir::NamedAttrList attrs(op->getDiscardableAttrDictionary());
+  // The attributes the op stores itself, as a clone takes them: the discardable ones
+  // where the op keeps its inherent ones as properties, all of them where it has none.
+  mlir::NamedAttrList attrs(op->getRawDictionaryAttrs());
   attrs.erase(shardingAttrName_);
   mlir::Operation* copy = mlir::Operation::create(
       op->getLoc(), op->getName(), op->getResultTypes(), operands,
