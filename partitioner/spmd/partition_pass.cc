@@ -60,8 +60,8 @@ mlir::Operation* PartitionState::copyUnannotated(mlir::Operation* op,
   attrs.erase(shardingAttrName_);
   mlir::Operation* copy = mlir::Operation::create(
       op->getLoc(), op->getName(), op->getResultTypes(), operands,
-      attrs.getDictionary(op->getContext()), op->getPropertiesStorage(),
-      /*successors=*/{}, /*numRegions=*/0);
+      attrs.getDictionary(op->getContext()), op->getPropertiesStorage(), op->getSuccessors(),
+      /*numRegions=*/0);
   return builder_.builder().insert(copy);
 }
 

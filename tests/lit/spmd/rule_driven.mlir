@@ -111,3 +111,21 @@ func.func @optimization_barrier_pairs(
   %x, %y = hlo.optimization_barrier %a, %b : tensor<8x4xf32>, tensor<4x6xf32>
   return %x, %y : tensor<8x4xf32>, tensor<4x6xf32>
 }
+
+// -----
+
+tessel.mesh @mesh = <["x"=2]>
+
+// The local op keeps the global op's inherent attributes (the permutation) and its other
+// discardable attributes; only the sharding annotation is dropped.
+// CHECK-LABEL: func @keeps_attributes
+// CHECK: hlo.transpose %{{.*}}, permutation = [1, 0] {test.kept = 7 : i64} : (tensor<3x4xf32>) -> tensor<4x3xf32>
+// CHECK-NOT: tessel.sharding_per_value
+// CHECK: return
+func.func @keeps_attributes(%a: tensor<3x8xf32> {tessel.sharding = #tessel.sharding<@mesh, [{}, {"x"}]>})
+    -> (tensor<8x3xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {}]>}) {
+  %0 = hlo.transpose %a, permutation = [1, 0]
+      {test.kept = 7 : i64, tessel.sharding = #tessel.sharding_per_value<[<@mesh, [{"x"}, {}]>]>}
+      : (tensor<3x8xf32>) -> tensor<8x3xf32>
+  return %0 : tensor<8x3xf32>
+}
