@@ -113,13 +113,19 @@ OpShardingRuleBuilder& OpShardingRuleBuilder::addResultFactor(int64_t result, in
 }
 
 OpShardingRuleBuilder& OpShardingRuleBuilder::addPointwise(llvm::ArrayRef<int64_t> shape) {
-  int64_t rank = shape.size();
-  for (int64_t dim = 0; dim < rank; ++dim) {
-    auto dimIfSameRank = [&](const Shape& other) {
-      return static_cast<int64_t>(other.size()) == rank ? dim : kNoDim;
-    };
-    addFactor(llvm::map_to_vector(operandShapes_, dimIfSameRank),
-              llvm::map_to_vector(resultShapes_, dimIfSameRank), shape[dim]);
+  // addFactor's per-tensor dimension lists, written out: every elementwise op's rule is
+  // built this way, twice per run, and building those lists for each dimension cost as
+  // much as the rest of the rule.
+  const size_t rank = shape.size();
+  const size_t numOperands = operandShapes_.size();
+  for (size_t dim = 0; dim < rank; ++dim) {
+    const int64_t factor = factors_.size();
+    factors_.push_back({shape[dim], FactorKind::kPassThrough, /*blocked=*/false});
+    for (auto [index, tensor] : llvm::enumerate(tensors_)) {
+      const Shape& tensorShape =
+          index < numOperands ? operandShapes_[index] : resultShapes_[index - numOperands];
+      if (tensorShape.size() == rank) tensor[dim].push_back(factor);
+    }
   }
   return *this;
 }
