@@ -173,6 +173,12 @@ llvm::SmallVector<StepChange> propagateThroughRule(
     if (info.blocked || (info.kind == rules::FactorKind::kNeedReplication && !info.movable)) {
       continue;
     }
+    // Most factors are unsplit in every tensor: they agree on nothing and nothing conflicts.
+    bool anySplit = false;
+    for (int64_t t = 0; t < numTensors && !anySplit; ++t) {
+      anySplit = hasFactor(t, factor) && !projected[t].factorAxes[factor].empty();
+    }
+    if (!anySplit) continue;
     lists.clear();
     for (int64_t t = 0; t < numTensors; ++t) {
       if (hasFactor(t, factor)) lists.push_back(projected[t].factorAxes[factor]);
