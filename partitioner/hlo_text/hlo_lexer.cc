@@ -42,7 +42,9 @@ void Lexer::advance(size_t n) {
 void Lexer::skipSpace() {
   while (!atEnd()) {
     char c = peek();
-    if (llvm::isSpace(c)) {
+    if (c == ' ') {
+      advanceInLine(1);
+    } else if (llvm::isSpace(c)) {
       advance();
     } else if (c == '/' && peek(1) == '/') {
       while (!atEnd() && peek() != '\n') advance();
@@ -60,7 +62,7 @@ void Lexer::skipSpaceInLine() {
   while (!atEnd()) {
     char c = peek();
     if (c == ' ' || c == '\t' || c == '\r') {
-      advance();
+      advanceInLine(1);
     } else if (c == '/' && peek(1) == '*') {
       advance(2);
       while (!atEnd() && !(peek() == '*' && peek(1) == '/')) advance();
@@ -94,15 +96,20 @@ llvm::StringRef Lexer::lexName() {
     advance();
     start = offset_;
   }
-  while (!atEnd() && isNameChar(peek())) advance();
+  size_t end = offset_;
+  while (end < text_.size() && isNameChar(text_[end])) ++end;
+  advanceInLine(end - offset_);
   return text_.slice(start, offset_);
 }
 
 llvm::StringRef Lexer::lexIdentifier() {
-  size_t start = offset_;
-  while (!atEnd() && (llvm::isAlnum(peek()) || peek() == '_' || peek() == '-')) {
-    advance();
+  const size_t start = offset_;
+  size_t end = offset_;
+  while (end < text_.size() &&
+         (llvm::isAlnum(text_[end]) || text_[end] == '_' || text_[end] == '-')) {
+    ++end;
   }
+  advanceInLine(end - start);
   return text_.slice(start, offset_);
 }
 
@@ -119,7 +126,7 @@ std::optional<int64_t> Lexer::lexInt() {
   llvm::StringRef token = rest().take_front(len);
   if (token.starts_with("+")) token = token.drop_front();
   if (token.getAsInteger(10, value)) return std::nullopt;  // out of range
-  advance(len);
+  advanceInLine(len);
   return value;
 }
 

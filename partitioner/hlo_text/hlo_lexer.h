@@ -84,6 +84,13 @@ class Lexer {
   llvm::StringRef lexAttributeValue();
 
  private:
+  // Advances over the `n` characters from the current one on, none of them a newline: the
+  // column moves by `n`, without advance()'s test of each character.
+  void advanceInLine(size_t n) {
+    offset_ += n;
+    pos_.col += static_cast<int>(n);
+  }
+
   llvm::StringRef text_;
   size_t offset_ = 0;
   SourcePos pos_;
