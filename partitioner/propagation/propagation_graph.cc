@@ -9,6 +9,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
 #include "partitioner/ir/hlo/hlo_ops.h"
+#include "partitioner/ir/ir_counts.h"
 #include "partitioner/ir/location.h"
 #include "partitioner/rules/sharding_rule_interface.h"
 
@@ -56,15 +57,7 @@ class GraphBuilder {
     // Every value may get a slot and most ops a node: sizing the vectors once spares the
     // reallocations, which copy every state and rule (their moves may throw, so vectors
     // copy them) and leave the old arrays behind as garbage.
-    size_t values = 0;
-    size_t ops = 0;
-    module_.walk([&](mlir::Operation* op) {
-      ++ops;
-      values += op->getNumResults();
-      for (mlir::Region& region : op->getRegions()) {
-        for (mlir::Block& block : region) values += block.getNumArguments();
-      }
-    });
+    const auto [ops, values] = ir::countOpsAndValues(module_);
     graph_.values.reserve(values);
     graph_.slotOf.reserve(values);
     graph_.users.reserve(values);

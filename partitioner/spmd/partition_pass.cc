@@ -10,6 +10,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "partitioner/ir/inline_calls.h"
+#include "partitioner/ir/ir_counts.h"
 #include "partitioner/ir/partitioned_marker.h"
 #include "partitioner/rules/sharding_rule_models.h"
 #include "partitioner/spmd/partition.h"
@@ -215,14 +216,7 @@ mlir::LogicalResult partitionFunction(mlir::func::FuncOp func,
   auto* localBlock = new mlir::Block();
   func.getBody().push_back(localBlock);
   PartitionState state(func, localBlock, symbols, options);
-  size_t values = block.getNumArguments();
-  block.walk([&](mlir::Operation* op) {
-    values += op->getNumResults();
-    for (mlir::Region& region : op->getRegions()) {
-      for (mlir::Block& nested : region) values += nested.getNumArguments();
-    }
-  });
-  state.reserve(values);
+  state.reserve(ir::countOpsAndValues(func).values);
   llvm::SmallVector<mlir::Type> argTypes;
   for (mlir::BlockArgument arg : block.getArguments()) {
     auto type = llvm::dyn_cast<mlir::RankedTensorType>(arg.getType());
