@@ -1,7 +1,9 @@
 // Names and sizes of the collectives' data types.
 #include "collectives/data_type.h"
 
-#include <vector>
+#include <array>
+#include <cstddef>
+#include <iterator>
 
 namespace tessel::collectives {
 
@@ -34,13 +36,14 @@ std::optional<DataType> DataTypeFromName(absl::string_view name) {
     absl::string_view name;
     DataType type;
   };
-  static const std::vector<Entry>* const kEntries = [] {
-    auto* entries = new std::vector<Entry>;
-    for (DataType type : kAllDataTypes) entries->push_back({DataTypeName(type), type});
-    for (DataType type : kComplexDataTypes) entries->push_back({DataTypeName(type), type});
+  static const auto kEntries = [] {
+    std::array<Entry, std::size(kAllDataTypes) + std::size(kComplexDataTypes)> entries;
+    size_t next = 0;
+    for (DataType type : kAllDataTypes) entries[next++] = {DataTypeName(type), type};
+    for (DataType type : kComplexDataTypes) entries[next++] = {DataTypeName(type), type};
     return entries;
   }();
-  for (const Entry& entry : *kEntries) {
+  for (const Entry& entry : kEntries) {
     if (entry.name == name) return entry.type;
   }
   return std::nullopt;
