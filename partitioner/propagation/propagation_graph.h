@@ -11,6 +11,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "partitioner/ir/value_address_key.h"
 #include "partitioner/propagation/tensor_state.h"
 #include "partitioner/rules/op_sharding_rule.h"
 
@@ -39,7 +40,7 @@ struct PropagationGraph {
   // memory, where a map keyed by value would scatter them over a table larger than the
   // caches.
   std::vector<mlir::Value> values;
-  llvm::DenseMap<mlir::Value, int32_t> slotOf;
+  llvm::DenseMap<mlir::Value, int32_t, ir::ValueAddressKey> slotOf;
   // The nodes each slot's value takes part in.
   std::vector<llvm::SmallVector<int64_t, 2>> users;
   // Each slot's state; a value without a sharding yet has a null meshName.

@@ -16,6 +16,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Support/LogicalResult.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
+#include "partitioner/ir/value_address_key.h"
 #include "partitioner/rules/op_sharding_rule.h"
 #include "partitioner/spmd/layout.h"
 #include "partitioner/spmd/partition.h"
@@ -131,7 +132,7 @@ class PartitionState {
   // memory in slabs of many values (a deque took a block for every two) and destroys them
   // with the state.
   llvm::SpecificBumpPtrAllocator<LocalValue> locals_;
-  llvm::DenseMap<mlir::Value, LocalValue*> index_;
+  llvm::DenseMap<mlir::Value, LocalValue*, ir::ValueAddressKey> index_;
   int manualDepth_ = 0;
   struct LoopBody {
     mlir::Block* body;
