@@ -66,10 +66,10 @@ llvm::SmallVector<int32_t> runNode(PropagationGraph& graph, const Node& node, in
   if (!source) return {};
   mlir::FlatSymbolRefAttr meshName = source->meshName;
   MeshAttr mesh = source->mesh;
-  const size_t numOperands = node.rule.getOperands().size();
+  const size_t numOperands = node.rule->getOperands().size();
   auto factorsOf = [&](size_t index) {
-    return index < numOperands ? &node.rule.getOperands()[index]
-                               : &node.rule.getResults()[index - numOperands];
+    return index < numOperands ? &node.rule->getOperands()[index]
+                               : &node.rule->getResults()[index - numOperands];
   };
   llvm::SmallVector<StepTensor, 4> tensors;
   for (auto [index, slot] : llvm::enumerate(node.slots)) {
@@ -85,7 +85,7 @@ llvm::SmallVector<int32_t> runNode(PropagationGraph& graph, const Node& node, in
   }
   llvm::SmallVector<int32_t> changed;
   for (const StepChange& change :
-       propagateThroughRule(node.rule, tensors, mesh, level, conflicts)) {
+       propagateThroughRule(*node.rule, tensors, mesh, level, conflicts)) {
     TensorState& state = *tensors[change.tensor].state;
     const TensorState& from = *tensors[change.source].state;
     if (!state.provenance.origin && from.provenance.origin) {
@@ -140,7 +140,7 @@ void reportConflicts(PropagationGraph& graph, int64_t level) {
         if (chosen++ == 0) first = node.op;
         continue;
       }
-      int64_t numOperands = node.rule.getNumOperands();
+      int64_t numOperands = node.rule->getNumOperands();
       auto describe = [&](int64_t t) {
         return t < numOperands ? "operand " + std::to_string(t)
                                : "result " + std::to_string(t - numOperands);
@@ -167,14 +167,14 @@ std::vector<OpConflict> collectDisagreements(PropagationGraph& graph, int64_t le
   for (const Node& node : graph.nodes) {
     const TensorState* source = meshSource(graph, node);
     if (!source) continue;
-    const size_t numOperands = node.rule.getOperands().size();
+    const size_t numOperands = node.rule->getOperands().size();
     llvm::SmallVector<StepTensor, 4> tensors;
     for (auto [index, slot] : llvm::enumerate(node.slots)) {
       StepTensor tensor;
       TensorState& state = graph.states[slot];
       if (state.meshName == source->meshName) tensor.state = &state;
-      tensor.factors = index < numOperands ? &node.rule.getOperands()[index]
-                                           : &node.rule.getResults()[index - numOperands];
+      tensor.factors = index < numOperands ? &node.rule->getOperands()[index]
+                                           : &node.rule->getResults()[index - numOperands];
       tensor.mayGrow = false;
       tensors.push_back(tensor);
     }
@@ -183,7 +183,7 @@ std::vector<OpConflict> collectDisagreements(PropagationGraph& graph, int64_t le
     const bool isEdge = node.op->getNumOperands() + node.op->getNumResults() !=
                         static_cast<unsigned>(node.slots.size());
     for (FactorDisagreement& disagreement :
-         findDisagreements(node.rule, tensors, source->mesh, level)) {
+         findDisagreements(*node.rule, tensors, source->mesh, level)) {
       OpConflict conflict;
       conflict.op = node.op;
       conflict.agreed = std::move(disagreement.agreed);

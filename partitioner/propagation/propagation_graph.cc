@@ -3,6 +3,7 @@
 
 #include <set>
 #include <string>
+#include <unordered_map>
 
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -115,13 +116,23 @@ class GraphBuilder {
     return it->second;
   }
 
-  // The rule is moved once, into its place: its nested small vectors move element by element.
+  // The graph's copy of `rule`: an equal rule kept before, or `rule` itself, moved in.
+  const rules::OpShardingRule* intern(rules::OpShardingRule&& rule) {
+    llvm::SmallVector<const rules::OpShardingRule*, 1>& sameHash =
+        rulesByHash_[static_cast<size_t>(hash_value(rule))];
+    for (const rules::OpShardingRule* kept : sameHash) {
+      if (*kept == rule) return kept;
+    }
+    sameHash.push_back(&graph_.rules.emplace_back(std::move(rule)));
+    return sameHash.back();
+  }
+
   void addNode(mlir::Operation* op, rules::OpShardingRule&& rule,
                llvm::ArrayRef<mlir::Value> values, Stage stage) {
     int64_t index = graph_.nodes.size();
     Node& node = graph_.nodes.emplace_back();
     node.op = op;
-    node.rule = std::move(rule);
+    node.rule = intern(std::move(rule));
     node.stage = stage;
     for (mlir::Value value : values) {
       int32_t slot = slotFor(value);
@@ -233,6 +244,8 @@ class GraphBuilder {
     return op->getNumRegions() > 0 ? mlir::WalkResult::skip() : mlir::WalkResult::advance();
   }
 
+  // The distinct rules kept so far, by hash.
+  std::unordered_map<size_t, llvm::SmallVector<const rules::OpShardingRule*, 1>> rulesByHash_;
   mlir::ModuleOp module_;
   bool conservative_;
   bool enterManualBodies_;

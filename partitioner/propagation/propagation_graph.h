@@ -5,6 +5,7 @@
 #define TESSEL_PARTITIONER_PROPAGATION_PROPAGATION_GRAPH_H_
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -25,7 +26,8 @@ struct Node {
   // The op the rule belongs to; for an edge, the op that owns it (while, case, call, or
   // the function for its results).
   mlir::Operation* op = nullptr;
-  rules::OpShardingRule rule;
+  // One of the graph's distinct rules (PropagationGraph::rules).
+  const rules::OpShardingRule* rule = nullptr;
   // The slots of the values in the rule's order (operands, then results; for an edge, its
   // members).
   llvm::SmallVector<int32_t, 4> slots;
@@ -34,6 +36,12 @@ struct Node {
 
 struct PropagationGraph {
   std::vector<Node> nodes;
+  // Each distinct rule once, for the nodes to point at (a deque, so they stay where they are
+  // as it grows). The ops of a program share few rules (every layer of a model repeats the
+  // same ones), and a step reads its node's rule: kept once, the rules stay in the caches
+  // where a copy per op, about 500 bytes each, made every pass over the nodes read the
+  // rules from memory.
+  std::deque<rules::OpShardingRule> rules;
   // Every value the graph relates gets a slot, numbered in the order the build meets them
   // (program order), and the per-value data below is indexed by it: a step reads its
   // tensors' states without hashing, and neighbouring ops' states lie near each other in

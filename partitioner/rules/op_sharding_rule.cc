@@ -263,6 +263,31 @@ llvm::SmallVector<FactorUse> OpShardingRule::getUses(int64_t factor) const {
   return uses;
 }
 
+llvm::hash_code hash_value(const OpShardingRule& rule) {
+  // Every op's rule is hashed once per propagation; a multiply-xor per integer costs a few
+  // instructions where llvm::hash_combine costs tens.
+  uint64_t hash = 0;
+  auto mix = [&](uint64_t value) { hash = (hash ^ value) * 0x100000001b3ull + 0x9e3779b9; };
+  mix(rule.getNumOperands());
+  mix(rule.getNumResults());
+  for (const Factor& factor : rule.getFactors()) {
+    mix(static_cast<uint64_t>(factor.size));
+    mix(static_cast<uint64_t>(factor.kind) | (uint64_t{factor.blocked} << 8) |
+        (uint64_t{factor.movable} << 9));
+  }
+  for (int64_t t = 0; t < rule.getNumOperands() + rule.getNumResults(); ++t) {
+    const TensorFactors& tensor = t < rule.getNumOperands()
+                                      ? rule.getOperand(t)
+                                      : rule.getResult(t - rule.getNumOperands());
+    mix(tensor.size());
+    for (const DimFactors& dim : tensor) {
+      mix(dim.size());
+      for (int64_t factor : dim) mix(static_cast<uint64_t>(factor));
+    }
+  }
+  return llvm::hash_value(hash);
+}
+
 bool OpShardingRule::isInResults(int64_t factor) const {
   return appearsIn(getResults(), factor);
 }

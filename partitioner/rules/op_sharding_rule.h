@@ -21,6 +21,7 @@
 #include <string>
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -172,6 +173,10 @@ class OpShardingRule {
   llvm::SmallVector<TensorFactors, 0> tensors_;
   int64_t numOperands_ = 0;
 };
+
+// A hash of the whole rule, the same for rules that compare equal: lets a propagation graph
+// keep one copy of each distinct rule for the many ops that share it.
+llvm::hash_code hash_value(const OpShardingRule& rule);
 
 }  // namespace tessel::rules
 

@@ -81,6 +81,28 @@ TEST(OpShardingRuleBuilderTest, MovableNeedReplicationFactor) {
   EXPECT_EQ(*parsed, rule);
 }
 
+TEST(OpShardingRuleHashTest, EqualRulesHashAlikeAndDifferentOnesApart) {
+  std::string error;
+  mlir::FailureOr<OpShardingRule> parsed =
+      OpShardingRule::parse("([i, k], [k, j])->([i, j]) {i=8, j=16, k=8} reduction={k}", &error);
+  ASSERT_TRUE(mlir::succeeded(parsed)) << error;
+  ASSERT_EQ(*parsed, matmulRule());
+  EXPECT_EQ(hash_value(*parsed), hash_value(matmulRule()));
+  // Each differs from the matmul in one thing: a size, a kind, where a factor goes, which
+  // tensors are operands, or a flag.
+  for (llvm::StringRef text : {"([i, k], [k, j])->([i, j]) {i=8, j=16, k=4} reduction={k}",
+                               "([i, k], [k, j])->([i, j]) {i=8, j=16, k=8}",
+                               "([k, i], [k, j])->([i, j]) {i=8, j=16, k=8} reduction={k}",
+                               "([i, k])->([k, j], [i, j]) {i=8, j=16, k=8}",
+                               "([i, k], [k, j])->([i, j]) {i=8, j=16, k=8} reduction={k} "
+                               "blocked={i}"}) {
+    mlir::FailureOr<OpShardingRule> other = OpShardingRule::parse(text, &error);
+    ASSERT_TRUE(mlir::succeeded(other)) << text.str() << ": " << error;
+    ASSERT_NE(*other, matmulRule()) << text.str();
+    EXPECT_NE(hash_value(*other), hash_value(matmulRule())) << text.str();
+  }
+}
+
 TEST(OpShardingRuleTextTest, NamesFactorsPastTheAlphabet) {
   EXPECT_EQ(OpShardingRule::factorName(0), "i");
   EXPECT_EQ(OpShardingRule::factorName(17), "z");
