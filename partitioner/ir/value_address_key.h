@@ -26,7 +26,6 @@ struct ValueAddressKey : llvm::DenseMapInfo<mlir::Value> {
   static constexpr int kGranuleBits = 4;
   static constexpr int kBlockBits = 12;  // granules per block, as a power of two
 
-
   static unsigned getHashValue(mlir::Value value) {
     const uint64_t granule =
         reinterpret_cast<uintptr_t>(value.getAsOpaquePointer()) >> kGranuleBits;

@@ -1,9 +1,8 @@
-// ir::ValueAddressKey: a map keyed by it finds every value of a program, and the values of
-// consecutive ops hash to nearby buckets, which is what it is for.
+// ir::ValueAddressKey: a map keyed by it finds every value of a program, and values close
+// in memory hash close together, which is what it is for.
 #include "partitioner/ir/value_address_key.h"
 
 #include <cstdint>
-#include <cstdlib>
 #include <vector>
 
 #include "gtest/gtest.h"
