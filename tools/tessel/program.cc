@@ -92,11 +92,14 @@ ProgramFormat DetectProgramFormat(absl::string_view path, absl::string_view text
 }
 
 absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> LoadProgram(absl::string_view path,
-                                                              mlir::MLIRContext& context) {
+                                                              mlir::MLIRContext& context,
+                                                              ProgramFormat* format) {
   TESSEL_ASSIGN_OR_RETURN(std::unique_ptr<llvm::MemoryBuffer> buffer, ReadProgramText(path));
   absl::string_view text(buffer->getBufferStart(), buffer->getBufferSize());
   absl::string_view name = path == "-" ? "<stdin>" : path;
-  return ParseProgramText(text, name, DetectProgramFormat(path, text), context);
+  const ProgramFormat detected = DetectProgramFormat(path, text);
+  if (format) *format = detected;
+  return ParseProgramText(text, name, detected, context);
 }
 
 absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> ParseProgramText(absl::string_view text,

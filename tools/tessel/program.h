@@ -27,9 +27,11 @@ ProgramFormat DetectProgramFormat(absl::string_view path, absl::string_view text
 
 // Reads `path` ("-" for standard input), parses it in the detected format and verifies it.
 // Fails with NotFound if the file cannot be read and InvalidArgument with the parser's
-// located diagnostics ("path:line:col: error: ...") if it does not parse or verify.
+// located diagnostics ("path:line:col: error: ...") if it does not parse or verify. The
+// detected format goes to `format` when it is not null.
 absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> LoadProgram(absl::string_view path,
-                                                              mlir::MLIRContext& context);
+                                                              mlir::MLIRContext& context,
+                                                              ProgramFormat* format = nullptr);
 
 // Parses `text` in `format` and verifies it, as LoadProgram does with a file's text; `name`
 // stands for the file in diagnostics.
