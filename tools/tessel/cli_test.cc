@@ -215,6 +215,29 @@ TEST_F(CliTest, LoadProgramReportsMissingFilesAndLocatedParseErrors) {
               StatusIs(absl::StatusCode::kInvalidArgument, bad_hlo + ":3:"));
 }
 
+// HLO inputs are printed in local scope, without the printer's alias pass: the text must
+// be what the full printer writes for the same module, the newline at the end included.
+TEST_F(CliTest, PartitionPrintsHloInputsAsTheFullPrinterWould) {
+  std::string hlo = TempPath("print.hlo");
+  WriteText(hlo,
+            "HloModule m\nENTRY main {\n"
+            "  x = f32[8,4] parameter(0), sharding={devices=[2,1]<=[2]}\n"
+            "  c = f32[] constant(2)\n"
+            "  b = f32[8,4] broadcast(c), dimensions={}\n"
+            "  ROOT y = f32[8,4] multiply(x, b)\n}\n");
+  std::ostringstream out, err;
+  ASSERT_EQ(RunSubcommand(PartitionCommand(), {hlo}, out, err), kExitOk) << err.str();
+  mlir::MLIRContext context;
+  absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
+      ParseModule(out.str(), "out.mlir", context);
+  ASSERT_TRUE(module.ok()) << module.status();
+  std::string full;
+  llvm::raw_string_ostream os(full);
+  (*module)->print(os, mlir::OpPrintingFlags().assumeVerified());
+  EXPECT_EQ(out.str(), full);
+  EXPECT_THAT(out.str(), ::testing::EndsWith("}\n"));
+}
+
 TEST_F(CliTest, FindFunctionNamesTheFileAndListsTheFunctions) {
   mlir::MLIRContext context;
   absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
