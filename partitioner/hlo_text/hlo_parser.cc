@@ -1,8 +1,6 @@
 // Parser of XLA HLO text into the syntax tree of hlo_parser.h.
 #include "partitioner/hlo_text/hlo_parser.h"
 
-#include <cstdint>
-#include <cstring>
 #include <iterator>
 #include <optional>
 #include <type_traits>
@@ -10,8 +8,8 @@
 
 #include "collectives/data_type.h"
 #include "collectives/data_type_mlir.h"
+#include "llvm/ADT/CachedHashString.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -26,38 +24,6 @@ static_assert(std::is_nothrow_move_constructible_v<Instruction>);
 static_assert(std::is_nothrow_move_constructible_v<Computation>);
 
 namespace {
-
-// An instruction name, a slice of the text, with its hash kept beside it. The name table
-// of a large computation is far bigger than the caches, and the text of the names in it
-// lies far back in the file: comparing the hashes first reads a name's text only when it
-// is the one looked for, instead of at every probe that meets a name of the same length.
-struct HashedName {
-  const char* data;
-  uint32_t size;
-  uint32_t hash;
-
-  explicit HashedName(llvm::StringRef name)
-      : data(name.data()),
-        size(static_cast<uint32_t>(name.size())),
-        hash(static_cast<uint32_t>(llvm::hash_value(name))) {}
-  HashedName(const char* data, uint32_t size, uint32_t hash)
-      : data(data), size(size), hash(hash) {}
-};
-
-// Names are never empty, so the empty and tombstone keys (size 0) equal no name.
-struct HashedNameKey {
-  static HashedName getEmptyKey() {
-    return {llvm::DenseMapInfo<const char*>::getEmptyKey(), 0, 0};
-  }
-  static HashedName getTombstoneKey() {
-    return {llvm::DenseMapInfo<const char*>::getTombstoneKey(), 0, 0};
-  }
-  static unsigned getHashValue(const HashedName& name) { return name.hash; }
-  static bool isEqual(const HashedName& a, const HashedName& b) {
-    return a.hash == b.hash && a.size == b.size &&
-           (a.data == b.data || std::memcmp(a.data, b.data, a.size) == 0);
-  }
-};
 
 // Sections of per-frame source information that recent XLA prints after the header.
 bool isStackFrameSection(llvm::StringRef word) {
@@ -321,7 +287,9 @@ class Parser {
     }
     inst.attrs.assign(std::make_move_iterator(attrScratch_.begin()),
                       std::make_move_iterator(attrScratch_.end()));
-    if (!indexOf_.try_emplace(HashedName(name), static_cast<int32_t>(comp.instructions.size()))
+    if (!indexOf_
+             .try_emplace(llvm::CachedHashStringRef(name),
+                          static_cast<int32_t>(comp.instructions.size()))
              .second) {
       return mlir::emitError(lex_.toLoc(inst.pos))
              << "instruction name '" << inst.name << "' is used twice";
@@ -364,7 +332,7 @@ class Parser {
       operand.name = name.str();
       // Resolved now, while the table holds only the earlier instructions; an operand
       // naming a later one stays unresolved, as HLO text defines names before their uses.
-      if (auto it = indexOf_.find(HashedName(name)); it != indexOf_.end()) {
+      if (auto it = indexOf_.find(llvm::CachedHashStringRef(name)); it != indexOf_.end()) {
         operand.definition = it->second;
       }
       operandScratch_.push_back(std::move(operand));
@@ -408,8 +376,10 @@ class Parser {
   llvm::SmallVector<AttrText, 8> attrScratch_;
   // The current computation's instructions by name, as slices of the text, which outlives
   // the parse (no allocation per name): names must be unique, and operands are resolved to
-  // the instructions they name.
-  llvm::DenseMap<HashedName, int32_t, HashedNameKey> indexOf_;
+  // the instructions they name. Keys keep their hash, compared before the text: the table
+  // of a large computation is far bigger than the caches, and the names' text lies far
+  // back in the file, so a probe reads a name only when it is the one looked for.
+  llvm::DenseMap<llvm::CachedHashStringRef, int32_t> indexOf_;
 };
 
 }  // namespace
