@@ -35,6 +35,13 @@ struct Node {
 };
 
 struct PropagationGraph {
+  // Moved, never copied: a copy's nodes would point at the original's rules.
+  PropagationGraph() = default;
+  PropagationGraph(const PropagationGraph&) = delete;
+  PropagationGraph& operator=(const PropagationGraph&) = delete;
+  PropagationGraph(PropagationGraph&&) = default;
+  PropagationGraph& operator=(PropagationGraph&&) = default;
+
   std::vector<Node> nodes;
   // Each distinct rule once, for the nodes to point at (a deque, so they stay where they are
   // as it grows). The ops of a program share few rules (every layer of a model repeats the
