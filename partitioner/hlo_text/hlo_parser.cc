@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "partitioner/hlo_text/instruction_name_hash.h"
 
 namespace tessel::hlo_text {
 
@@ -288,7 +289,7 @@ class Parser {
     inst.attrs.assign(std::make_move_iterator(attrScratch_.begin()),
                       std::make_move_iterator(attrScratch_.end()));
     if (!indexOf_
-             .try_emplace(llvm::CachedHashStringRef(name),
+             .try_emplace(llvm::CachedHashStringRef(name, InstructionNameHash(name)),
                           static_cast<int32_t>(comp.instructions.size()))
              .second) {
       return mlir::emitError(lex_.toLoc(inst.pos))
@@ -332,7 +333,8 @@ class Parser {
       operand.name = name.str();
       // Resolved now, while the table holds only the earlier instructions; an operand
       // naming a later one stays unresolved, as HLO text defines names before their uses.
-      if (auto it = indexOf_.find(llvm::CachedHashStringRef(name)); it != indexOf_.end()) {
+      if (auto it = indexOf_.find(
+              llvm::CachedHashStringRef(name, InstructionNameHash(name))); it != indexOf_.end()) {
         operand.definition = it->second;
       }
       operandScratch_.push_back(std::move(operand));
@@ -376,9 +378,10 @@ class Parser {
   llvm::SmallVector<AttrText, 8> attrScratch_;
   // The current computation's instructions by name, as slices of the text, which outlives
   // the parse (no allocation per name): names must be unique, and operands are resolved to
-  // the instructions they name. Keys keep their hash, compared before the text: the table
-  // of a large computation is far bigger than the caches, and the names' text lies far
-  // back in the file, so a probe reads a name only when it is the one looked for.
+  // the instructions they name. The table of a large computation is far bigger than the
+  // caches: its hash keeps names with neighbouring numbers in neighbouring buckets (see
+  // instruction_name_hash.h), and keys keep their hash, compared before the text, which
+  // lies far back in the file, so a probe reads a name only when it is the one looked for.
   llvm::DenseMap<llvm::CachedHashStringRef, int32_t> indexOf_;
 };
 
