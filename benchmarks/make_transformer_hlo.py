@@ -17,6 +17,9 @@ With --unannotated the parameters carry no shardings, for auto-sharding to choos
 
     python3 benchmarks/make_transformer_hlo.py --layers 96 --unannotated > /tmp/t96.hlo
     tessel partition /tmp/t96.hlo --mesh=data=4,model=2 --auto --output=/dev/null
+
+Names are numbered over the whole module (`sum.5`, `mean.6`) unless --per-stem numbers
+each stem on its own (`sum.1`, `mean.1`, `sum.2`), as JAX's HLO names its instructions.
 """
 import argparse
 import sys
@@ -45,15 +48,20 @@ region_max {
 
 
 class Writer:
-    def __init__(self, annotated=True):
+    def __init__(self, annotated=True, per_stem=False):
         self.lines = []
         self.count = 0
         self.params = 0
         self.annotated = annotated
+        self.per_stem = per_stem
+        self.stem_counts = {}
 
     def op(self, name, text):
         self.count += 1
-        full = f"{name}.{self.count}"
+        number = self.count
+        if self.per_stem:
+            number = self.stem_counts[name] = self.stem_counts.get(name, 0) + 1
+        full = f"{name}.{number}"
         self.lines.append(f"  {full} = {text}")
         return full
 
@@ -150,8 +158,8 @@ def mlp(w, x, F=F):
     return w.op("mlp", f"{t(B, S, D)} dot({g}, {w2}), lhs_contracting_dims={{2}}, rhs_contracting_dims={{0}}")
 
 
-def module(layers, annotated=True, distinct=False):
-    w = Writer(annotated)
+def module(layers, annotated=True, distinct=False, per_stem=False):
+    w = Writer(annotated, per_stem)
     x = w.param("x", t(B, S, D), DATA)
     for layer in range(layers):
         a = attention(w, layer_norm(w, x, "ln1"))
@@ -173,12 +181,15 @@ def main():
                         help="parameters without shardings (for tessel --auto)")
     parser.add_argument("--distinct", action="store_true",
                         help="every layer's MLP of another width, so that no layer repeats")
+    parser.add_argument("--per-stem", action="store_true",
+                        help="number each name's stem on its own, as JAX does")
     args = parser.parse_args()
     layers = args.layers
     if layers is None:
         per_layer = module(1)[1]
         layers = max(1, round(args.instructions / per_layer))
-    text, _ = module(layers, annotated=not args.unannotated, distinct=args.distinct)
+    text, _ = module(layers, annotated=not args.unannotated, distinct=args.distinct,
+                     per_stem=args.per_stem)
     sys.stdout.write(text)
 
 
