@@ -59,6 +59,7 @@ class Parser {
       if (!lex_.consume(',')) break;
       if (failed(parseAttribute(module_.headerAttrs.emplace_back()))) return mlir::failure();
     }
+    numbering_ = GuessNameNumbering(lex_.rest());
     while (true) {
       lex_.skipSpace();
       if (lex_.atEnd()) break;
@@ -289,7 +290,7 @@ class Parser {
     inst.attrs.assign(std::make_move_iterator(attrScratch_.begin()),
                       std::make_move_iterator(attrScratch_.end()));
     if (!indexOf_
-             .try_emplace(llvm::CachedHashStringRef(name, InstructionNameHash(name)),
+             .try_emplace(llvm::CachedHashStringRef(name, InstructionNameHash(name, numbering_)),
                           static_cast<int32_t>(comp.instructions.size()))
              .second) {
       return mlir::emitError(lex_.toLoc(inst.pos))
@@ -334,7 +335,8 @@ class Parser {
       // Resolved now, while the table holds only the earlier instructions; an operand
       // naming a later one stays unresolved, as HLO text defines names before their uses.
       if (auto it = indexOf_.find(
-              llvm::CachedHashStringRef(name, InstructionNameHash(name))); it != indexOf_.end()) {
+              llvm::CachedHashStringRef(name, InstructionNameHash(name, numbering_)));
+          it != indexOf_.end()) {
         operand.definition = it->second;
       }
       operandScratch_.push_back(std::move(operand));
@@ -383,6 +385,8 @@ class Parser {
   // instruction_name_hash.h), and keys keep their hash, compared before the text, which
   // lies far back in the file, so a probe reads a name only when it is the one looked for.
   llvm::DenseMap<llvm::CachedHashStringRef, int32_t> indexOf_;
+  // How the module numbers its names, which decides the table's hash.
+  NameNumbering numbering_ = NameNumbering::kPerStem;
 };
 
 }  // namespace

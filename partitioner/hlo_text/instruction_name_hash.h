@@ -1,19 +1,21 @@
 // A hash for HLO instruction names that keeps names with neighbouring numbers in
 // neighbouring buckets of a hash table.
 //
-// XLA names an instruction by a stem and a number (`add.123`, `dot_general.5`), counted
-// either per stem or over the whole module, and the text defines them in rising order.
-// Operands mostly name instructions a few lines up. With a hash that scatters every name,
-// a parser's name table of a large computation, far bigger than the caches, misses on
-// each insertion and on each operand's lookup. Here the low bits of the hash are the
-// name's number within a block of 64 numbers, and the stem and the block's index, mixed,
-// place the block: consecutive names of one stem fill a run of buckets, and an operand is
-// found in lines that its definition brought into the cache. Runs are no longer than a
-// block, so two stems whose runs meet cost a few probes, not a walk along a long run.
+// XLA names an instruction by a stem and a number (`add.123`, `dot_general.5`). JAX's HLO
+// numbers each stem on its own (`add.5`, `add.6`, `mul.5`), XlaBuilder counts over the
+// whole module (`x.1`, `zero.2`, `sum.3`), and either way the numbers mostly rise down the
+// text. With a hash that scatters every name, each insertion into a parser's name table of
+// a large computation, far bigger than the caches, reads and writes a line no recent
+// access brought in. Here the low bits of the hash are the name's number within a block
+// of 64 numbers, and the block's index (mixed with the stem where each stem counts on its
+// own) places the block: consecutive names fill a run of buckets, so their insertions
+// share lines and pages. Runs are no longer than a block, so two runs that meet cost a
+// few probes, not a walk along a long run.
 #ifndef TESSEL_PARTITIONER_HLO_TEXT_INSTRUCTION_NAME_HASH_H_
 #define TESSEL_PARTITIONER_HLO_TEXT_INSTRUCTION_NAME_HASH_H_
 
 #include <cstdint>
+#include <optional>
 
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringExtras.h"
@@ -23,20 +25,45 @@ namespace tessel::hlo_text {
 
 constexpr int kNameBlockBits = 6;
 
-inline uint32_t InstructionNameHash(llvm::StringRef name) {
-  // The number is the name's trailing digits; more than nine could overflow, and then
-  // the whole name is the stem.
+// How a module's names are numbered: each stem on its own (JAX's HLO), or one count
+// over the module (XlaBuilder's ids: `x.1`, `zero.2`, `sum.3`).
+enum class NameNumbering { kPerStem, kOverModule };
+
+// `name` split into its stem and its number, the trailing digits; more than nine could
+// overflow, and then the whole name is the stem and there is no number.
+struct SplitName {
+  llvm::StringRef stem;
+  std::optional<uint64_t> number;
+};
+
+inline SplitName SplitInstructionName(llvm::StringRef name) {
   size_t digits = 0;
   while (digits < name.size() && llvm::isDigit(name[name.size() - 1 - digits])) ++digits;
-  if (digits > 9) digits = 0;
+  if (digits == 0 || digits > 9) return {name, std::nullopt};
   uint64_t number = 0;
   for (char c : name.take_back(digits)) number = number * 10 + (c - '0');
-  const uint64_t stem = llvm::hash_value(name.drop_back(digits));
-  const uint64_t block = number >> kNameBlockBits;
-  const uint64_t place = (stem ^ block) * 0x9E3779B97F4A7C15ull;
+  return {name.drop_back(digits), number};
+}
+
+// Per stem, the stem and the block's index place a block of 64 numbers of that stem;
+// over the module, the block's index alone places 64 consecutive names of any stems.
+inline uint32_t InstructionNameHash(llvm::StringRef name,
+                                    NameNumbering numbering = NameNumbering::kPerStem) {
+  const SplitName split = SplitInstructionName(name);
+  const uint64_t number = split.number.value_or(0);
+  uint64_t place = number >> kNameBlockBits;
+  if (numbering == NameNumbering::kPerStem || !split.number) {
+    place ^= llvm::hash_value(split.stem);
+  }
+  place *= 0x9E3779B97F4A7C15ull;
   return static_cast<uint32_t>(((place >> 32) << kNameBlockBits) |
                                (number & ((uint64_t{1} << kNameBlockBits) - 1)));
 }
+
+// The numbering of a module's names, judged from the first 64 numbered instruction names
+// in the first 64 KiB of `text` (after the header): over the module when all their numbers
+// differ. A wrong guess costs only speed.
+NameNumbering GuessNameNumbering(llvm::StringRef text);
 
 }  // namespace tessel::hlo_text
 

@@ -19,6 +19,14 @@ TEST(InstructionNameHashTest, NumbersOfOneStemFillARunOfHashes) {
   }
 }
 
+TEST(InstructionNameHashTest, NumbersOverTheModuleFillARunWhateverTheStem) {
+  const NameNumbering overModule = NameNumbering::kOverModule;
+  const uint32_t first = InstructionNameHash("x.128", overModule);
+  EXPECT_EQ(InstructionNameHash("zero.129", overModule), first + 1);
+  EXPECT_EQ(InstructionNameHash("sum.191", overModule), first + 63);
+  EXPECT_NE(InstructionNameHash("sum.192", overModule) >> kNameBlockBits, first >> kNameBlockBits);
+}
+
 TEST(InstructionNameHashTest, StemsAndBlocksArePlacedApart) {
   // Different stems, and the next block of one stem, start runs elsewhere.
   const uint32_t add = InstructionNameHash("add.0") >> kNameBlockBits;
@@ -36,34 +44,65 @@ TEST(InstructionNameHashTest, NamesWithoutAUsableNumberHashTheirText) {
   EXPECT_NE(InstructionNameHash("a.1234567890"), InstructionNameHash("b.1234567890"));
 }
 
-TEST(InstructionNameHashTest, ATableKeyedOnItFindsEveryName) {
+void ExpectTableFindsEveryName(NameNumbering numbering) {
   // Stems numbered per stem and over the module, as XLA writes them, and a few names
   // that share a number and differ only in leading zeros.
   std::vector<std::string> names;
   for (int i = 0; i < 20000; ++i) {
     names.push_back("add." + std::to_string(i));
     names.push_back("mul." + std::to_string(i));
-    names.push_back("n" + std::to_string(i % 97) + "." + std::to_string(i));
+    names.push_back("n" + std::to_string(i % 97) + "." + std::to_string(20000 + i));
   }
   names.push_back("add.007");
   names.push_back("add.07");
+  names.push_back("no_number");
   llvm::DenseMap<llvm::CachedHashStringRef, int> table;
+  auto key = [&](llvm::StringRef name) {
+    return llvm::CachedHashStringRef(name, InstructionNameHash(name, numbering));
+  };
   for (size_t i = 0; i < names.size(); ++i) {
-    const llvm::StringRef name = names[i];
-    ASSERT_TRUE(
-        table.try_emplace(llvm::CachedHashStringRef(name, InstructionNameHash(name)), i)
-            .second)
-        << name.str();
+    ASSERT_TRUE(table.try_emplace(key(names[i]), i).second) << names[i];
   }
   for (size_t i = 0; i < names.size(); ++i) {
-    const llvm::StringRef name = names[i];
-    auto it = table.find(llvm::CachedHashStringRef(name, InstructionNameHash(name)));
-    ASSERT_NE(it, table.end()) << name.str();
+    auto it = table.find(key(names[i]));
+    ASSERT_NE(it, table.end()) << names[i];
     EXPECT_EQ(it->second, static_cast<int>(i));
   }
-  EXPECT_EQ(table.find(llvm::CachedHashStringRef("add.20000",
-                                                 InstructionNameHash("add.20000"))),
-            table.end());
+  EXPECT_EQ(table.find(key("add.20000")), table.end());
+}
+
+TEST(InstructionNameHashTest, ATableKeyedOnItFindsEveryName) {
+  ExpectTableFindsEveryName(NameNumbering::kPerStem);
+  ExpectTableFindsEveryName(NameNumbering::kOverModule);
+}
+
+TEST(GuessNameNumberingTest, NumbersThatRepeatAreCountedPerStem) {
+  EXPECT_EQ(GuessNameNumbering("ENTRY main.1 {\n"
+                               "  x.1 = f32[4] parameter(0)\n"
+                               "  tanh.1 = f32[4] tanh(x.1)\n"
+                               "  ROOT add.3 = f32[4] add(tanh.1, x.1)\n}\n"),
+            NameNumbering::kPerStem);
+}
+
+TEST(GuessNameNumberingTest, NumbersThatNeverRepeatCountOverTheModule) {
+  // Computation headers (`region.1 {`) are not instructions, and names without a number
+  // are passed over.
+  EXPECT_EQ(GuessNameNumbering("region.1 {\n  a = f32[] parameter(0)\n}\n\n"
+                               "ENTRY main.1 {\n"
+                               "  %x.1 = f32[4] parameter(0)\n"
+                               "  tanh.2 = f32[4] tanh(x.1)\n"
+                               "  ROOT add.3 = f32[4] add(tanh.2, x.1)\n}\n"),
+            NameNumbering::kOverModule);
+}
+
+TEST(GuessNameNumberingTest, TooFewNumbersOrTooMuchTextGuessPerStem) {
+  EXPECT_EQ(GuessNameNumbering(""), NameNumbering::kPerStem);
+  EXPECT_EQ(GuessNameNumbering("ENTRY m {\n  x.1 = f32[] parameter(0)\n}\n"),
+            NameNumbering::kPerStem);
+  // Only the first 64 KiB are read: a repeat past them is not seen.
+  std::string text = "ENTRY m {\n  a.1 = f32[] parameter(0)\n  b.2 = f32[] negate(a.1)\n";
+  text += std::string(1 << 17, ' ') + "\n  c.1 = f32[] negate(b.2)\n}\n";
+  EXPECT_EQ(GuessNameNumbering(text), NameNumbering::kOverModule);
 }
 
 }  // namespace
