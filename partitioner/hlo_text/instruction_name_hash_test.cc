@@ -1,5 +1,6 @@
-// Tests of the HLO instruction-name hash: neighbouring numbers of one stem stay
-// neighbours, and a name table keyed on it finds every name.
+// Tests of the HLO instruction-name hash: neighbouring numbers stay neighbours, per stem or
+// over the module, a name table keyed on it finds every name, and the numbering is
+// guessed from the text.
 #include "partitioner/hlo_text/instruction_name_hash.h"
 
 #include <string>
