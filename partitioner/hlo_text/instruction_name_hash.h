@@ -45,19 +45,30 @@ inline SplitName SplitInstructionName(llvm::StringRef name) {
   return {name.drop_back(digits), number};
 }
 
-// Per stem, the stem and the block's index place a block of 64 numbers of that stem;
-// over the module, the block's index alone places 64 consecutive names of any stems.
+// Per stem, the stem and the block's index place a block of 64 numbers of that stem.
+// Over the module, the block's index alone places 64 consecutive names of any stems, and
+// a byte that fingerprints the stem sits above the bits that pick a bucket in tables of
+// up to 2^24 buckets: names that share a number (a guess gone wrong) then meet in one
+// bucket but mostly differ in their hash, and are told apart without reading their text.
 inline uint32_t InstructionNameHash(llvm::StringRef name,
                                     NameNumbering numbering = NameNumbering::kPerStem) {
   const SplitName split = SplitInstructionName(name);
   const uint64_t number = split.number.value_or(0);
-  uint64_t place = number >> kNameBlockBits;
-  if (numbering == NameNumbering::kPerStem || !split.number) {
-    place ^= llvm::hash_value(split.stem);
+  const uint64_t offset = number & ((uint64_t{1} << kNameBlockBits) - 1);
+  const uint64_t block = number >> kNameBlockBits;
+  if (numbering == NameNumbering::kOverModule && split.number) {
+    // A fingerprint, not a hash of the whole stem: it only spares comparing text.
+    const llvm::StringRef stem = split.stem;
+    const uint32_t stemByte =
+        stem.empty() ? 0
+                     : static_cast<uint32_t>(stem.size() * 131 + stem.front() * 31 +
+                                             stem[stem.size() / 2] * 7 + stem.back());
+    const uint64_t place = (block * 0x9E3779B97F4A7C15ull) >> 32;
+    return static_cast<uint32_t>((((place << kNameBlockBits) | offset) & 0xFFFFFF) |
+                                 ((stemByte & 0xFF) << 24));
   }
-  place *= 0x9E3779B97F4A7C15ull;
-  return static_cast<uint32_t>(((place >> 32) << kNameBlockBits) |
-                               (number & ((uint64_t{1} << kNameBlockBits) - 1)));
+  const uint64_t place = (block ^ llvm::hash_value(split.stem)) * 0x9E3779B97F4A7C15ull;
+  return static_cast<uint32_t>(((place >> 32) << kNameBlockBits) | offset);
 }
 
 // The numbering of a module's names, judged from the first 64 numbered instruction names
