@@ -24,6 +24,9 @@
 namespace tessel::hlo_text {
 
 constexpr int kNameBlockBits = 6;
+// Over the module, the hash bits that may pick a bucket (tables of up to 2^24 buckets);
+// the byte above them fingerprints the stem.
+constexpr uint32_t kOverModulePlaceMask = (uint32_t{1} << 24) - 1;
 
 // How a module's names are numbered: each stem on its own (JAX's HLO), or one count
 // over the module (XlaBuilder's ids: `x.1`, `zero.2`, `sum.3`).
@@ -64,7 +67,7 @@ inline uint32_t InstructionNameHash(llvm::StringRef name,
                      : static_cast<uint32_t>(stem.size() * 131 + stem.front() * 31 +
                                              stem[stem.size() / 2] * 7 + stem.back());
     const uint64_t place = (block * 0x9E3779B97F4A7C15ull) >> 32;
-    return static_cast<uint32_t>((((place << kNameBlockBits) | offset) & 0xFFFFFF) |
+    return static_cast<uint32_t>((((place << kNameBlockBits) | offset) & kOverModulePlaceMask) |
                                  ((stemByte & 0xFF) << 24));
   }
   const uint64_t place = (block ^ llvm::hash_value(split.stem)) * 0x9E3779B97F4A7C15ull;

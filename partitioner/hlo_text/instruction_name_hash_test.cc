@@ -23,7 +23,7 @@ TEST(InstructionNameHashTest, NumbersOfOneStemFillARunOfHashes) {
 TEST(InstructionNameHashTest, NumbersOverTheModuleFillARunWhateverTheStem) {
   // The bits that pick a bucket (up to 2^24 buckets); the byte above them is the stem's.
   auto bucketBits = [](llvm::StringRef name) {
-    return InstructionNameHash(name, NameNumbering::kOverModule) & 0xFFFFFF;
+    return InstructionNameHash(name, NameNumbering::kOverModule) & kOverModulePlaceMask;
   };
   const uint32_t first = bucketBits("x.128");
   EXPECT_EQ(bucketBits("zero.129"), first + 1);
@@ -37,7 +37,7 @@ TEST(InstructionNameHashTest, NamesSharingANumberOverTheModuleDifferAboveTheBuck
   const NameNumbering overModule = NameNumbering::kOverModule;
   const uint32_t add = InstructionNameHash("add.5", overModule);
   const uint32_t mul = InstructionNameHash("mul.5", overModule);
-  EXPECT_EQ(add & 0xFFFFFF, mul & 0xFFFFFF);
+  EXPECT_EQ(add & kOverModulePlaceMask, mul & kOverModulePlaceMask);
   EXPECT_NE(add, mul);
 }
 
