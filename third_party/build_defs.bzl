@@ -41,6 +41,11 @@ _ARCHIVE_RUNTIME_LIBRARIES = [
     "-static-libgcc",
 ]
 
+# The code the commands run most, hottest first, for gold to lay out side by side: a run
+# then enters a few 64 KiB windows of code instead of scattered ones across 19 MB, and
+# takes that many fewer page faults (benchmarks/make_section_order.py writes the list).
+_SECTION_ORDER = "//tools/tessel:section_order.txt"
+
 def tessel_executable(name, linkopts = [], **kwargs):
     """A cc_binary that users run, with LLVM, MLIR, Abseil, protobuf and COIN-OR linked in.
 
@@ -53,6 +58,9 @@ def tessel_executable(name, linkopts = [], **kwargs):
     table, where the linker would otherwise export the 31,000 that those dropped shared
     libraries mention.
 
+    The code is laid out in the order of tools/tessel/section_order.txt, hottest first,
+    so that a run's code shares pages (docs/benchmarks.md, "Hot code side by side").
+
     Only executables: a shared object with its own MLIR would have its own registries and
     type ids beside the embedder's (tools/plugins, the Python module).
 
@@ -63,12 +71,13 @@ def tessel_executable(name, linkopts = [], **kwargs):
     static = ["-Wl,--start-group"] + \
              ["$(locations %s)" % archives for archives in _EXECUTABLE_ARCHIVES] + \
              ["-Wl,--end-group", "-Wl,--as-needed", "-Wl,--exclude-libs,ALL"] + \
-             _ARCHIVE_RUNTIME_LIBRARIES
+             _ARCHIVE_RUNTIME_LIBRARIES + \
+             ["-Wl,--section-ordering-file=$(location %s)" % _SECTION_ORDER]
     native.cc_binary(
         name = name,
         additional_linker_inputs = select({
             "//third_party:sanitized": [],
-            "//conditions:default": _EXECUTABLE_ARCHIVES,
+            "//conditions:default": _EXECUTABLE_ARCHIVES + [_SECTION_ORDER],
         }),
         linkopts = select({
             "//third_party:sanitized": [],
