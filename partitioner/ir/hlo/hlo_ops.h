@@ -25,6 +25,7 @@
 #include "partitioner/ir/hlo/hlo_attrs.h.inc"
 
 #include "partitioner/ir/hlo/hlo_custom_directives.h"
+#include "partitioner/ir/hlo/hlo_type_predicates.h"
 
 #define GET_OP_CLASSES
 #include "partitioner/ir/hlo/hlo_ops.h.inc"
