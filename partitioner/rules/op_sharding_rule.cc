@@ -296,6 +296,28 @@ bool OpShardingRule::isInOperands(int64_t factor) const {
   return appearsIn(getOperands(), factor);
 }
 
+namespace {
+
+llvm::SmallBitVector factorsIn(llvm::ArrayRef<TensorFactors> tensors, int64_t numFactors) {
+  llvm::SmallBitVector factors(numFactors);
+  for (const TensorFactors& tensor : tensors) {
+    for (const DimFactors& dim : tensor) {
+      for (int64_t factor : dim) factors.set(factor);
+    }
+  }
+  return factors;
+}
+
+}  // namespace
+
+llvm::SmallBitVector OpShardingRule::operandFactors() const {
+  return factorsIn(getOperands(), getNumFactors());
+}
+
+llvm::SmallBitVector OpShardingRule::resultFactors() const {
+  return factorsIn(getResults(), getNumFactors());
+}
+
 bool OpShardingRule::isExactDim(const DimFactors& dimFactors) const {
   if (dimFactors.size() == 1 &&
       factors_[dimFactors.front()].kind == FactorKind::kNeedReplication) {

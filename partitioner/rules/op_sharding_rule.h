@@ -24,6 +24,7 @@
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "mlir/IR/Diagnostics.h"
@@ -117,6 +118,10 @@ class OpShardingRule {
   bool isInResults(int64_t factor) const;
   // True when the factor appears in some operand.
   bool isInOperands(int64_t factor) const;
+  // The factors that appear in some operand (result): one pass over the rule, for loops
+  // over the factors that would otherwise call isInOperands (isInResults) for each.
+  llvm::SmallBitVector operandFactors() const;
+  llvm::SmallBitVector resultFactors() const;
 
   // Whether a dimension of size `dimSize` made of `dimFactors` must have exactly the product
   // of their sizes. It need not when one of its factors is a permutation factor (a windowed

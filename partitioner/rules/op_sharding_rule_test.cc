@@ -240,5 +240,25 @@ TEST(OpShardingRuleQueryTest, TellsWhetherAFactorIsInOperands) {
   EXPECT_TRUE(broadcast.isInResults(1));
 }
 
+TEST(OpShardingRuleQueryTest, SetsOfFactorsAgreeWithTheQueries) {
+  OpShardingRule broadcast =
+      OpShardingRuleBuilder({{8}}, {{8, 4}}).addFactor({0}, {0}, 8).addFactor({}, {1}, 4).build();
+  for (const OpShardingRule& rule : {matmulRule(), broadcast}) {
+    llvm::SmallBitVector operands = rule.operandFactors();
+    llvm::SmallBitVector results = rule.resultFactors();
+    ASSERT_EQ(static_cast<int64_t>(operands.size()), rule.getNumFactors());
+    ASSERT_EQ(static_cast<int64_t>(results.size()), rule.getNumFactors());
+    for (int64_t factor = 0; factor < rule.getNumFactors(); ++factor) {
+      EXPECT_EQ(operands.test(factor), rule.isInOperands(factor)) << factor;
+      EXPECT_EQ(results.test(factor), rule.isInResults(factor)) << factor;
+    }
+  }
+  // k of the product is in the operands only; the broadcast's new dimension in the result.
+  EXPECT_TRUE(matmulRule().operandFactors().test(2));
+  EXPECT_FALSE(matmulRule().resultFactors().test(2));
+  EXPECT_FALSE(broadcast.operandFactors().test(1));
+  EXPECT_TRUE(broadcast.resultFactors().test(1));
+}
+
 }  // namespace
 }  // namespace tessel::rules

@@ -61,6 +61,8 @@ bool ruleFits(mlir::Operation* op, const rules::OpShardingRule& rule,
                 hlo::ConvolutionOp>(op)) {
     return false;
   }
+  const llvm::SmallBitVector inOperands = rule.operandFactors();
+  const llvm::SmallBitVector inResults = rule.resultFactors();
   for (auto [index, factor] : llvm::enumerate(rule.getFactors())) {
     if (factor.kind == rules::FactorKind::kNeedReplication) {
       if (!allowsWholeFactors(op)) return false;
@@ -74,8 +76,8 @@ bool ruleFits(mlir::Operation* op, const rules::OpShardingRule& rule,
     // the result is not computed shard by shard — except a broadcast's new dimensions, whose
     // values do not depend on the position, and the size-1 dims a broadcast expands.
     if (factor.kind != rules::FactorKind::kPassThrough || factor.size == 1) continue;
-    if (!rule.isInOperands(index) && !llvm::isa<hlo::BroadcastInDimOp>(op)) return false;
-    if (!rule.isInResults(index)) return false;
+    if (!inOperands.test(index) && !llvm::isa<hlo::BroadcastInDimOp>(op)) return false;
+    if (!inResults.test(index)) return false;
   }
   auto fits = [&](llvm::ArrayRef<llvm::SmallVector<int64_t, 4>> shapes,
                   llvm::ArrayRef<rules::TensorFactors> tensors) {
