@@ -1,6 +1,8 @@
 // Conversions between propagation state and sharding attributes.
 #include "partitioner/propagation/tensor_state.h"
 
+#include "llvm/ADT/Hashing.h"
+
 namespace tessel::propagation {
 
 bool TensorState::hasAxes() const {
@@ -50,7 +52,40 @@ ir::ShardingAttr stateToAttr(const TensorState& state, mlir::MLIRContext* contex
   return ShardingAttrWriter(context).write(state, closeOpenDims);
 }
 
+void ShardingAttrWriter::makeKey(const TensorState& state, bool closeOpenDims, Key& key) {
+  auto pointer = [](const void* p) { return reinterpret_cast<uintptr_t>(p); };
+  auto appendAxes = [&](llvm::ArrayRef<AxisRefAttr> axes) {
+    key.push_back(axes.size());
+    for (AxisRefAttr axis : axes) key.push_back(pointer(axis.getAsOpaquePointer()));
+  };
+  key.clear();
+  key.push_back(pointer(state.meshName.getAsOpaquePointer()));
+  key.push_back(pointer(state.mesh.getAsOpaquePointer()));
+  key.push_back(state.dims.size());
+  for (const DimState& dim : state.dims) {
+    key.push_back(dim.closed || closeOpenDims);
+    key.push_back(static_cast<uintptr_t>(dim.priority));
+    appendAxes(dim.axes);
+  }
+  appendAxes(state.replicated);
+  appendAxes(state.unreduced);
+}
+
 ir::ShardingAttr ShardingAttrWriter::write(const TensorState& state, bool closeOpenDims) {
+  makeKey(state, closeOpenDims, scratch_);
+  const unsigned hash =
+      static_cast<unsigned>(llvm::hash_combine_range(scratch_.begin(), scratch_.end()));
+  llvm::SmallVector<uint32_t, 1>& sameHash = writtenByHash_[hash];
+  for (uint32_t index : sameHash) {
+    if (written_[index].key == scratch_) return written_[index].attr;
+  }
+  ir::ShardingAttr attr = make(state, closeOpenDims);
+  sameHash.push_back(written_.size());
+  written_.push_back({scratch_, attr});
+  return attr;
+}
+
+ir::ShardingAttr ShardingAttrWriter::make(const TensorState& state, bool closeOpenDims) {
   llvm::SmallVector<ir::DimShardingAttr, 4> dims;
   for (const DimState& dim : state.dims) {
     const bool closed = dim.closed || closeOpenDims;

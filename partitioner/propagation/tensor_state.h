@@ -8,7 +8,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "partitioner/propagation/axis_list.h"
@@ -103,17 +105,31 @@ ir::ShardingAttr stateToAttr(const TensorState& state, mlir::MLIRContext* contex
                              bool closeOpenDims);
 
 // stateToAttr for many states in a row (every value of a program once propagation ends).
-// Most dimensions of most values have no axes: their attribute is made once here, where
-// making it again hashes its fields and looks it up in the context for each dimension.
+// A program's values share a few shardings between them, and making one from its fields
+// hashes them and looks them up in the context once per dimension and once for the whole:
+// each sharding is made once here, then found by the identities of its fields.
 class ShardingAttrWriter {
  public:
   explicit ShardingAttrWriter(mlir::MLIRContext* context) : context_(context) {}
   ir::ShardingAttr write(const TensorState& state, bool closeOpenDims);
 
  private:
+  // A state's fields as words: pointers of uniqued attributes, flags, priorities, counts.
+  using Key = llvm::SmallVector<uintptr_t, 16>;
+  static void makeKey(const TensorState& state, bool closeOpenDims, Key& key);
+  ir::ShardingAttr make(const TensorState& state, bool closeOpenDims);
+
   mlir::MLIRContext* context_;
   // Without axes or priority; open at 0, closed at 1. Made when first needed.
   ir::DimShardingAttr emptyDims_[2];
+  // The shardings written so far, by the hash of their keys.
+  struct Written {
+    Key key;
+    ir::ShardingAttr attr;
+  };
+  std::vector<Written> written_;
+  llvm::DenseMap<unsigned, llvm::SmallVector<uint32_t, 1>> writtenByHash_;
+  Key scratch_;  // the key of the state being written, reused
 };
 
 }  // namespace tessel::propagation

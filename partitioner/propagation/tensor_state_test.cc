@@ -1,6 +1,8 @@
 // Tests of the conversions between propagation states and sharding attributes.
 #include "partitioner/propagation/tensor_state.h"
 
+#include <vector>
+
 #include "gtest/gtest.h"
 #include "partitioner/propagation/mesh_test_fixture.h"
 
@@ -49,6 +51,43 @@ TEST_F(TensorStateTest, WritesEveryKindOfDimension) {
   EXPECT_EQ(writer.write(state, /*closeOpenDims=*/true), expectedClosed);
   EXPECT_EQ(writer.write(state, /*closeOpenDims=*/false), expectedOpen);
   EXPECT_EQ(writer.write(state, /*closeOpenDims=*/true), expectedClosed);
+}
+
+TEST_F(TensorStateTest, OneWriterTellsApartStatesThatDifferInAnyField) {
+  // Each state differs from the first in one field; the writer must give each its own
+  // sharding, the one stateToAttr makes, however often and in whatever order it is asked.
+  std::vector<TensorState> states;
+  auto add = [&](auto change) {
+    TensorState state = openState(meshName_, mesh_, 2);
+    state.dims[0] = State({Axis("x")}, /*closed=*/false);
+    change(state);
+    states.push_back(std::move(state));
+  };
+  add([](TensorState&) {});
+  add([&](TensorState& s) { s.dims[0].closed = true; });
+  add([&](TensorState& s) { s.dims[1].closed = true; });
+  add([&](TensorState& s) { s.dims[0].priority = 0; });
+  add([&](TensorState& s) { s.dims[0].priority = 1; });
+  add([&](TensorState& s) { s.dims[0].axes = {Axis("y")}; });
+  add([&](TensorState& s) { s.dims[0].axes = {Axis("x"), Axis("y")}; });
+  add([&](TensorState& s) { s.dims[0].axes = {Axis("y"), Axis("x")}; });
+  add([&](TensorState& s) { s.dims[0].axes = {Sub("x", 1, 2)}; });
+  add([&](TensorState& s) { s.dims[0].axes.clear(); s.dims[1].axes = {Axis("x")}; });
+  add([&](TensorState& s) { s.replicated = {Axis("y")}; });
+  add([&](TensorState& s) { s.unreduced = {Axis("y")}; });
+  add([&](TensorState& s) { s.dims.push_back(State({}, false)); });
+  add([&](TensorState& s) { s.dims.pop_back(); });
+  ShardingAttrWriter writer(&context_);
+  for (int round = 0; round < 2; ++round) {
+    for (bool closeOpenDims : {false, true}) {
+      for (size_t i = 0; i < states.size(); ++i) {
+        const TensorState& state = states[round == 0 ? i : states.size() - 1 - i];
+        EXPECT_EQ(writer.write(state, closeOpenDims),
+                  stateToAttr(state, &context_, closeOpenDims))
+            << "state " << i << ", round " << round << ", closeOpenDims " << closeOpenDims;
+      }
+    }
+  }
 }
 
 TEST_F(TensorStateTest, ReadsBackWhatItWrites) {
