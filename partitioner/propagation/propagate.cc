@@ -299,6 +299,10 @@ void writeShardings(mlir::ModuleOp module, const PropagationGraph& graph, bool a
   // A dialect attribute, by identifier: the name is hashed once, not for every op.
   mlir::StringAttr shardingName = builder.getStringAttr(ir::TesselDialect::kShardingAttrName);
   ShardingAttrWriter writer(context);
+  // Ops of one result with no other discardable attribute are most ops, and their
+  // dictionary then depends on the sharding alone: made once per distinct sharding, where
+  // setting the attribute builds, sorts and uniques a dictionary for every op.
+  llvm::DenseMap<ir::ShardingAttr, mlir::DictionaryAttr> aloneDictionaries;
   for (auto function : module.getOps<mlir::func::FuncOp>()) {
     if (function.isDeclaration()) continue;
     ir::FunctionAttrEditor attrs(function);
@@ -325,7 +329,16 @@ void writeShardings(mlir::ModuleOp module, const PropagationGraph& graph, bool a
         for (mlir::Value result : op->getResults()) {
           shardings.push_back(finalSharding(graph, result, writer));
         }
-        op->setDiscardableAttr(shardingName, ir::ShardingPerValueAttr::get(context, shardings));
+        if (shardings.size() == 1 && shardings[0] && op->getDiscardableAttrDictionary().empty()) {
+          mlir::DictionaryAttr& alone = aloneDictionaries[shardings[0]];
+          if (!alone) {
+            alone = builder.getDictionaryAttr(builder.getNamedAttr(
+                shardingName, ir::ShardingPerValueAttr::get(context, shardings)));
+          }
+          op->setDiscardableAttrs(alone);
+        } else {
+          op->setDiscardableAttr(shardingName, ir::ShardingPerValueAttr::get(context, shardings));
+        }
         if (annotateOrigins) {
           llvm::SmallVector<mlir::Attribute> origins;
           for (mlir::Value result : op->getResults()) {

@@ -62,3 +62,18 @@ func.func @unreached(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = hlo.exp %a : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// The sharding joins an op's other attributes, in name order; ops without any share one
+// dictionary per sharding, which must not leak another op's attributes.
+// CHECK-LABEL: func @other_attributes
+func.func @other_attributes(
+    %a: tensor<8x4xf32> {tessel.sharding = #tessel.sharding<@mesh, [{"x"}, {"y"}]>})
+    -> tensor<8x4xf32> {
+  // CHECK: hlo.exp %{{.*}} {tessel.sharding = #tessel.sharding_per_value<{{.*}}>} : tensor
+  %0 = hlo.exp %a : tensor<8x4xf32>
+  // CHECK: hlo.exp %{{.*}} {aaa.note = "first", tessel.sharding = {{.*}}, zzz.note = 1 : i64} :
+  %1 = hlo.exp %0 {zzz.note = 1 : i64, aaa.note = "first"} : tensor<8x4xf32>
+  // CHECK: hlo.exp %{{.*}} {tessel.sharding = #tessel.sharding_per_value<{{.*}}>} : tensor
+  %2 = hlo.exp %1 : tensor<8x4xf32>
+  return %2 : tensor<8x4xf32>
+}
