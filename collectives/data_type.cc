@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
 
 namespace tessel::collectives {
@@ -28,23 +29,38 @@ absl::string_view DataTypeName(DataType type) {
   return "unknown";
 }
 
+namespace {
+
+// A name of up to four characters as one word, its length above its bytes (so that a name
+// with a NUL byte in it cannot pass for a shorter one).
+constexpr uint64_t PackName(absl::string_view name) {
+  uint64_t word = name.size();
+  for (char c : name) word = word << 8 | static_cast<uint8_t>(c);
+  return word;
+}
+
+}  // namespace
+
 std::optional<DataType> DataTypeFromName(absl::string_view name) {
   // Every HLO shape names its element type, so this runs once per instruction parsed: the
-  // names are gathered once, where calling DataTypeName for each candidate cost as much as
-  // lexing the rest of the shape.
+  // names are gathered once, as words, and a lookup compares a word with each.
   struct Entry {
-    absl::string_view name;
+    uint64_t name;
     DataType type;
   };
   static const auto kEntries = [] {
     std::array<Entry, std::size(kAllDataTypes) + std::size(kComplexDataTypes)> entries;
     size_t next = 0;
-    for (DataType type : kAllDataTypes) entries[next++] = {DataTypeName(type), type};
-    for (DataType type : kComplexDataTypes) entries[next++] = {DataTypeName(type), type};
+    for (DataType type : kAllDataTypes) entries[next++] = {PackName(DataTypeName(type)), type};
+    for (DataType type : kComplexDataTypes) {
+      entries[next++] = {PackName(DataTypeName(type)), type};
+    }
     return entries;
   }();
+  if (name.size() > 4) return std::nullopt;  // every name fits in a word
+  const uint64_t word = PackName(name);
   for (const Entry& entry : kEntries) {
-    if (entry.name == name) return entry.type;
+    if (entry.name == word) return entry.type;
   }
   return std::nullopt;
 }

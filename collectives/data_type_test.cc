@@ -40,6 +40,12 @@ TEST(DataTypeTest, OtherNamesNameNoType) {
   for (const char* name : {"", "f8", "s4", "F32", "f32 ", "token", "unknown"}) {
     EXPECT_FALSE(DataTypeFromName(name).has_value()) << "'" << name << "'";
   }
+  // Prefixes and extensions of names, and names with a NUL byte before or after them.
+  using namespace std::string_literals;
+  for (const std::string& name :
+       {"f3"s, "f320"s, "c12"s, "c1280"s, "bf"s, "pre"s, "\0s8"s, "s8\0"s, "\0\0s8"s, "u\0"s}) {
+    EXPECT_FALSE(DataTypeFromName(name).has_value()) << "'" << name << "'";
+  }
 }
 
 TEST(DataTypeTest, EveryTypeHasItsOwnMlirType) {

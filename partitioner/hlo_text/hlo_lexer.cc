@@ -1,6 +1,8 @@
 // Character-level lexing of XLA HLO text with line and column tracking.
 #include "partitioner/hlo_text/hlo_lexer.h"
 
+#include <limits>
+
 #include "llvm/ADT/StringExtras.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -114,20 +116,26 @@ llvm::StringRef Lexer::lexIdentifier() {
 }
 
 std::optional<int64_t> Lexer::lexInt() {
-  size_t len = 0;
-  if (peek() == '-' || peek() == '+') ++len;
-  size_t digits = 0;
-  while (llvm::isDigit(peek(len))) {
-    ++len;
-    ++digits;
+  // Every dimension of every shape is one: the digits are read once, into the magnitude,
+  // which may reach one past INT64_MAX for a negative number.
+  const bool negative = peek() == '-';
+  const size_t firstDigit = negative || peek() == '+' ? 1 : 0;
+  const uint64_t limit = static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) + negative;
+  uint64_t magnitude = 0;
+  bool outOfRange = false;
+  size_t len = firstDigit;
+  for (char c = peek(len); llvm::isDigit(c); c = peek(++len)) {
+    const uint64_t digit = c - '0';
+    if (magnitude > (limit - digit) / 10) {
+      outOfRange = true;
+    } else {
+      magnitude = magnitude * 10 + digit;
+    }
   }
-  if (digits == 0) return std::nullopt;
-  int64_t value = 0;
-  llvm::StringRef token = rest().take_front(len);
-  if (token.starts_with("+")) token = token.drop_front();
-  if (token.getAsInteger(10, value)) return std::nullopt;  // out of range
+  if (len == firstDigit || outOfRange) return std::nullopt;
   advanceInLine(len);
-  return value;
+  if (!negative) return static_cast<int64_t>(magnitude);
+  return magnitude == 0 ? 0 : -static_cast<int64_t>(magnitude - 1) - 1;
 }
 
 std::optional<std::string> Lexer::lexString() {

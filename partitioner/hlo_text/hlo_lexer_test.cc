@@ -2,7 +2,9 @@
 // import diagnostic reports.
 #include "partitioner/hlo_text/hlo_lexer.h"
 
+#include <limits>
 #include <utility>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "mlir/IR/MLIRContext.h"
@@ -52,6 +54,34 @@ TEST(HloLexerTest, SpacesInLineStopAtTheNewline) {
   EXPECT_EQ(lex.peek(), '\n');
   lex.skipSpace();
   EXPECT_EQ(LineAndColumn(lex), std::make_pair(2, 2));
+}
+
+TEST(HloLexerTest, IntegersUpToTheLimitsOfInt64) {
+  mlir::MLIRContext context;
+  struct Case {
+    const char* text;
+    std::optional<int64_t> value;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"0", 0},
+           {"-0", 0},
+           {"+7", 7},
+           {"007", 7},
+           {"9223372036854775807", std::numeric_limits<int64_t>::max()},
+           {"-9223372036854775808", std::numeric_limits<int64_t>::min()},
+           {"-9223372036854775807", -std::numeric_limits<int64_t>::max()},
+           {"9223372036854775808", std::nullopt},
+           {"-9223372036854775809", std::nullopt},
+           {"18446744073709551616", std::nullopt},
+           {"-", std::nullopt},
+           {"+-5", std::nullopt},
+           {"x1", std::nullopt},
+       }) {
+    Lexer lex(c.text, SourcePos(), &context);
+    EXPECT_EQ(lex.lexInt(), c.value) << c.text;
+    // A number is consumed whole, or not at all.
+    EXPECT_EQ(lex.atEnd(), c.value.has_value()) << c.text;
+  }
 }
 
 TEST(HloLexerTest, AnIntegerOutOfRangeIsNotLexed) {
