@@ -12,6 +12,7 @@
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/ir_counts.h"
 #include "partitioner/ir/location.h"
+#include "partitioner/rules/rule_key.h"
 #include "partitioner/rules/sharding_rule_interface.h"
 
 namespace tessel::propagation {
@@ -129,10 +130,16 @@ class GraphBuilder {
 
   void addNode(mlir::Operation* op, rules::OpShardingRule&& rule,
                llvm::ArrayRef<mlir::Value> values, Stage stage) {
+    addNode(op, intern(std::move(rule)), values, stage);
+  }
+
+  // `rule` is one of the graph's kept rules.
+  void addNode(mlir::Operation* op, const rules::OpShardingRule* rule,
+               llvm::ArrayRef<mlir::Value> values, Stage stage) {
     int64_t index = graph_.nodes.size();
     Node& node = graph_.nodes.emplace_back();
     node.op = op;
-    node.rule = intern(std::move(rule));
+    node.rule = rule;
     node.stage = stage;
     for (mlir::Value value : values) {
       int32_t slot = slotFor(value);
@@ -231,13 +238,23 @@ class GraphBuilder {
       }
       return mlir::WalkResult::advance();
     }
-    rules::ShardingRuleOptions ruleOptions;
-    ruleOptions.conservative = conservative_;
-    rules::ShardingRuleOrNone answer = rules::getShardingRuleOf(op, ruleOptions);
-    if (auto* rule = std::get_if<rules::OpShardingRule>(&answer)) {
+    const rules::OpShardingRule* rule = nullptr;
+    const bool keyed = rules::ruleKeyOf(op, ruleKey_);
+    if (const rules::OpShardingRule* const* kept = keyed ? rulesByKey_.find(ruleKey_) : nullptr) {
+      rule = *kept;
+    } else {
+      rules::ShardingRuleOptions ruleOptions;
+      ruleOptions.conservative = conservative_;
+      rules::ShardingRuleOrNone answer = rules::getShardingRuleOf(op, ruleOptions);
+      if (auto* made = std::get_if<rules::OpShardingRule>(&answer)) {
+        rule = intern(std::move(*made));
+        if (keyed) rulesByKey_.insert(ruleKey_, rule);
+      }
+    }
+    if (rule) {
       llvm::SmallVector<mlir::Value, 4> values(op->getOperands());
       values.append(op->result_begin(), op->result_end());
-      addNode(op, std::move(*rule), values, stageOf(op));
+      addNode(op, rule, values, stageOf(op));
     }
     // The regions of other ops (reducers, comparators, scatter updates) compute on single
     // elements: there is nothing in them to shard.
@@ -246,6 +263,9 @@ class GraphBuilder {
 
   // The distinct rules kept so far, by hash.
   std::unordered_map<size_t, llvm::SmallVector<const rules::OpShardingRule*, 1>> rulesByHash_;
+  // The kept rules of ops whose rule follows from their name and types, by those.
+  rules::RulesByKey<const rules::OpShardingRule*> rulesByKey_;
+  rules::RuleKey ruleKey_;  // reused
   mlir::ModuleOp module_;
   bool conservative_;
   bool enterManualBodies_;

@@ -42,7 +42,8 @@ ShardingRuleOrNone bitcastConvertRule(hlo::BitcastConvertOp op, const ShardingRu
 
 void registerHloElementwiseRules(mlir::MLIRContext* context) {
   using namespace hlo;  // NOLINT: the op list reads better without the prefix.
-  attachGenericRule<pointwiseRule,
+  // pointwiseRule reads the shapes alone.
+  attachRuleOfTypesAlone<pointwiseRule,
                     // Unary.
                     AbsOp, NegOp, ExpOp, LogOp, Log1pOp, Expm1Op, TanhOp, LogisticOp, SqrtOp,
                     RsqrtOp, SinOp, CosOp, FloorOp, CeilOp, RoundOp, SignOp, NotOp, IsFiniteOp,

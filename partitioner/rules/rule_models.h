@@ -26,13 +26,17 @@ struct OpRuleModel
 };
 
 // A model for any op whose rule is `RuleFn(Operation*, const ShardingRuleOptions&)`; a
-// fallback model, so it may be attached to ops by name as well as by class.
-template <auto RuleFn>
-struct GenericRuleModel : public ShardingRuleOpInterface::FallbackModel<GenericRuleModel<RuleFn>> {
+// fallback model, so it may be attached to ops by name as well as by class. With
+// `kTypesAlone`, RuleFn reads nothing of the op but its name and its operand and result
+// types (isRuleOfTypesAlone).
+template <auto RuleFn, bool kTypesAlone = false>
+struct GenericRuleModel
+    : public ShardingRuleOpInterface::FallbackModel<GenericRuleModel<RuleFn, kTypesAlone>> {
   ShardingRuleOrNone getShardingRule(mlir::Operation* op,
                                      const ShardingRuleOptions& options) const {
     return RuleFn(op, options);
   }
+  bool isRuleOfTypesAlone(mlir::Operation*) const { return kTypesAlone; }
 };
 
 // Attaches `RuleFn`, which takes the concrete op, to op class OpT.
@@ -45,6 +49,12 @@ void attachRule(mlir::MLIRContext* context) {
 template <auto RuleFn, typename... Ops>
 void attachGenericRule(mlir::MLIRContext* context) {
   (Ops::template attachInterface<GenericRuleModel<RuleFn>>(*context), ...);
+}
+
+// attachGenericRule for a RuleFn that reads only the op's name and types.
+template <auto RuleFn, typename... Ops>
+void attachRuleOfTypesAlone(mlir::MLIRContext* context) {
+  (Ops::template attachInterface<GenericRuleModel<RuleFn, /*kTypesAlone=*/true>>(*context), ...);
 }
 
 // One pass-through factor per dimension of the first result, shared by every operand and

@@ -21,6 +21,13 @@ def ShardingRuleOpInterface : OpInterface<"ShardingRuleOpInterface"> {
       }],
       "::tessel::rules::ShardingRuleOrNone", "getShardingRule",
       (ins "const ::tessel::rules::ShardingRuleOptions&":$options)>,
+    InterfaceMethod<[{
+        True when the rule depends on the op's name and its operand and result types alone:
+        not on attributes, properties, regions or the ops that produce the operands. Ops alike
+        in those then share one rule, which propagation and partitioning make once
+        (ruleKeyOf). False unless a model says so.
+      }],
+      "bool", "isRuleOfTypesAlone", (ins), [{}], [{ return false; }]>,
   ];
 }
 

@@ -1,11 +1,12 @@
 // Tests that every op gets its model from registerShardingRuleModels: each hlo and tessel op
 // (but the module-level tessel.mesh, which has no tensors), the elementwise ops of arith and
-// math, and linalg.generic / linalg.matmul; and that getShardingRuleOf answers for ops
-// without a model.
+// math, and linalg.generic / linalg.matmul; that getShardingRuleOf answers for ops
+// without a model; and which ops share a rule by name and types (rule_key.h).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <variant>
+#include <vector>
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -15,6 +16,7 @@
 #include "partitioner/ir/hlo/hlo_ops.h"
 #include "partitioner/ir/parse_module.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
+#include "partitioner/rules/rule_key.h"
 #include "partitioner/rules/sharding_rule_interface.h"
 #include "partitioner/rules/sharding_rule_models.h"
 #include "support/status_matchers.h"
@@ -102,6 +104,49 @@ TEST_F(ShardingRuleModelsTest, OpsWithoutAModelAreOpaque) {
   EXPECT_EQ(std::get<NoShardingRule>(retAnswer).treatment, NoRuleTreatment::kOpaque);
   EXPECT_THAT(std::get<NoShardingRule>(retAnswer).reason,
               HasSubstr("'func.return' has no sharding rule model"));
+}
+
+TEST_F(ShardingRuleModelsTest, OpsAlikeInNameAndTypesShareARuleKey) {
+  absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module = ParseModule(R"mlir(
+    func.func @f(%x: tensor<4xf32>, %y: tensor<8xf32>, %m: tensor<4x2xf32>) -> tensor<4xf32> {
+      %a = hlo.add %x, %x : tensor<4xf32>
+      %b = hlo.add %a, %a {note = 1 : i64} : tensor<4xf32>
+      %c = hlo.sub %b, %b : tensor<4xf32>
+      %d = hlo.add %y, %y : tensor<8xf32>
+      %e = hlo.broadcast_in_dim %x, dims = [0] : (tensor<4xf32>) -> tensor<4x2xf32>
+      %f = hlo.dot_general %m, %m, lhs_contract = [1], rhs_contract = [1]
+          : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x4xf32>
+      return %c : tensor<4xf32>
+    }
+  )mlir", "f.mlir", context_);
+  ASSERT_THAT(module.status(), IsOk());
+  auto func = llvm::cast<mlir::func::FuncOp>((**module).getBody()->front());
+  llvm::SmallVector<mlir::Operation*> ops;
+  for (mlir::Operation& op : func.getBody().front()) ops.push_back(&op);
+  ASSERT_EQ(ops.size(), 7u);
+  std::vector<RuleKey> keys(ops.size());
+  std::vector<bool> keyed;
+  for (auto [op, key] : llvm::zip(ops, keys)) keyed.push_back(ruleKeyOf(op, key));
+  // The adds of one type share a key, whatever their attributes and operands; a sub of the
+  // same types, or an add of other types, has its own.
+  EXPECT_TRUE(keyed[0] && keyed[1] && keyed[2] && keyed[3]);
+  EXPECT_EQ(keys[0], keys[1]);
+  EXPECT_NE(keys[0], keys[2]);
+  EXPECT_NE(keys[0], keys[3]);
+  // Rules that read attributes (broadcast and contracting dimensions), and ops without a
+  // model, are not keyed.
+  EXPECT_FALSE(keyed[4]);
+  EXPECT_FALSE(keyed[5]);
+  EXPECT_FALSE(keyed[6]);
+
+  RulesByKey<int> byKey;
+  EXPECT_EQ(byKey.find(keys[0]), nullptr);
+  const int& kept = byKey.insert(keys[0], 7);
+  byKey.insert(keys[2], 8);
+  ASSERT_NE(byKey.find(keys[1]), nullptr);
+  EXPECT_EQ(byKey.find(keys[1]), &kept);
+  EXPECT_EQ(*byKey.find(keys[2]), 8);
+  EXPECT_EQ(byKey.find(keys[3]), nullptr);
 }
 
 }  // namespace

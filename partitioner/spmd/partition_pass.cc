@@ -66,6 +66,17 @@ mlir::Operation* PartitionState::copyUnannotated(mlir::Operation* op,
   return builder_.builder().insert(copy);
 }
 
+const rules::OpShardingRule* PartitionState::ruleOf(mlir::Operation* op,
+                                                    rules::ShardingRuleOrNone& scratch) {
+  const bool keyed = rules::ruleKeyOf(op, ruleKey_);
+  const rules::ShardingRuleOrNone* answer = keyed ? rulesByKey_.find(ruleKey_) : nullptr;
+  if (!answer) {
+    scratch = rules::getShardingRuleOf(op, rules::ShardingRuleOptions());
+    answer = keyed ? &rulesByKey_.insert(ruleKey_, std::move(scratch)) : &scratch;
+  }
+  return std::get_if<rules::OpShardingRule>(answer);
+}
+
 mlir::FailureOr<mlir::Value> PartitionState::localAs(mlir::Value global, const Layout& to,
                                                      mlir::Location loc) {
   const LocalValue& local = this->local(global);
@@ -80,8 +91,8 @@ bool isSourceOp(mlir::Operation* op) { return llvm::isa<hlo::ConstantOp, hlo::Io
 // replication (with a remark where `remark`).
 mlir::LogicalResult partitionByRuleOrReplication(mlir::Operation* op, PartitionState& state,
                                                  bool remark) {
-  rules::ShardingRuleOrNone rule = rules::getShardingRuleOf(op, rules::ShardingRuleOptions());
-  if (const auto* factors = std::get_if<rules::OpShardingRule>(&rule)) {
+  rules::ShardingRuleOrNone scratch;
+  if (const rules::OpShardingRule* factors = state.ruleOf(op, scratch)) {
     mlir::FailureOr<bool> done = partitionByRule(op, *factors, state);
     if (mlir::failed(done)) return mlir::failure();
     if (*done) return mlir::success();

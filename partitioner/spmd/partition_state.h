@@ -18,6 +18,8 @@
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "partitioner/ir/value_address_key.h"
 #include "partitioner/rules/op_sharding_rule.h"
+#include "partitioner/rules/rule_key.h"
+#include "partitioner/rules/sharding_rule_interface.h"
 #include "partitioner/spmd/layout.h"
 #include "partitioner/spmd/partition.h"
 #include "partitioner/spmd/spmd_builder.h"
@@ -116,6 +118,11 @@ class PartitionState {
   void enterManualCode() { ++manualDepth_; }
   void exitManualCode() { --manualDepth_; }
 
+  // The factor rule of `op`, or null when it has none. Ops whose rule follows from their
+  // name and types alone (rules::ruleKeyOf) share the one made for the first of them; other
+  // ops' answers are made into `scratch`.
+  const rules::OpShardingRule* ruleOf(mlir::Operation* op, rules::ShardingRuleOrNone& scratch);
+
  private:
   SpmdBuilder builder_;
   mlir::SymbolTableCollection& symbols_;
@@ -141,6 +148,9 @@ class PartitionState {
   };
   llvm::SmallVector<LoopBody, 2> loops_;
   std::map<std::vector<const void*>, size_t> strategyCache_;
+  // Rules of ops that share them by name and types (ruleOf), and the key being looked up.
+  rules::RulesByKey<rules::ShardingRuleOrNone> rulesByKey_;
+  rules::RuleKey ruleKey_;
 };
 
 // The shape of a ranked tensor type.
