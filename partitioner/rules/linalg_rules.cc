@@ -37,6 +37,11 @@ ShardingRuleOrNone dotGeneralRule(hlo::DotGeneralOp op, const ShardingRuleOption
   return builder.build();
 }
 
+// What dotGeneralRule reads besides the types.
+void keyDotGeneral(hlo::DotGeneralOp op, llvm::SmallVectorImpl<const void*>& key) {
+  key.push_back(op.getDotDimensionNumbersAttr().getAsOpaquePointer());
+}
+
 // Whether spatial dimension `index` of the convolution slides a window of size 1 with stride
 // 1, no padding and no dilation, so that output position p reads input position p only.
 bool isTrivialSpatialDim(hlo::ConvolutionOp op, int64_t index, int64_t kernelSize) {
@@ -105,7 +110,7 @@ ShardingRuleOrNone convolutionRule(hlo::ConvolutionOp op, const ShardingRuleOpti
 }  // namespace
 
 void registerHloLinalgRules(mlir::MLIRContext* context) {
-  attachRule<hlo::DotGeneralOp, dotGeneralRule>(context);
+  attachRule<hlo::DotGeneralOp, dotGeneralRule, keyDotGeneral>(context);
   attachRule<hlo::ConvolutionOp, convolutionRule>(context);
 }
 

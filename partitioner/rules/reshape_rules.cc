@@ -117,7 +117,8 @@ OpShardingRule buildReshapeRule(llvm::ArrayRef<int64_t> inShape,
 }
 
 void registerHloReshapeRules(mlir::MLIRContext* context) {
-  attachRule<hlo::ReshapeOp, reshapeRule>(context);
+  // reshapeRule reads the shapes alone.
+  attachRule<hlo::ReshapeOp, reshapeRule, keyByTypesAlone<hlo::ReshapeOp>>(context);
 }
 
 }  // namespace tessel::rules

@@ -1,8 +1,8 @@
-// Rules made once per kind of op. An elementwise op's rule follows from its name and its
-// operand and result types alone (ShardingRuleOpInterface::isRuleOfTypesAlone), and a
-// program repeats a few such kinds of op many times: propagation and partitioning key those
-// rules by name and types, and make each once, where building a rule costs thousands of
-// instructions per op.
+// Rules made once per kind of op. Most ops' rules follow from their name, their operand and
+// result types and a few attributes (ShardingRuleOpInterface::appendRuleKey), and a program
+// repeats a few such kinds of op many times: propagation and partitioning key those rules by
+// what they read, and make each once, where building a rule costs thousands of instructions
+// per op.
 #ifndef TESSEL_PARTITIONER_RULES_RULE_KEY_H_
 #define TESSEL_PARTITIONER_RULES_RULE_KEY_H_
 
@@ -17,10 +17,11 @@
 
 namespace tessel::rules {
 
-// An op's name, its number of operands and the identities of its operand and result types.
+// An op's name, its number of operands, the identities of its operand and result types and
+// of the attributes its rule reads.
 using RuleKey = llvm::SmallVector<const void*, 8>;
 
-// Fills `key` and returns true when the rule of `op` depends on its name and types alone;
+// Fills `key` and returns true when the rule of `op` depends on what the key holds alone;
 // returns false (and leaves `key` unspecified) for every other op.
 bool ruleKeyOf(mlir::Operation* op, RuleKey& key);
 

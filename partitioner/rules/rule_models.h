@@ -16,19 +16,29 @@
 namespace tessel::rules {
 
 // A model for one op class whose rule is `RuleFn(OpT, const ShardingRuleOptions&)`.
-template <typename OpT, auto RuleFn>
+// With a `KeyFn(OpT, key)`, RuleFn reads nothing of the op but its name, its operand and
+// result types and the attributes KeyFn appends (appendRuleKey).
+template <typename OpT, auto RuleFn, auto KeyFn = nullptr>
 struct OpRuleModel
-    : public ShardingRuleOpInterface::ExternalModel<OpRuleModel<OpT, RuleFn>, OpT> {
+    : public ShardingRuleOpInterface::ExternalModel<OpRuleModel<OpT, RuleFn, KeyFn>, OpT> {
   ShardingRuleOrNone getShardingRule(mlir::Operation* op,
                                      const ShardingRuleOptions& options) const {
     return RuleFn(llvm::cast<OpT>(op), options);
+  }
+  bool appendRuleKey(mlir::Operation* op, llvm::SmallVectorImpl<const void*>& key) const {
+    if constexpr (KeyFn == nullptr) {
+      return false;
+    } else {
+      KeyFn(llvm::cast<OpT>(op), key);
+      return true;
+    }
   }
 };
 
 // A model for any op whose rule is `RuleFn(Operation*, const ShardingRuleOptions&)`; a
 // fallback model, so it may be attached to ops by name as well as by class. With
 // `kTypesAlone`, RuleFn reads nothing of the op but its name and its operand and result
-// types (isRuleOfTypesAlone).
+// types (appendRuleKey, with nothing to append).
 template <auto RuleFn, bool kTypesAlone = false>
 struct GenericRuleModel
     : public ShardingRuleOpInterface::FallbackModel<GenericRuleModel<RuleFn, kTypesAlone>> {
@@ -36,14 +46,21 @@ struct GenericRuleModel
                                      const ShardingRuleOptions& options) const {
     return RuleFn(op, options);
   }
-  bool isRuleOfTypesAlone(mlir::Operation*) const { return kTypesAlone; }
+  bool appendRuleKey(mlir::Operation*, llvm::SmallVectorImpl<const void*>&) const {
+    return kTypesAlone;
+  }
 };
 
-// Attaches `RuleFn`, which takes the concrete op, to op class OpT.
-template <typename OpT, auto RuleFn>
+// Attaches `RuleFn`, which takes the concrete op, to op class OpT; see OpRuleModel for
+// `KeyFn`.
+template <typename OpT, auto RuleFn, auto KeyFn = nullptr>
 void attachRule(mlir::MLIRContext* context) {
-  OpT::template attachInterface<OpRuleModel<OpT, RuleFn>>(*context);
+  OpT::template attachInterface<OpRuleModel<OpT, RuleFn, KeyFn>>(*context);
 }
+
+// A KeyFn for rules that read the op's types alone.
+template <typename OpT>
+void keyByTypesAlone(OpT, llvm::SmallVectorImpl<const void*>&) {}
 
 // Attaches `RuleFn`, which takes an Operation*, to every op class in Ops.
 template <auto RuleFn, typename... Ops>

@@ -37,6 +37,11 @@ ShardingRuleOrNone broadcastInDimRule(hlo::BroadcastInDimOp op, const ShardingRu
   return builder.build();
 }
 
+// What broadcastInDimRule reads besides the types.
+void keyBroadcastInDim(hlo::BroadcastInDimOp op, llvm::SmallVectorImpl<const void*>& key) {
+  key.push_back(op.getBroadcastDimensionsAttr().getAsOpaquePointer());
+}
+
 ShardingRuleOrNone transposeRule(hlo::TransposeOp op, const ShardingRuleOptions&) {
   OpShardingRuleBuilder builder(op);
   for (auto [resultDim, operandDim] : llvm::enumerate(op.getPermutation())) {
@@ -44,6 +49,11 @@ ShardingRuleOrNone transposeRule(hlo::TransposeOp op, const ShardingRuleOptions&
                       builder.getResultShape(0)[resultDim]);
   }
   return builder.build();
+}
+
+// What transposeRule reads besides the types.
+void keyTranspose(hlo::TransposeOp op, llvm::SmallVectorImpl<const void*>& key) {
+  key.push_back(op.getPermutationAttr().getAsOpaquePointer());
 }
 
 // One factor per dimension shared by operand 0 and the result: pass-through where `changed`
@@ -178,8 +188,8 @@ ShardingRuleOrNone dynamicUpdateSliceRule(hlo::DynamicUpdateSliceOp op,
 }  // namespace
 
 void registerHloShapeRules(mlir::MLIRContext* context) {
-  attachRule<hlo::BroadcastInDimOp, broadcastInDimRule>(context);
-  attachRule<hlo::TransposeOp, transposeRule>(context);
+  attachRule<hlo::BroadcastInDimOp, broadcastInDimRule, keyBroadcastInDim>(context);
+  attachRule<hlo::TransposeOp, transposeRule, keyTranspose>(context);
   attachRule<hlo::SliceOp, sliceRule>(context);
   attachRule<hlo::PadOp, padRule>(context);
   attachRule<hlo::ConcatenateOp, concatenateRule>(context);

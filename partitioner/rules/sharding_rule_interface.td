@@ -22,12 +22,14 @@ def ShardingRuleOpInterface : OpInterface<"ShardingRuleOpInterface"> {
       "::tessel::rules::ShardingRuleOrNone", "getShardingRule",
       (ins "const ::tessel::rules::ShardingRuleOptions&":$options)>,
     InterfaceMethod<[{
-        True when the rule depends on the op's name and its operand and result types alone:
-        not on attributes, properties, regions or the ops that produce the operands. Ops alike
-        in those then share one rule, which propagation and partitioning make once
-        (ruleKeyOf). False unless a model says so.
+        When the rule depends on nothing but the op's name, its operand and result types and
+        the attributes it reads, appends the identities of those attributes to `key` and
+        returns true: ops alike in all of them then share one rule, which propagation and
+        partitioning make once (ruleKeyOf). Returns false for a rule that reads more (regions,
+        the ops that produce the operands, discardable attributes), and by default.
       }],
-      "bool", "isRuleOfTypesAlone", (ins), [{}], [{ return false; }]>,
+      "bool", "appendRuleKey", (ins "::llvm::SmallVectorImpl<const void*>&":$key), [{}],
+      [{ return false; }]>,
   ];
 }
 

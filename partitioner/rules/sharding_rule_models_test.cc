@@ -106,16 +106,21 @@ TEST_F(ShardingRuleModelsTest, OpsWithoutAModelAreOpaque) {
               HasSubstr("'func.return' has no sharding rule model"));
 }
 
-TEST_F(ShardingRuleModelsTest, OpsAlikeInNameAndTypesShareARuleKey) {
+TEST_F(ShardingRuleModelsTest, OpsAlikeInWhatTheirRuleReadsShareARuleKey) {
   absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module = ParseModule(R"mlir(
-    func.func @f(%x: tensor<4xf32>, %y: tensor<8xf32>, %m: tensor<4x2xf32>) -> tensor<4xf32> {
+    func.func @f(%x: tensor<4xf32>, %y: tensor<8xf32>, %m: tensor<4x4xf32>) -> tensor<4xf32> {
       %a = hlo.add %x, %x : tensor<4xf32>
       %b = hlo.add %a, %a {note = 1 : i64} : tensor<4xf32>
       %c = hlo.sub %b, %b : tensor<4xf32>
       %d = hlo.add %y, %y : tensor<8xf32>
-      %e = hlo.broadcast_in_dim %x, dims = [0] : (tensor<4xf32>) -> tensor<4x2xf32>
-      %f = hlo.dot_general %m, %m, lhs_contract = [1], rhs_contract = [1]
-          : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x4xf32>
+      %e = hlo.broadcast_in_dim %x, dims = [0] : (tensor<4xf32>) -> tensor<4x4xf32>
+      %f = hlo.broadcast_in_dim %a, dims = [0] : (tensor<4xf32>) -> tensor<4x4xf32>
+      %g = hlo.broadcast_in_dim %x, dims = [1] : (tensor<4xf32>) -> tensor<4x4xf32>
+      %h = hlo.dot_general %m, %m, lhs_contract = [1], rhs_contract = [1]
+          : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+      %i = hlo.dot_general %m, %m, lhs_contract = [1], rhs_contract = [0]
+          : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+      %j = hlo.concatenate %x, %x, dim = 0 : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
       return %c : tensor<4xf32>
     }
   )mlir", "f.mlir", context_);
@@ -123,21 +128,24 @@ TEST_F(ShardingRuleModelsTest, OpsAlikeInNameAndTypesShareARuleKey) {
   auto func = llvm::cast<mlir::func::FuncOp>((**module).getBody()->front());
   llvm::SmallVector<mlir::Operation*> ops;
   for (mlir::Operation& op : func.getBody().front()) ops.push_back(&op);
-  ASSERT_EQ(ops.size(), 7u);
+  ASSERT_EQ(ops.size(), 11u);
   std::vector<RuleKey> keys(ops.size());
   std::vector<bool> keyed;
   for (auto [op, key] : llvm::zip(ops, keys)) keyed.push_back(ruleKeyOf(op, key));
+  for (int i : {0, 1, 2, 3, 4, 5, 6, 7, 8}) EXPECT_TRUE(keyed[i]) << i;
   // The adds of one type share a key, whatever their attributes and operands; a sub of the
   // same types, or an add of other types, has its own.
-  EXPECT_TRUE(keyed[0] && keyed[1] && keyed[2] && keyed[3]);
   EXPECT_EQ(keys[0], keys[1]);
   EXPECT_NE(keys[0], keys[2]);
   EXPECT_NE(keys[0], keys[3]);
-  // Rules that read attributes (broadcast and contracting dimensions), and ops without a
-  // model, are not keyed.
-  EXPECT_FALSE(keyed[4]);
-  EXPECT_FALSE(keyed[5]);
-  EXPECT_FALSE(keyed[6]);
+  // Broadcasts and products share a key when their dimensions do too.
+  EXPECT_EQ(keys[4], keys[5]);
+  EXPECT_NE(keys[4], keys[6]);
+  EXPECT_NE(keys[7], keys[8]);
+  // A concatenate's rule looks at the ops that produce its operands, and ops without a
+  // model have no rule: neither is keyed.
+  EXPECT_FALSE(keyed[9]);
+  EXPECT_FALSE(keyed[10]);
 
   RulesByKey<int> byKey;
   EXPECT_EQ(byKey.find(keys[0]), nullptr);
