@@ -263,7 +263,7 @@ class GraphBuilder {
 
   // The distinct rules kept so far, by hash.
   std::unordered_map<size_t, llvm::SmallVector<const rules::OpShardingRule*, 1>> rulesByHash_;
-  // The kept rules of ops whose rule follows from their name and types, by those.
+  // The kept rules of ops whose rule follows from what rules::ruleKeyOf keys, by that key.
   rules::RulesByKey<const rules::OpShardingRule*> rulesByKey_;
   rules::RuleKey ruleKey_;  // reused
   mlir::ModuleOp module_;

@@ -1,4 +1,5 @@
-// The key of a rule that depends on an op's name and types alone (see rule_key.h).
+// The key of a rule that depends on an op's name, types and a few attributes alone (see
+// rule_key.h).
 #include "partitioner/rules/rule_key.h"
 
 #include "partitioner/rules/sharding_rule_interface.h"

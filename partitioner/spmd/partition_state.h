@@ -118,9 +118,9 @@ class PartitionState {
   void enterManualCode() { ++manualDepth_; }
   void exitManualCode() { --manualDepth_; }
 
-  // The factor rule of `op`, or null when it has none. Ops whose rule follows from their
-  // name and types alone (rules::ruleKeyOf) share the one made for the first of them; other
-  // ops' answers are made into `scratch`.
+  // The factor rule of `op`, or null when it has none. Ops whose rule follows from what
+  // rules::ruleKeyOf keys (name, types, the attributes the rule reads) share the one made for
+  // the first of them; other ops' answers are made into `scratch`.
   const rules::OpShardingRule* ruleOf(mlir::Operation* op, rules::ShardingRuleOrNone& scratch);
 
  private:
@@ -148,7 +148,7 @@ class PartitionState {
   };
   llvm::SmallVector<LoopBody, 2> loops_;
   std::map<std::vector<const void*>, size_t> strategyCache_;
-  // Rules of ops that share them by name and types (ruleOf), and the key being looked up.
+  // Rules of ops that share them by rules::ruleKeyOf (ruleOf), and the key being looked up.
   rules::RulesByKey<rules::ShardingRuleOrNone> rulesByKey_;
   rules::RuleKey ruleKey_;
 };
