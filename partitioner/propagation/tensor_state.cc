@@ -1,8 +1,6 @@
 // Conversions between propagation state and sharding attributes.
 #include "partitioner/propagation/tensor_state.h"
 
-#include "llvm/ADT/Hashing.h"
-
 namespace tessel::propagation {
 
 bool TensorState::hasAxes() const {
@@ -73,16 +71,8 @@ void ShardingAttrWriter::makeKey(const TensorState& state, bool closeOpenDims, K
 
 ir::ShardingAttr ShardingAttrWriter::write(const TensorState& state, bool closeOpenDims) {
   makeKey(state, closeOpenDims, scratch_);
-  const unsigned hash =
-      static_cast<unsigned>(llvm::hash_combine_range(scratch_.begin(), scratch_.end()));
-  llvm::SmallVector<uint32_t, 1>& sameHash = writtenByHash_[hash];
-  for (uint32_t index : sameHash) {
-    if (written_[index].key == scratch_) return written_[index].attr;
-  }
-  ir::ShardingAttr attr = make(state, closeOpenDims);
-  sameHash.push_back(written_.size());
-  written_.push_back({scratch_, attr});
-  return attr;
+  if (const ir::ShardingAttr* found = written_.find(scratch_)) return *found;
+  return written_.insert(scratch_, make(state, closeOpenDims));
 }
 
 ir::ShardingAttr ShardingAttrWriter::make(const TensorState& state, bool closeOpenDims) {

@@ -8,12 +8,11 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <vector>
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "partitioner/ir/tessel/tessel_ops.h"
 #include "partitioner/propagation/axis_list.h"
+#include "support/keyed_table.h"
 
 namespace tessel::propagation {
 
@@ -122,13 +121,8 @@ class ShardingAttrWriter {
   mlir::MLIRContext* context_;
   // Without axes or priority; open at 0, closed at 1. Made when first needed.
   ir::DimShardingAttr emptyDims_[2];
-  // The shardings written so far, by the hash of their keys.
-  struct Written {
-    Key key;
-    ir::ShardingAttr attr;
-  };
-  std::vector<Written> written_;
-  llvm::DenseMap<unsigned, llvm::SmallVector<uint32_t, 1>> writtenByHash_;
+  // The shardings written so far, by their states' keys.
+  KeyedTable<uintptr_t, ir::ShardingAttr> written_;
   Key scratch_;  // the key of the state being written, reused
 };
 

@@ -6,19 +6,14 @@
 #ifndef TESSEL_PARTITIONER_RULES_RULE_KEY_H_
 #define TESSEL_PARTITIONER_RULES_RULE_KEY_H_
 
-#include <cstdint>
-#include <deque>
-#include <utility>
-
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/Operation.h"
+#include "support/keyed_table.h"
 
 namespace tessel::rules {
 
-// An op's name, its number of operands, the identities of its operand and result types and
-// of the attributes its rule reads.
+// An op's name, the identities of the attributes its rule reads, its number of operands and
+// the identities of its operand and result types.
 using RuleKey = llvm::SmallVector<const void*, 8>;
 
 // Fills `key` and returns true when the rule of `op` depends on what the key holds alone;
@@ -27,34 +22,7 @@ bool ruleKeyOf(mlir::Operation* op, RuleKey& key);
 
 // Values by RuleKey, at stable addresses.
 template <typename T>
-class RulesByKey {
- public:
-  const T* find(const RuleKey& key) const {
-    auto it = byHash_.find(hashOf(key));
-    if (it == byHash_.end()) return nullptr;
-    for (uint32_t index : it->second) {
-      if (entries_[index].key == key) return &entries_[index].value;
-    }
-    return nullptr;
-  }
-  // REQUIRES: find(key) is null.
-  const T& insert(const RuleKey& key, T value) {
-    byHash_[hashOf(key)].push_back(entries_.size());
-    entries_.push_back({key, std::move(value)});
-    return entries_.back().value;
-  }
-
- private:
-  static unsigned hashOf(const RuleKey& key) {
-    return static_cast<unsigned>(llvm::hash_combine_range(key.begin(), key.end()));
-  }
-  struct Entry {
-    RuleKey key;
-    T value;
-  };
-  std::deque<Entry> entries_;
-  llvm::DenseMap<unsigned, llvm::SmallVector<uint32_t, 1>> byHash_;
-};
+using RulesByKey = KeyedTable<const void*, T>;
 
 }  // namespace tessel::rules
 
