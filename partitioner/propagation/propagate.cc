@@ -329,7 +329,7 @@ void writeShardings(mlir::ModuleOp module, const PropagationGraph& graph, bool a
         for (mlir::Value result : op->getResults()) {
           shardings.push_back(finalSharding(graph, result, writer));
         }
-        if (shardings.size() == 1 && shardings[0] && op->getDiscardableAttrDictionary().empty()) {
+        if (shardings.size() == 1 && op->getDiscardableAttrDictionary().empty()) {
           mlir::DictionaryAttr& alone = aloneDictionaries[shardings[0]];
           if (!alone) {
             alone = builder.getDictionaryAttr(builder.getNamedAttr(
