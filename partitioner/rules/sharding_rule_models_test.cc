@@ -147,6 +147,28 @@ TEST_F(ShardingRuleModelsTest, OpsAlikeInWhatTheirRuleReadsShareARuleKey) {
   EXPECT_FALSE(keyed[9]);
   EXPECT_FALSE(keyed[10]);
 
+  // Transposes share a key when their permutations agree; reshapes when their types do.
+  absl::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> shapes = ParseModule(R"mlir(
+    func.func @g(%m: tensor<4x4xf32>) -> tensor<4x4xf32> {
+      %a = hlo.transpose %m, permutation = [1, 0] : (tensor<4x4xf32>) -> tensor<4x4xf32>
+      %b = hlo.transpose %m, permutation = [1, 0] : (tensor<4x4xf32>) -> tensor<4x4xf32>
+      %c = hlo.transpose %m, permutation = [0, 1] : (tensor<4x4xf32>) -> tensor<4x4xf32>
+      %d = hlo.reshape %m : (tensor<4x4xf32>) -> tensor<16xf32>
+      %e = hlo.reshape %m : (tensor<4x4xf32>) -> tensor<16xf32>
+      %f = hlo.reshape %m : (tensor<4x4xf32>) -> tensor<2x8xf32>
+      return %a : tensor<4x4xf32>
+    }
+  )mlir", "g.mlir", context_);
+  ASSERT_THAT(shapes.status(), IsOk());
+  auto g = llvm::cast<mlir::func::FuncOp>((**shapes).getBody()->front());
+  std::vector<RuleKey> shapeKeys(6);
+  auto shapeOp = g.getBody().front().begin();
+  for (RuleKey& key : shapeKeys) EXPECT_TRUE(ruleKeyOf(&*shapeOp++, key));
+  EXPECT_EQ(shapeKeys[0], shapeKeys[1]);
+  EXPECT_NE(shapeKeys[0], shapeKeys[2]);  // same types, another permutation
+  EXPECT_EQ(shapeKeys[3], shapeKeys[4]);
+  EXPECT_NE(shapeKeys[3], shapeKeys[5]);
+
   RulesByKey<int> byKey;
   EXPECT_EQ(byKey.find(keys[0]), nullptr);
   const int& kept = byKey.insert(keys[0], 7);
