@@ -100,8 +100,12 @@ absl::StatusOr<std::vector<Tensor>> Interpreter::RunFunction(mlir::func::FuncOp 
     argPointers.push_back(&args[i]);
   }
   if (stopped()) return limits_.stop->reason();
+  Enter();
   activeFunctions_.push_back(function);
-  absl::Cleanup pop = [this] { activeFunctions_.pop_back(); };
+  absl::Cleanup pop = [this] {
+    activeFunctions_.pop_back();
+    Leave();
+  };
   try {
     return RunRegionUnguarded(function.getBody(), argPointers);
   } catch (const std::bad_alloc& error) {
@@ -112,6 +116,8 @@ absl::StatusOr<std::vector<Tensor>> Interpreter::RunFunction(mlir::func::FuncOp 
 absl::StatusOr<std::vector<Tensor>> Interpreter::RunRegion(
     mlir::Region& region, absl::Span<const Tensor* const> args) {
   // Kernels call this inside RunOp's guard; a manual computation's threads call it directly.
+  Enter();
+  absl::Cleanup leave = [this] { Leave(); };
   try {
     return RunRegionUnguarded(region, args);
   } catch (const std::bad_alloc& error) {
@@ -141,12 +147,19 @@ absl::StatusOr<std::vector<Tensor>> Interpreter::RunRegionUnguarded(
 }
 
 absl::StatusOr<std::vector<Tensor>> Interpreter::RunBlock(mlir::Block& block) {
+  const BlockLifetimes& lifetimes = LifetimesOf(block);
+  size_t index = 0;
   for (mlir::Operation& op : block.without_terminator()) {
     // Before each op (and, for long kernels, between blocks of their work: PollOpStop): a
     // stopped run names the op it would have run next, or the one it stopped in.
     if (stopped()) return OpError(&op, limits_.stop->reason());
-    TESSEL_RETURN_IF_ERROR(RunOp(op));
+    TESSEL_RETURN_IF_ERROR(RunOp(op, lifetimes.Overwritable(index)));
     if (limits_.counters) limits_.counters->ops.fetch_add(1, std::memory_order_relaxed);
+    // Values nothing reads any more are freed now, not when the block's scope goes: a
+    // program's peak is then what is live at once, not everything it computed.
+    llvm::DenseMap<mlir::Value, Tensor>& owned = scopes_.back().owned;
+    for (mlir::Value value : lifetimes.DiesAfter(index)) owned.erase(value);
+    ++index;
   }
   // The terminator (func.return, hlo.return, tessel.return) yields the block's results.
   // A value this block computed is moved out at its last use in the terminator, since the
@@ -177,13 +190,19 @@ absl::StatusOr<std::vector<Tensor>> Interpreter::RunBlock(mlir::Block& block) {
   return results;
 }
 
-absl::Status Interpreter::RunOp(mlir::Operation& op) {
+const BlockLifetimes& Interpreter::LifetimesOf(mlir::Block& block) {
+  std::unique_ptr<BlockLifetimes>& lifetimes = lifetimes_[&block];
+  if (!lifetimes) lifetimes = std::make_unique<BlockLifetimes>(block);
+  return *lifetimes;
+}
+
+absl::Status Interpreter::RunOp(mlir::Operation& op, llvm::ArrayRef<unsigned> overwritable) {
   // Kernels allocate their results (and scratch) as tensors, which throw when the memory
   // limit or the system refuses; here that becomes the op's error. Long kernels poll the
   // run's stop signal and throw when it has stopped.
   OpStopScope stopScope(limits_.stop);
   try {
-    return RunOpUnguarded(op);
+    return RunOpUnguarded(op, overwritable);
   } catch (const std::bad_alloc& error) {
     return OpError(&op, AllocationFailure(error));
   } catch (const OpStopped&) {
@@ -191,12 +210,23 @@ absl::Status Interpreter::RunOp(mlir::Operation& op) {
   }
 }
 
-absl::Status Interpreter::RunOpUnguarded(mlir::Operation& op) {
+absl::Status Interpreter::RunOpUnguarded(mlir::Operation& op,
+                                         llvm::ArrayRef<unsigned> overwritable) {
   std::vector<const Tensor*> operands;
   for (mlir::Value value : op.getOperands()) {
     const Tensor* tensor = Lookup(value);
     if (!tensor) return OpError(&op, "uses a value that was never computed");
     operands.push_back(tensor);
+  }
+  // The operands read last here are results of this block's ops, owned by its scope.
+  llvm::SmallVector<Tensor*, 4> mutableOperands;
+  if (!overwritable.empty()) {
+    mutableOperands.assign(operands.size(), nullptr);
+    llvm::DenseMap<mlir::Value, Tensor>& owned = scopes_.back().owned;
+    for (unsigned index : overwritable) {
+      auto it = owned.find(op.getOperand(index));
+      if (it != owned.end()) mutableOperands[index] = &it->second;
+    }
   }
   std::vector<Tensor> results;
   if (auto call = llvm::dyn_cast<mlir::func::CallOp>(op)) {
@@ -229,7 +259,7 @@ absl::Status Interpreter::RunOpUnguarded(mlir::Operation& op) {
       return OpError(&op, absl::UnimplementedError("the executor has no kernel for this op"));
     }
     absl::StatusOr<std::vector<Tensor>> kernelResults =
-        (*kernel)(&op, KernelArgs{operands, *this});
+        (*kernel)(&op, KernelArgs{operands, *this, mutableOperands});
     // A failure inside a region reads as a trace: "hlo.reduce at A: hlo.add at B: ...".
     if (!kernelResults.ok()) return OpError(&op, kernelResults.status());
     results = *std::move(kernelResults);

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -34,6 +35,7 @@
 #include "runtime/kernel_registry.h"
 #include "runtime/run_limits.h"
 #include "runtime/tensor.h"
+#include "runtime/value_lifetimes.h"
 
 namespace tessel::collectives {
 class Communicator;
@@ -95,9 +97,16 @@ class Interpreter {
   absl::StatusOr<std::vector<Tensor>> RunRegionUnguarded(mlir::Region& region,
                                                          absl::Span<const Tensor* const> args);
   absl::StatusOr<std::vector<Tensor>> RunBlock(mlir::Block& block);
-  absl::Status RunOp(mlir::Operation& op);
-  absl::Status RunOpUnguarded(mlir::Operation& op);
+  absl::Status RunOp(mlir::Operation& op, llvm::ArrayRef<unsigned> overwritable);
+  absl::Status RunOpUnguarded(mlir::Operation& op, llvm::ArrayRef<unsigned> overwritable);
   const Tensor* Lookup(mlir::Value value) const;
+  const BlockLifetimes& LifetimesOf(mlir::Block& block);
+  // Counts the calls of RunFunction and RunRegion in progress; the last one out forgets
+  // the lifetimes, which hold pointers into the program.
+  void Enter() { ++entered_; }
+  void Leave() {
+    if (--entered_ == 0) lifetimes_.clear();
+  }
 
   const KernelRegistry& registry_;
   PartitionContext partition_;
@@ -108,6 +117,10 @@ class Interpreter {
   // The functions being run, outermost first: a call to one of them would recurse without
   // end (programs have no recursion), so it is an error instead of a stack overflow.
   llvm::SmallVector<mlir::Operation*, 8> activeFunctions_;
+  // The lifetimes of each block run so far in this run: a loop body or a reducer runs its
+  // block many times.
+  llvm::DenseMap<mlir::Block*, std::unique_ptr<BlockLifetimes>> lifetimes_;
+  int entered_ = 0;
 };
 
 // An error status for `op`: "<op name> at <location>: <message>", with the code of

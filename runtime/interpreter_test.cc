@@ -2,6 +2,8 @@
 // the run limits: a stop (timeout), the cap on while iterations and the memory limit.
 #include "runtime/interpreter.h"
 
+#include <cmath>
+
 #include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -336,6 +338,81 @@ TEST_F(InterpreterTest, AnOpInALoopBeyondTheMemoryLimitFailsAndTheRunCanGoOn) {
       interpreter.RunFunction(main, {Tensor::Scalar<float>(3), Tensor::Scalar<bool>(false)});
   ASSERT_THAT(results, IsOk());
   EXPECT_EQ((*results)[0].ToVector<float>(), (std::vector<float>{3}));
+}
+
+// f32[512, 1024] tensors take 2 MiB each; the limits below leave room for fewer tensors
+// than the programs would hold if each value lived until the function returned (or each
+// result took a fresh buffer).
+constexpr int64_t kMiB = int64_t{1} << 20;
+
+TEST_F(InterpreterTest, AValueIsFreedAfterItsLastRead) {
+  // Five 2 MiB values, at most two alive at once.
+  constexpr absl::string_view kProgram = R"(
+    func.func @main(%x: tensor<f32>) -> tensor<512x1024xf32> {
+      %b = hlo.broadcast_in_dim %x, dims = [] : (tensor<f32>) -> tensor<512x1024xf32>
+      %0 = hlo.add %b, %b : tensor<512x1024xf32>
+      %1 = hlo.add %0, %0 : tensor<512x1024xf32>
+      %2 = hlo.add %1, %1 : tensor<512x1024xf32>
+      %3 = hlo.add %2, %2 : tensor<512x1024xf32>
+      return %3 : tensor<512x1024xf32>
+    })";
+  ScopedMemoryLimit limit(5 * kMiB);
+  auto results = Run(kProgram, {Tensor::Scalar<float>(1)});
+  ASSERT_THAT(results, IsOk());
+  absl::Span<const float> values = (*results)[0].data<float>();
+  EXPECT_EQ(values.front(), 16.0f);
+  EXPECT_EQ(values.back(), 16.0f);
+}
+
+TEST_F(InterpreterTest, ElementwiseOpsWriteOverOperandsNothingReadsAfterwards) {
+  // The argument (2 MiB, held twice: the initializer list copies it) and exp's result
+  // (2 MiB) fit under the limit; one more buffer, for neg, add or sub, would not. Both add
+  // and sub write over their right operand, so the operand order must survive.
+  constexpr absl::string_view kProgram = R"(
+    func.func @main(%x: tensor<512x1024xf32>) -> tensor<512x1024xf32> {
+      %e = hlo.exp %x : tensor<512x1024xf32>
+      %n = hlo.neg %e : tensor<512x1024xf32>
+      %s = hlo.add %x, %n : tensor<512x1024xf32>
+      %t = hlo.sub %x, %s : tensor<512x1024xf32>
+      return %t : tensor<512x1024xf32>
+    })";
+  std::vector<float> input(512 * 1024);
+  for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i % 7) - 3.0f;
+  ScopedMemoryLimit limit(7 * kMiB);
+  auto results = Run(kProgram, {Tensor::FromVector<float>({512, 1024}, input)});
+  ASSERT_THAT(results, IsOk());
+  absl::Span<const float> values = (*results)[0].data<float>();
+  for (size_t i : {size_t{0}, size_t{1}, size_t{5}, input.size() - 1}) {
+    const float x = input[i];
+    const float s = x + -std::exp(x);
+    EXPECT_FLOAT_EQ(values[i], x - s) << "element " << i;
+  }
+}
+
+TEST_F(InterpreterTest, AValueReadInsideALaterOpsRegionStaysAlive) {
+  // %c is read only inside the case's branches: it must outlive every op before the case,
+  // and neg may not overwrite it even though neg is its last direct reader.
+  constexpr absl::string_view kProgram = R"(
+    func.func @main(%x: tensor<2xf32>, %i: tensor<i32>) -> (tensor<2xf32>, tensor<2xf32>) {
+      %c = hlo.exp %x : tensor<2xf32>
+      %m = hlo.neg %x : tensor<2xf32>
+      %d = hlo.case %i branches {
+        hlo.return %c : tensor<2xf32>
+      }, {
+        %n = hlo.neg %c : tensor<2xf32>
+        hlo.return %n : tensor<2xf32>
+      } : (tensor<i32>) -> tensor<2xf32>
+      return %d, %m : tensor<2xf32>, tensor<2xf32>
+    })";
+  for (int32_t branch : {0, 1}) {
+    auto results = Run(
+        kProgram, {Tensor::FromVector<float>({2}, {0.0f, 1.0f}), Tensor::Scalar<int32_t>(branch)});
+    ASSERT_THAT(results, IsOk());
+    const float sign = branch == 0 ? 1.0f : -1.0f;
+    EXPECT_EQ((*results)[0].ToVector<float>(),
+              (std::vector<float>{sign * std::exp(0.0f), sign * std::exp(1.0f)}));
+    EXPECT_EQ((*results)[1].ToVector<float>(), (std::vector<float>{-0.0f, -1.0f}));
+  }
 }
 
 }  // namespace

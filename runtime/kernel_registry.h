@@ -29,6 +29,15 @@ class Interpreter;
 struct KernelArgs {
   absl::Span<const Tensor* const> operands;
   Interpreter& interpreter;
+  // Per operand, its tensor when nothing reads the operand after this op (the interpreter
+  // frees it then), else null; empty when no operand is such. A kernel may write its result
+  // into such a tensor's buffer and return the tensor, once it no longer needs the
+  // operand's values: operands[i] points at the same tensor.
+  absl::Span<Tensor* const> overwritable = {};
+
+  Tensor* Overwritable(size_t index) const {
+    return index < overwritable.size() ? overwritable[index] : nullptr;
+  }
 };
 
 // Runs one op; returns one tensor per op result, in result order.

@@ -134,7 +134,8 @@ struct ShiftRightArithmeticFn {
 template <typename OpT, typename Fn>
 void RegisterBinary(KernelRegistry& registry) {
   registry.Register<OpT>([](OpT, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
-    return OneResult(MapBinary<Fn>(*args.operands[0], *args.operands[1]));
+    Tensor* overwritable = args.Overwritable(0) ? args.Overwritable(0) : args.Overwritable(1);
+    return OneResult(MapBinary<Fn>(*args.operands[0], *args.operands[1], Fn(), overwritable));
   });
 }
 

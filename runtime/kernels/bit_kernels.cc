@@ -127,17 +127,18 @@ absl::StatusOr<Tensor> BitcastConvert(const Tensor& x, ElementType to, Shape sha
 void RegisterBitKernels(KernelRegistry& registry) {
   registry.Register<hlo::PopcntOp>(
       [](hlo::PopcntOp, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
-        return OneResult(MapUnary<PopcntFn>(*args.operands[0]));
+        return OneResult(MapUnary<PopcntFn>(*args.operands[0], PopcntFn(), args.Overwritable(0)));
       });
   registry.Register<hlo::CountLeadingZerosOp>(
       [](hlo::CountLeadingZerosOp, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
-        return OneResult(MapUnary<CountLeadingZerosFn>(*args.operands[0]));
+        return OneResult(MapUnary<CountLeadingZerosFn>(*args.operands[0], CountLeadingZerosFn(),
+                                                       args.Overwritable(0)));
       });
   registry.Register<hlo::ReducePrecisionOp>(
       [](hlo::ReducePrecisionOp op, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
         ReducePrecisionFn fn{static_cast<int>(op.getExponentBits()),
                              static_cast<int>(op.getMantissaBits())};
-        return OneResult(MapUnary(*args.operands[0], fn));
+        return OneResult(MapUnary(*args.operands[0], fn, args.Overwritable(0)));
       });
   registry.Register<hlo::BitcastConvertOp>(
       [](hlo::BitcastConvertOp op, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {

@@ -51,7 +51,7 @@ inline absl::StatusOr<std::vector<Tensor>> OneResult(absl::StatusOr<Tensor> resu
 // bounds-checked in the hardened Abseil the project builds against, and a check per element
 // keeps the loop scalar. The fixed-length inner loop is what lets GCC vectorise at -O2, whose
 // cost model only vectorises loops that need no scalar remainder; `__restrict` rules out the
-// overlap checks (results are always fresh tensors).
+// overlap checks (results are fresh tensors, or the InPlace loops' operand itself).
 constexpr size_t kElementwiseBlock = 16;
 
 template <typename R, typename T, typename Fn>
@@ -73,12 +73,46 @@ void MapBinaryLoop(const T* __restrict a, const T* __restrict b, R* __restrict o
   for (; i < n; ++i) out[i] = fn(a[i], b[i]);
 }
 
-// fn(x) for every element of `x`; the result has x's type and shape.
+// The same loops writing over an operand that nothing reads afterwards: each element is
+// read before it is written, at the same index.
+template <typename T, typename Fn>
+void MapUnaryInPlaceLoop(T* inout, size_t n, Fn& fn) {
+  size_t i = 0;
+  for (; i + kElementwiseBlock <= n; i += kElementwiseBlock) {
+    for (size_t j = 0; j < kElementwiseBlock; ++j) inout[i + j] = fn(inout[i + j]);
+  }
+  for (; i < n; ++i) inout[i] = fn(inout[i]);
+}
+
+// `inout` is the left operand when kIntoLhs, else the right one.
+template <bool kIntoLhs, typename T, typename Fn>
+void MapBinaryInPlaceLoop(T* inout, const T* __restrict other, size_t n, Fn& fn) {
+  auto apply = [&fn](T own, T theirs) { return kIntoLhs ? fn(own, theirs) : fn(theirs, own); };
+  size_t i = 0;
+  for (; i + kElementwiseBlock <= n; i += kElementwiseBlock) {
+    for (size_t j = 0; j < kElementwiseBlock; ++j) {
+      inout[i + j] = apply(inout[i + j], other[i + j]);
+    }
+  }
+  for (; i < n; ++i) inout[i] = apply(inout[i], other[i]);
+}
+
+// fn(x) for every element of `x`; the result has x's type and shape. When `overwritable`
+// is `x` itself (KernelArgs::Overwritable), the result is computed in x's buffer and takes
+// it over, so no buffer is allocated.
 template <typename Fn>
-absl::StatusOr<Tensor> MapUnary(const Tensor& x, Fn fn = Fn()) {
+absl::StatusOr<Tensor> MapUnary(const Tensor& x, Fn fn = Fn(), Tensor* overwritable = nullptr) {
   return DispatchElementType(x.type(), [&](auto tag) -> absl::StatusOr<Tensor> {
     using T = typename decltype(tag)::type;
     if constexpr (Fn::template kAccepts<T>) {
+      using R = decltype(fn(T()));
+      if constexpr (std::is_same_v<R, T>) {
+        if (overwritable == &x) {
+          MapUnaryInPlaceLoop(overwritable->data<T>().data(), static_cast<size_t>(x.num_elements()),
+                              fn);
+          return std::move(*overwritable);
+        }
+      }
       Tensor result = Tensor::Uninitialized(x.type(), x.shape());
       MapUnaryLoop(x.data<T>().data(), result.data<T>().data(),
                    static_cast<size_t>(x.num_elements()), fn);
@@ -91,8 +125,11 @@ absl::StatusOr<Tensor> MapUnary(const Tensor& x, Fn fn = Fn()) {
 
 // fn(a[i], b[i]) for every element; REQUIRES: lhs and rhs have one type and shape. The
 // result has the element type `R` of fn's return (the operands' type, or pred for compare).
+// When `overwritable` is lhs or rhs and R is their type, the result is computed in that
+// operand's buffer and takes it over.
 template <typename Fn>
-absl::StatusOr<Tensor> MapBinary(const Tensor& lhs, const Tensor& rhs, Fn fn = Fn()) {
+absl::StatusOr<Tensor> MapBinary(const Tensor& lhs, const Tensor& rhs, Fn fn = Fn(),
+                                 Tensor* overwritable = nullptr) {
   if (lhs.type() != rhs.type() || lhs.shape() != rhs.shape()) {
     return absl::InvalidArgumentError(
         absl::StrCat("operands ", lhs.ShapeString(), " and ", rhs.ShapeString(), " differ"));
@@ -101,6 +138,17 @@ absl::StatusOr<Tensor> MapBinary(const Tensor& lhs, const Tensor& rhs, Fn fn = F
     using T = typename decltype(tag)::type;
     if constexpr (Fn::template kAccepts<T>) {
       using R = decltype(fn(T(), T()));
+      if constexpr (std::is_same_v<R, T>) {
+        const size_t n = static_cast<size_t>(lhs.num_elements());
+        if (overwritable != nullptr && overwritable == &lhs) {
+          MapBinaryInPlaceLoop<true>(overwritable->data<T>().data(), rhs.data<T>().data(), n, fn);
+          return std::move(*overwritable);
+        }
+        if (overwritable != nullptr && overwritable == &rhs) {
+          MapBinaryInPlaceLoop<false>(overwritable->data<T>().data(), lhs.data<T>().data(), n, fn);
+          return std::move(*overwritable);
+        }
+      }
       Tensor result = Tensor::Uninitialized(ElementTypeOf<R>(), lhs.shape());
       MapBinaryLoop(lhs.data<T>().data(), rhs.data<T>().data(), result.data<R>().data(),
                     static_cast<size_t>(lhs.num_elements()), fn);

@@ -154,7 +154,7 @@ struct NotFn {
 template <typename OpT, typename Fn>
 void RegisterUnary(KernelRegistry& registry) {
   registry.Register<OpT>([](OpT, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
-    return OneResult(MapUnary<Fn>(*args.operands[0]));
+    return OneResult(MapUnary<Fn>(*args.operands[0], Fn(), args.Overwritable(0)));
   });
 }
 
