@@ -389,6 +389,58 @@ TEST_F(InterpreterTest, ElementwiseOpsWriteOverOperandsNothingReadsAfterwards) {
   }
 }
 
+TEST_F(InterpreterTest, ShapeSelectionAndIdentityOpsReuseOperandsNothingReadsAfterwards) {
+  // Two 2 MiB values and a 512 KiB predicate fit under the limit; a copy of either value
+  // would not. reshape, convert to the same type and optimization_barrier hand their
+  // operand on; clamp writes over its operand and select over one of its choices.
+  constexpr absl::string_view kProgram = R"(
+    func.func @main(%x: tensor<f32>) -> tensor<1024x512xf32> {
+      %i = hlo.iota dim = 0 : tensor<1024x512xf32>
+      %half = hlo.constant dense<512.0> : tensor<f32>
+      %h = hlo.broadcast_in_dim %half, dims = [] : (tensor<f32>) -> tensor<1024x512xf32>
+      %p = hlo.compare LT, %i, %h : tensor<1024x512xf32>
+      %b = hlo.broadcast_in_dim %x, dims = [] : (tensor<f32>) -> tensor<512x1024xf32>
+      %r = hlo.reshape %b : (tensor<512x1024xf32>) -> tensor<1024x512xf32>
+      %v = hlo.convert %r : (tensor<1024x512xf32>) -> tensor<1024x512xf32>
+      %w = hlo.optimization_barrier %v : tensor<1024x512xf32>
+      %lo = hlo.constant dense<0.0> : tensor<f32>
+      %hi = hlo.constant dense<1.0> : tensor<f32>
+      %c = hlo.clamp %lo, %w, %hi : tensor<f32>, tensor<1024x512xf32>, tensor<f32>
+      %s = hlo.select %p, %i, %c : tensor<1024x512xi1>, tensor<1024x512xf32>
+      return %s : tensor<1024x512xf32>
+    })";
+  ScopedMemoryLimit limit(6 * kMiB);
+  auto results = Run(kProgram, {Tensor::Scalar<float>(3)});
+  ASSERT_THAT(results, IsOk());
+  absl::Span<const float> values = (*results)[0].data<float>();
+  EXPECT_EQ(values[0], 0.0f);                // row 0: the iota
+  EXPECT_EQ(values[511 * 512 + 7], 511.0f);  // row 511: the iota
+  EXPECT_EQ(values[512 * 512], 1.0f);        // row 512: 3 clamped to [0, 1]
+  EXPECT_EQ(values.back(), 1.0f);
+}
+
+TEST_F(InterpreterTest, KernelResultsAreMovedNotCopied) {
+  // Each of the product and the second iota is made while another 2 MiB value is alive,
+  // under a 5 MiB limit: a copy of its result on its way out of the kernel would not fit.
+  constexpr absl::string_view kProgram = R"(
+    func.func @main(%a: tensor<512x1xf32>, %b: tensor<1x1024xf32>) -> tensor<512x1024xf32> {
+      %i = hlo.iota dim = 1 : tensor<512x1024xf32>
+      %p = hlo.dot_general %a, %b, lhs_contract = [1], rhs_contract = [0]
+          : (tensor<512x1xf32>, tensor<1x1024xf32>) -> tensor<512x1024xf32>
+      %s = hlo.add %p, %i : tensor<512x1024xf32>
+      %j = hlo.iota dim = 0 : tensor<512x1024xf32>
+      %t = hlo.add %s, %j : tensor<512x1024xf32>
+      return %t : tensor<512x1024xf32>
+    })";
+  ScopedMemoryLimit limit(5 * kMiB);
+  auto results = Run(kProgram, {Tensor::FromVector<float>({512, 1}, std::vector<float>(512, 2)),
+                                Tensor::FromVector<float>({1, 1024}, std::vector<float>(1024, 3))});
+  ASSERT_THAT(results, IsOk());
+  absl::Span<const float> values = (*results)[0].data<float>();
+  EXPECT_EQ(values[0], 6.0f);
+  EXPECT_EQ(values.back(), 6.0f + 1023.0f + 511.0f);
+}
+
 TEST_F(InterpreterTest, AValueReadInsideALaterOpsRegionStaysAlive) {
   // %c is read only inside the case's branches: it must outlive every op before the case,
   // and neg may not overwrite it even though neg is its last direct reader.

@@ -44,6 +44,15 @@ struct KernelArgs {
 using Kernel =
     std::function<absl::StatusOr<std::vector<Tensor>>(mlir::Operation* op, KernelArgs args)>;
 
+// Wraps a single tensor as a kernel's result list. It moves the tensor in; a braced list,
+// `std::vector<Tensor>{std::move(t)}`, would copy it, since initializer lists are const.
+inline absl::StatusOr<std::vector<Tensor>> OneResult(absl::StatusOr<Tensor> result) {
+  if (!result.ok()) return result.status();
+  std::vector<Tensor> results;
+  results.push_back(*std::move(result));
+  return results;
+}
+
 class KernelRegistry {
  public:
   // Registers `kernel` for ops named `op_name` ("hlo.add"), replacing any earlier one.

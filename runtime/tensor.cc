@@ -251,6 +251,12 @@ Tensor::Tensor(ElementType type, Shape shape, bool zeroed)
       num_elements_(CheckedNumElements(shape_)),
       bytes_(BufferSize(num_elements_, type), zeroed, [this] { return ShapeString(); }) {}
 
+Tensor Tensor::Reshaped(Shape shape) && {
+  Tensor result(std::move(*this));
+  result.shape_ = std::move(shape);
+  return result;
+}
+
 Tensor::Tensor(const Tensor& other)
     : type_(other.type_),
       shape_(other.shape_),

@@ -108,6 +108,10 @@ class Tensor {
     return absl::MakeConstSpan(bytes_.data(), bytes_.size());
   }
 
+  // This tensor's buffer under another shape with as many elements, in the same row-major
+  // order; this tensor is left empty. REQUIRES: NumElements(shape) == num_elements().
+  Tensor Reshaped(Shape shape) &&;
+
   // True if types, shapes and every element's bits are equal (so NaN equals the same NaN).
   bool BitwiseEquals(const Tensor& other) const;
 

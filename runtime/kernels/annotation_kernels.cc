@@ -10,8 +10,16 @@
 namespace tessel::runtime {
 
 void RegisterAnnotationKernels(KernelRegistry& registry) {
-  auto identity = [](mlir::Operation*, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
-    return std::vector<Tensor>{*args.operands[0]};
+  // An operand that nothing reads afterwards is passed on, not copied.
+  auto passOn = [](KernelArgs args, size_t index) {
+    Tensor* operand = args.Overwritable(index);
+    return operand ? std::move(*operand) : *args.operands[index];
+  };
+  auto identity = [passOn](mlir::Operation*,
+                           KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
+    std::vector<Tensor> results;
+    results.push_back(passOn(args, 0));
+    return results;
   };
   registry.Register(ir::ShardingConstraintOp::getOperationName().str(), identity);
   registry.Register(ir::ReshardOp::getOperationName().str(), identity);
@@ -20,9 +28,10 @@ void RegisterAnnotationKernels(KernelRegistry& registry) {
                       return std::vector<Tensor>{};
                     });
   registry.Register<hlo::OptimizationBarrierOp>(
-      [](hlo::OptimizationBarrierOp, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
+      [passOn](hlo::OptimizationBarrierOp,
+               KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
         std::vector<Tensor> results;
-        for (const Tensor* operand : args.operands) results.push_back(*operand);
+        for (size_t i = 0; i < args.operands.size(); ++i) results.push_back(passOn(args, i));
         return results;
       });
 }

@@ -156,7 +156,7 @@ Tensor ConcatenatePieces(const Tensor& stacked, int64_t dim) {
 // Returns `result` as the op's only result after checking it has the op's result type.
 absl::StatusOr<std::vector<Tensor>> Result(mlir::Operation* op, Tensor result) {
   TESSEL_RETURN_IF_ERROR(CheckTensorMatchesType(result, op->getResult(0).getType(), "result"));
-  return std::vector<Tensor>{std::move(result)};
+  return OneResult(std::move(result));
 }
 
 absl::StatusOr<std::vector<Tensor>> RunAllGather(ir::AllGatherOp op, KernelArgs args) {
@@ -227,8 +227,7 @@ void RegisterCollectiveKernels(KernelRegistry& registry) {
   registry.Register<ir::PartitionIdOp>(
       [](ir::PartitionIdOp, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
         const PartitionContext& partition = args.interpreter.partition();
-        return std::vector<Tensor>{
-            Tensor::Scalar<uint32_t>(static_cast<uint32_t>(partition.partition_id))};
+        return OneResult(Tensor::Scalar<uint32_t>(static_cast<uint32_t>(partition.partition_id)));
       });
   registry.Register<ir::AllGatherOp>(RunAllGather);
   registry.Register<ir::AllReduceOp>(RunAllReduce);

@@ -72,7 +72,10 @@ KernelResult RunTopK(hlo::TopKOp op, KernelArgs args) {
           outIndices[row * k + i] = static_cast<int32_t>(order[i]);
         }
       }
-      return std::vector<Tensor>{std::move(values), std::move(indices)};
+      std::vector<Tensor> results;
+      results.push_back(std::move(values));
+      results.push_back(std::move(indices));
+      return results;
     }
   });
 }

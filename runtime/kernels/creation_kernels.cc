@@ -31,7 +31,7 @@ absl::StatusOr<Tensor> Iota(ElementType type, const Shape& shape, int64_t dim) {
       for (size_t i = 0; i < out.size(); ++i) {
         out[i] = ConvertElement<T>(static_cast<int64_t>(i) / inner % size);
       }
-      return result;
+      return std::move(result);
     }
   });
 }

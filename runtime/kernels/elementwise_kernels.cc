@@ -98,39 +98,61 @@ absl::StatusOr<Tensor> Compare(const Tensor& lhs, const Tensor& rhs, ComparisonD
   });
 }
 
-// result[i] = pred[i] ? on_true[i] : on_false[i]; a rank-0 pred picks a whole tensor.
-Tensor Select(const Tensor& pred, const Tensor& onTrue, const Tensor& onFalse) {
-  if (pred.rank() == 0 && onTrue.rank() != 0) {
-    return pred.data<bool>()[0] ? onTrue : onFalse;
+// The tensor an elementwise kernel writes its result into: the operand `reuse` when it
+// may be overwritten (KernelArgs::Overwritable) and matches, else `fresh`, made here.
+Tensor& ResultBuffer(Tensor* reuse, const Tensor& like, Tensor& fresh) {
+  if (reuse != nullptr && reuse->type() == like.type() && reuse->shape() == like.shape()) {
+    return *reuse;
   }
-  Tensor result = Tensor::Zeros(onTrue.type(), onTrue.shape());
+  fresh = Tensor::Uninitialized(like.type(), like.shape());
+  return fresh;
+}
+
+// result[i] = pred[i] ? on_true[i] : on_false[i]; a rank-0 pred picks a whole tensor. The
+// result may be written over on_true or on_false (`reuse`): each element is read before it
+// is written.
+Tensor Select(const Tensor& pred, const Tensor& onTrue, const Tensor& onFalse, Tensor* reuse) {
+  if (pred.rank() == 0 && onTrue.rank() != 0) {
+    const Tensor& picked = pred.data<bool>()[0] ? onTrue : onFalse;
+    return reuse == &picked ? std::move(*reuse) : picked;
+  }
+  Tensor fresh;
+  Tensor& result = ResultBuffer(reuse, onTrue, fresh);
   DispatchElementType(onTrue.type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    absl::Span<const bool> p = pred.data<bool>();
-    absl::Span<const T> t = onTrue.data<T>(), f = onFalse.data<T>();
-    absl::Span<T> out = result.data<T>();
-    for (size_t i = 0; i < out.size(); ++i) out[i] = p[i] ? t[i] : f[i];
+    const bool* p = pred.data<bool>().data();
+    const T* t = onTrue.data<T>().data();
+    const T* f = onFalse.data<T>().data();
+    T* out = result.data<T>().data();
+    const size_t n = static_cast<size_t>(result.num_elements());
+    for (size_t i = 0; i < n; ++i) out[i] = p[i] ? t[i] : f[i];
   });
-  return result;
+  return std::move(result);
 }
 
 // result[i] = min(max(operand[i], lo), hi) with hlo.max/hlo.min's rules (NaN propagates);
 // a rank-0 bound applies to every element. Complex numbers have no order and are refused.
-absl::StatusOr<Tensor> Clamp(const Tensor& lo, const Tensor& operand, const Tensor& hi) {
+// The result may be written over `operand` (`reuse`).
+absl::StatusOr<Tensor> Clamp(const Tensor& lo, const Tensor& operand, const Tensor& hi,
+                             Tensor* reuse) {
   if (IsComplex(operand.type())) return UnsupportedElementType(operand.type());
-  Tensor result = Tensor::Zeros(operand.type(), operand.shape());
+  Tensor fresh;
+  Tensor& result = ResultBuffer(reuse == &operand ? reuse : nullptr, operand, fresh);
   DispatchElementType(operand.type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (!kIsComplex<T>) {
-      absl::Span<const T> x = operand.data<T>(), low = lo.data<T>(), high = hi.data<T>();
-      absl::Span<T> out = result.data<T>();
+      const T* x = operand.data<T>().data();
+      const T* low = lo.data<T>().data();
+      const T* high = hi.data<T>().data();
+      T* out = result.data<T>().data();
+      const size_t n = static_cast<size_t>(result.num_elements());
       size_t lowStep = lo.rank() == 0 ? 0 : 1, highStep = hi.rank() == 0 ? 0 : 1;
-      for (size_t i = 0; i < out.size(); ++i) {
+      for (size_t i = 0; i < n; ++i) {
         out[i] = MinFn()(MaxFn()(x[i], low[i * lowStep]), high[i * highStep]);
       }
     }
   });
-  return result;
+  return std::move(result);
 }
 
 }  // namespace
@@ -143,11 +165,14 @@ void RegisterElementwiseKernels(KernelRegistry& registry) {
       });
   registry.Register<hlo::SelectOp>(
       [](hlo::SelectOp, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
-        return OneResult(Select(*args.operands[0], *args.operands[1], *args.operands[2]));
+        Tensor* reuse = args.Overwritable(1) ? args.Overwritable(1) : args.Overwritable(2);
+        return OneResult(
+            Select(*args.operands[0], *args.operands[1], *args.operands[2], reuse));
       });
   registry.Register<hlo::ClampOp>(
       [](hlo::ClampOp, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
-        return OneResult(Clamp(*args.operands[0], *args.operands[1], *args.operands[2]));
+        return OneResult(Clamp(*args.operands[0], *args.operands[1], *args.operands[2],
+                               args.Overwritable(1)));
       });
 }
 

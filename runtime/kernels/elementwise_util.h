@@ -39,14 +39,6 @@ inline Shape ResultShape(mlir::Operation* op, unsigned index = 0) {
   return Shape(type.getShape().begin(), type.getShape().end());
 }
 
-// Wraps a single tensor as a kernel's result list.
-inline absl::StatusOr<std::vector<Tensor>> OneResult(absl::StatusOr<Tensor> result) {
-  if (!result.ok()) return result.status();
-  std::vector<Tensor> results;
-  results.push_back(*std::move(result));
-  return results;
-}
-
 // The loops behind MapUnary and MapBinary, on raw pointers: absl::Span's operator[] is
 // bounds-checked in the hardened Abseil the project builds against, and a check per element
 // keeps the loop scalar. The fixed-length inner loop is what lets GCC vectorise at -O2, whose

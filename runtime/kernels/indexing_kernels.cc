@@ -132,7 +132,7 @@ KernelResult RunGather(hlo::GatherOp op, KernelArgs args) {
     }
     CopyElement(operand, Linearize(full, operandStrides), result, r);
   }
-  return std::vector<Tensor>{std::move(result)};
+  return OneResult(std::move(result));
 }
 
 // Updates are applied in row-major order of the updates. An update window that does not

@@ -105,7 +105,7 @@ KernelResult RunDotGeneral(hlo::DotGeneralOp op, KernelArgs args) {
   Tensor result =
       complex ? DispatchComplexAccumulationType(resultElementType, multiply)
               : DispatchAccumulationType(lhs.type(), rhs.type(), resultElementType, multiply);
-  return std::vector<Tensor>{std::move(result)};
+  return OneResult(std::move(result));
 }
 
 // The sizes a convolution works with, read from its operands and result.
@@ -340,7 +340,7 @@ KernelResult RunConvolution(hlo::ConvolutionOp op, KernelArgs args) {
         }
         return out.Finish();
       });
-  return std::vector<Tensor>{std::move(result)};
+  return OneResult(std::move(result));
 }
 
 }  // namespace

@@ -59,8 +59,10 @@ KernelResult RunRngBitGenerator(hlo::RngBitGeneratorOp op, KernelArgs args) {
   });
   if (!failed.ok()) return failed.status();
   std::vector<uint64_t> next = layout.NextState();
-  return std::vector<Tensor>{
-      Tensor::FromVector<uint64_t>({static_cast<int64_t>(next.size())}, next), std::move(bits)};
+  std::vector<Tensor> results;
+  results.push_back(Tensor::FromVector<uint64_t>({static_cast<int64_t>(next.size())}, next));
+  results.push_back(std::move(bits));
+  return results;
 }
 
 }  // namespace

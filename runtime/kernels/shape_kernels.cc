@@ -86,6 +86,10 @@ void RegisterShapeKernels(KernelRegistry& registry) {
       });
   registry.Register<hlo::ReshapeOp>(
       [](hlo::ReshapeOp op, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
+        // A reshape keeps the row-major order, so an operand read last here lends its buffer.
+        if (Tensor* operand = args.Overwritable(0)) {
+          return OneResult(std::move(*operand).Reshaped(ResultShape(op)));
+        }
         return OneResult(Reshape(*args.operands[0], ResultShape(op)));
       });
   registry.Register<hlo::TransposeOp>(

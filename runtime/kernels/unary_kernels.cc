@@ -233,6 +233,8 @@ void RegisterUnaryKernels(KernelRegistry& registry) {
       [](hlo::ConvertOp op, KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {
         TESSEL_ASSIGN_OR_RETURN(ElementType to,
                                 ElementTypeFromMlir(op.getResult().getType().getElementType()));
+        Tensor* operand = args.Overwritable(0);
+        if (operand != nullptr && operand->type() == to) return OneResult(std::move(*operand));
         return OneResult(Convert(*args.operands[0], to));
       });
 }
