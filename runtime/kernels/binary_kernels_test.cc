@@ -3,6 +3,10 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -40,6 +44,30 @@ TEST_F(BinaryKernelsTest, IntegerArithmeticWrapsAround) {
   Tensor z = Tensor::FromVector<uint32_t>({1}, {0});
   EXPECT_THAT(Apply("hlo.sub", z, Tensor::FromVector<uint32_t>({1}, {1})),
               BitwiseEq(Tensor::FromVector<uint32_t>({1}, {0xFFFFFFFFu})));
+}
+
+TEST_F(BinaryKernelsTest, LargeOperandsGiveEveryElementInFreshAndReusedBuffers) {
+  // Past kParallelElements the loops run in chunks on the thread pool; the count is not a
+  // multiple of the chunk, so the last chunk is short.
+  const int64_t n = (int64_t{1} << 18) + (int64_t{1} << 16) + 37;
+  std::vector<int32_t> a(n), b(n);
+  for (int64_t i = 0; i < n; ++i) {
+    a[i] = static_cast<int32_t>(i);
+    b[i] = static_cast<int32_t>(3 * i + 1);
+  }
+  const std::string type = absl::StrCat("tensor<", n, "xi32>");
+  // %d = b - a is computed into a fresh buffer, %e = -d into d's, %r = b + e into e's.
+  Tensor result = RunOne(absl::StrCat("func.func @main(%a: ", type, ", %b: ", type, ") -> ",
+                                      type, " {\n  %d = hlo.sub %b, %a : ", type,
+                                      "\n  %e = hlo.neg %d : ", type, "\n  %r = hlo.add %b, %e : ",
+                                      type, "\n  return %r : ", type, "\n}"),
+                         {Tensor::FromVector<int32_t>({n}, a), Tensor::FromVector<int32_t>({n}, b)});
+  absl::Span<const int32_t> values = result.data<int32_t>();
+  ASSERT_EQ(static_cast<int64_t>(values.size()), n);
+  for (int64_t i = 0; i < n; ++i) {
+    // b - (b - a) = a
+    if (values[i] != a[i]) FAIL() << "element " << i << ": " << values[i] << ", expected " << a[i];
+  }
 }
 
 TEST_F(BinaryKernelsTest, PredAddIsOrAndMulIsAnd) {

@@ -11,6 +11,7 @@
 #ifndef TESSEL_RUNTIME_KERNELS_ELEMENTWISE_UTIL_H_
 #define TESSEL_RUNTIME_KERNELS_ELEMENTWISE_UTIL_H_
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -22,6 +23,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include "runtime/kernels/element_convert.h"
+#include "runtime/kernels/parallel_for.h"
 #include "runtime/tensor.h"
 
 namespace tessel::runtime {
@@ -89,6 +91,26 @@ void MapBinaryInPlaceLoop(T* inout, const T* __restrict other, size_t n, Fn& fn)
   for (; i < n; ++i) inout[i] = apply(inout[i], other[i]);
 }
 
+// Loops over at least kParallelElements elements run in chunks of kElementwiseChunk on the
+// kernels' thread pool; below that, waking the threads costs more than they save. Each
+// element is computed alone, so the split changes no result.
+constexpr size_t kParallelElements = size_t{1} << 18;
+constexpr size_t kElementwiseChunk = size_t{1} << 16;
+
+// loop(begin, count) over [0, n), in chunks on the pool when n is large.
+template <typename Loop>
+void ForElementChunks(size_t n, const Loop& loop) {
+  if (n < kParallelElements) {
+    loop(size_t{0}, n);
+    return;
+  }
+  const size_t chunks = (n + kElementwiseChunk - 1) / kElementwiseChunk;
+  ParallelFor(static_cast<int64_t>(chunks), [&](int64_t chunk) {
+    const size_t begin = static_cast<size_t>(chunk) * kElementwiseChunk;
+    loop(begin, std::min(kElementwiseChunk, n - begin));
+  });
+}
+
 // fn(x) for every element of `x`; the result has x's type and shape. When `overwritable`
 // is `x` itself (KernelArgs::Overwritable), the result is computed in x's buffer and takes
 // it over, so no buffer is allocated.
@@ -100,14 +122,19 @@ absl::StatusOr<Tensor> MapUnary(const Tensor& x, Fn fn = Fn(), Tensor* overwrita
       using R = decltype(fn(T()));
       if constexpr (std::is_same_v<R, T>) {
         if (overwritable == &x) {
-          MapUnaryInPlaceLoop(overwritable->data<T>().data(), static_cast<size_t>(x.num_elements()),
-                              fn);
+          T* inout = overwritable->data<T>().data();
+          ForElementChunks(static_cast<size_t>(x.num_elements()), [&](size_t begin, size_t n) {
+            MapUnaryInPlaceLoop(inout + begin, n, fn);
+          });
           return std::move(*overwritable);
         }
       }
       Tensor result = Tensor::Uninitialized(x.type(), x.shape());
-      MapUnaryLoop(x.data<T>().data(), result.data<T>().data(),
-                   static_cast<size_t>(x.num_elements()), fn);
+      const T* in = x.data<T>().data();
+      T* out = result.data<T>().data();
+      ForElementChunks(static_cast<size_t>(x.num_elements()), [&](size_t begin, size_t n) {
+        MapUnaryLoop(in + begin, out + begin, n, fn);
+      });
       return result;
     } else {
       return UnsupportedElementType(x.type());
@@ -130,20 +157,30 @@ absl::StatusOr<Tensor> MapBinary(const Tensor& lhs, const Tensor& rhs, Fn fn = F
     using T = typename decltype(tag)::type;
     if constexpr (Fn::template kAccepts<T>) {
       using R = decltype(fn(T(), T()));
+      const size_t count = static_cast<size_t>(lhs.num_elements());
+      const T* a = lhs.data<T>().data();
+      const T* b = rhs.data<T>().data();
       if constexpr (std::is_same_v<R, T>) {
-        const size_t n = static_cast<size_t>(lhs.num_elements());
         if (overwritable != nullptr && overwritable == &lhs) {
-          MapBinaryInPlaceLoop<true>(overwritable->data<T>().data(), rhs.data<T>().data(), n, fn);
+          T* inout = overwritable->data<T>().data();
+          ForElementChunks(count, [&](size_t begin, size_t n) {
+            MapBinaryInPlaceLoop<true>(inout + begin, b + begin, n, fn);
+          });
           return std::move(*overwritable);
         }
         if (overwritable != nullptr && overwritable == &rhs) {
-          MapBinaryInPlaceLoop<false>(overwritable->data<T>().data(), lhs.data<T>().data(), n, fn);
+          T* inout = overwritable->data<T>().data();
+          ForElementChunks(count, [&](size_t begin, size_t n) {
+            MapBinaryInPlaceLoop<false>(inout + begin, a + begin, n, fn);
+          });
           return std::move(*overwritable);
         }
       }
       Tensor result = Tensor::Uninitialized(ElementTypeOf<R>(), lhs.shape());
-      MapBinaryLoop(lhs.data<T>().data(), rhs.data<T>().data(), result.data<R>().data(),
-                    static_cast<size_t>(lhs.num_elements()), fn);
+      R* out = result.data<R>().data();
+      ForElementChunks(count, [&](size_t begin, size_t n) {
+        MapBinaryLoop(a + begin, b + begin, out + begin, n, fn);
+      });
       return result;
     } else {
       return UnsupportedElementType(lhs.type());

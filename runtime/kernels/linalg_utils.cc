@@ -9,25 +9,23 @@
 // only on the product's shape and the cache sizes; complex and integer products a plain
 // loop.
 //
-// Large products are split into blocks computed on a process-wide thread pool with one
-// thread per core; partitions running as threads of one process share it. The blocks of the
+// Large products are split into blocks computed on the kernels' thread pool
+// (parallel_for.h); partitions running as threads of one process share it. The blocks of the
 // Eigen products depend only on the product's shape, never on the number of cores, so on
 // one machine a result is the same bit for bit whatever the threads.
 #include "runtime/kernels/linalg_utils.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <thread>
 
 #include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
+#include "runtime/kernels/parallel_for.h"
 #include "runtime/kernels/sgemm/sgemm_kernel.h"
 #include "runtime/run_limits.h"
 #include "unsupported/Eigen/CXX11/Tensor"
-#include "unsupported/Eigen/CXX11/ThreadPool"
 
 namespace tessel::runtime {
 namespace {
@@ -38,43 +36,6 @@ namespace {
 constexpr int64_t kMinMultiplyAddsToSplit = int64_t{1} << 21;
 constexpr int64_t kMinRowsPerBlock = 128;
 constexpr int64_t kMaxBlocks = 16;
-
-// One thread fewer than the cores: the calling thread computes a block too.
-Eigen::ThreadPool& MatMulPool() {
-  static Eigen::ThreadPool* pool = new Eigen::ThreadPool(
-      std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1));
-  return *pool;
-}
-
-// Runs fn(0), ..., fn(count - 1) on the caller and the pool's threads, which take indices
-// from one counter until none is left. When the calling op's run stops, no further index
-// starts, and the caller throws OpStopped once the running ones are done.
-void ParallelFor(int64_t count, absl::FunctionRef<void(int64_t)> fn) {
-  std::atomic<int64_t> next{0};
-  const StopSignal* stop = CurrentOpStop();
-  auto work = [&] {
-    for (int64_t i = next++; i < count; i = next++) {
-      if (stop != nullptr && stop->stopped()) break;
-      fn(i);
-    }
-  };
-  const int helpers = static_cast<int>(std::min<int64_t>(count - 1, MatMulPool().NumThreads()));
-  if (helpers <= 0) {
-    work();
-    PollOpStop();
-    return;
-  }
-  Eigen::Barrier done(static_cast<unsigned>(helpers));
-  for (int i = 0; i < helpers; ++i) {
-    MatMulPool().Schedule([&] {
-      work();
-      done.Notify();
-    });
-  }
-  work();
-  done.Wait();
-  PollOpStop();
-}
 
 const sgemm::Kernel* KernelFor(MatMulIsa isa) {
   switch (isa) {
@@ -105,7 +66,7 @@ void VectorMatMul(const sgemm::Kernel& kernel, const float* a, const float* b, f
   // must clear (clearing pages took more CPU time than the products in `tessel run`).
   Tensor packedStorage = Tensor::Uninitialized(ElementType::kF32, {panels * width * k});
   float* packed = packedStorage.data<float>().data();
-  const int64_t workers = MatMulPool().NumThreads() + 1;
+  const int64_t workers = ParallelWorkers();
   if (m * k * n < kMinMultiplyAddsToSplit) {
     kernel.pack_b(b, k, n, 0, panels, packed);
     std::unique_ptr<float[]> workspace = UninitializedBuffer<float>(kernel.workspace_floats(m, k));
