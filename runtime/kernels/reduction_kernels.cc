@@ -1,8 +1,9 @@
 // Kernels of the ops with reducer regions: hlo.reduce, hlo.reduce_window and
 // hlo.select_and_scatter. Every reduction folds its elements into the init value in
 // row-major order, one element at a time, through a Combiner (native for single-op
-// reducers, the interpreter otherwise), so both paths give the same bits; reduce_window
-// runs native reducers over whole output rows in the same order.
+// reducers, the interpreter otherwise), so both paths give the same bits; reduce and
+// reduce_window run native reducers over whole rows in the same order.
+#include <algorithm>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -33,40 +34,6 @@ std::vector<Tensor*> PointersTo(std::vector<Tensor>& tensors) {
   std::vector<Tensor*> pointers;
   for (Tensor& tensor : tensors) pointers.push_back(&tensor);
   return pointers;
-}
-
-KernelResult RunReduce(hlo::ReduceOp op, KernelArgs args) {
-  size_t n = op.getInputs().size();
-  Combiner combiner(op.getBody(), TypesOf(args.operands.subspan(0, n)), args.interpreter);
-  absl::Span<const Tensor* const> operands = args.operands;
-  absl::Span<const Tensor* const> inputs = operands.subspan(0, n);
-  absl::Span<const Tensor* const> inits = operands.subspan(n, n);
-  const Shape& shape = inputs[0]->shape();
-  std::vector<bool> reduced(shape.size(), false);
-  for (int64_t d : op.getDimensions()) reduced[d] = true;
-  Shape resultShape;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    if (!reduced[d]) resultShape.push_back(shape[d]);
-  }
-  // An input index maps to the result through these strides: 0 along reduced dimensions.
-  std::vector<int64_t> resultStrides = RowMajorStrides(resultShape);
-  std::vector<int64_t> inputToResult(shape.size(), 0);
-  for (size_t d = 0, r = 0; d < shape.size(); ++d) {
-    if (!reduced[d]) inputToResult[d] = resultStrides[r++];
-  }
-
-  std::vector<Tensor> results;
-  for (const Tensor* init : inits) results.push_back(Filled(*init, resultShape));
-  std::vector<Tensor*> accs = PointersTo(results);
-  std::vector<int64_t> index(shape.size(), 0);
-  int64_t count = NumElements(shape);
-  StopPoller poller;
-  for (int64_t i = 0; i < count; ++i, NextIndex(shape, absl::MakeSpan(index))) {
-    poller.Tick();
-    TESSEL_RETURN_IF_ERROR(
-        combiner.Combine(accs, Linearize(index, inputToResult), inputs, i));
-  }
-  return results;
 }
 
 // Checks the shape computed from the window against the op's result type, so that the
@@ -138,6 +105,108 @@ auto WithFunctor(Combiner::Kind kind, Fn&& fn) {
   }
   return fn(AddFn());
 }
+
+// A reduce with a native reducer, by rows of the innermost dimension: the result
+// elements get their input elements in row-major order, as Combine would give them, so
+// the bits are the same. A reduced innermost dimension folds each row into one
+// accumulator; a kept one folds the row into a row of accumulators. Large inputs whose
+// first dimension is kept split it into ranges on the kernels' thread pool: the ranges
+// write disjoint results.
+template <typename T, typename Fn>
+void FoldRows(const T* x, const Shape& shape, const std::vector<bool>& reduced,
+              const std::vector<int64_t>& inputToResult, T* acc, Fn fn) {
+  const size_t inner = shape.size() - 1;
+  const int64_t rowLength = shape[inner];
+  const int64_t count = NumElements(shape);
+  if (count == 0) return;
+  const Shape outerShape(shape.begin(), shape.end() - 1);
+  // Where a row starts in the input and in the results, by its outer coordinates.
+  std::vector<int64_t> rowStrides = RowMajorStrides(shape);
+  rowStrides.pop_back();
+  const absl::Span<const int64_t> rowToResult(inputToResult.data(), inner);
+  // Folds the rows whose first coordinate lies in [begin, end) (all rows at rank 1). Only
+  // the calling thread may poll for a stop, and only outside ParallelFor, which polls
+  // between ranges itself: an OpStopped thrown inside it would leave its helpers running.
+  auto foldRows = [&](int64_t begin, int64_t end, bool poll) {
+    std::vector<int64_t> index(outerShape.size(), 0);
+    int64_t rows = NumElements(outerShape);
+    if (!outerShape.empty()) {
+      index[0] = begin;
+      rows = rows / outerShape[0] * (end - begin);
+    }
+    StopPoller poller(16);
+    for (int64_t r = 0; r < rows; ++r, NextIndex(outerShape, absl::MakeSpan(index))) {
+      if (poll) poller.Tick();
+      const T* row = x + Linearize(index, rowStrides);
+      T* out = acc + Linearize(index, rowToResult);
+      if (reduced[inner]) {
+        T value = *out;
+        for (int64_t j = 0; j < rowLength; ++j) value = fn(value, row[j]);
+        *out = value;
+      } else {
+        FoldTapIntoRow(out, row, T(), 0, nullptr, /*contiguous=*/true, rowLength, fn);
+      }
+    }
+  };
+  if (count < static_cast<int64_t>(kParallelElements) || outerShape.empty() || reduced[0] ||
+      shape[0] < 2) {
+    foldRows(0, outerShape.empty() ? 1 : shape[0], /*poll=*/true);
+    return;
+  }
+  const int64_t chunks = std::min<int64_t>(shape[0], 4 * ParallelWorkers());
+  ParallelFor(chunks, [&](int64_t chunk) {
+    foldRows(shape[0] * chunk / chunks, shape[0] * (chunk + 1) / chunks, /*poll=*/false);
+  });
+}
+
+KernelResult RunReduce(hlo::ReduceOp op, KernelArgs args) {
+  size_t n = op.getInputs().size();
+  Combiner combiner(op.getBody(), TypesOf(args.operands.subspan(0, n)), args.interpreter);
+  absl::Span<const Tensor* const> operands = args.operands;
+  absl::Span<const Tensor* const> inputs = operands.subspan(0, n);
+  absl::Span<const Tensor* const> inits = operands.subspan(n, n);
+  const Shape& shape = inputs[0]->shape();
+  std::vector<bool> reduced(shape.size(), false);
+  for (int64_t d : op.getDimensions()) reduced[d] = true;
+  Shape resultShape;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (!reduced[d]) resultShape.push_back(shape[d]);
+  }
+  // An input index maps to the result through these strides: 0 along reduced dimensions.
+  std::vector<int64_t> resultStrides = RowMajorStrides(resultShape);
+  std::vector<int64_t> inputToResult(shape.size(), 0);
+  for (size_t d = 0, r = 0; d < shape.size(); ++d) {
+    if (!reduced[d]) inputToResult[d] = resultStrides[r++];
+  }
+
+  std::vector<Tensor> results;
+  for (const Tensor* init : inits) results.push_back(Filled(*init, resultShape));
+  if (n == 1 && combiner.is_native() && !shape.empty()) {
+    return DispatchElementType(inputs[0]->type(), [&](auto tag) -> KernelResult {
+      using T = typename decltype(tag)::type;
+      return WithFunctor(combiner.native_kind(), [&](auto fn) -> KernelResult {
+        if constexpr (!decltype(fn)::template kAccepts<T>) {
+          return UnsupportedElementType(ElementTypeOf<T>());
+        } else {
+          FoldRows(inputs[0]->data<T>().data(), shape, reduced, inputToResult,
+                   results[0].data<T>().data(), fn);
+          return std::move(results);
+        }
+      });
+    });
+  }
+  std::vector<Tensor*> accs = PointersTo(results);
+  std::vector<int64_t> index(shape.size(), 0);
+  int64_t count = NumElements(shape);
+  StopPoller poller;
+  for (int64_t i = 0; i < count; ++i, NextIndex(shape, absl::MakeSpan(index))) {
+    poller.Tick();
+    TESSEL_RETURN_IF_ERROR(
+        combiner.Combine(accs, Linearize(index, inputToResult), inputs, i));
+  }
+  return results;
+}
+
 
 // Every output element folds the init value, then its window's elements in row-major
 // window order (padding and base-dilation holes contribute the init value, which matters

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gmock/gmock.h"
@@ -114,6 +115,47 @@ TEST_F(ReductionKernelsTest, NativeAndRegionFloatSumsAgreeBitwise) {
           hlo.return %s : tensor<f32>)"),
                          {x});
   EXPECT_TRUE(native.BitwiseEquals(region)) << native.ToString() << " vs " << region.ToString();
+}
+
+TEST_F(ReductionKernelsTest, NativeRowFoldsAgreeWithTheRegionBitwiseOnLargeInputs) {
+  // Large enough for the native path to split its first dimension over threads when that
+  // dimension is kept; each set of dimensions folds rows differently (inner reduced or
+  // kept, the first dimension reduced or kept).
+  const Shape shape = {72, 33, 115};
+  std::vector<float> values(NumElements(shape));
+  for (size_t i = 0; i < values.size(); ++i) {
+    values[i] = 1.0f / static_cast<float>(i % 97 + 1) + (i % 5 == 0 ? 3e5f : 0.0f);
+  }
+  Tensor x = Tensor::FromVector<float>(shape, values);
+  for (const std::vector<int64_t>& dims : std::vector<std::vector<int64_t>>{
+           {0}, {1}, {2}, {0, 2}, {1, 2}, {0, 1, 2}, {}}) {
+    Shape kept;
+    for (int64_t d = 0; d < 3; ++d) {
+      if (!absl::c_linear_search(dims, d)) kept.push_back(shape[d]);
+    }
+    const std::string resultType =
+        absl::StrCat("tensor<", absl::StrJoin(kept, "x"), kept.empty() ? "" : "x", "f32>");
+    auto program = [&](absl::string_view body) {
+      return absl::StrCat(
+          "func.func @main(%x: tensor<72x33x115xf32>) -> ", resultType,
+          " {\n  %zero = hlo.constant dense<0.0> : tensor<f32>\n"
+          "  %r = hlo.reduce(%x) init(%zero) dimensions = [",
+          absl::StrJoin(dims, ", "), "]\n      : (tensor<72x33x115xf32>, tensor<f32>) -> ",
+          resultType, " reducer {\n  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n", body,
+          "\n  }\n  return %r : ", resultType, "\n}");
+    };
+    Tensor native = RunOne(program("    %s = hlo.add %a, %b : tensor<f32>\n"
+                                   "    hlo.return %s : tensor<f32>"),
+                           {x});
+    Tensor region = RunOne(program("    %z = hlo.constant dense<0.0> : tensor<f32>\n"
+                                   "    %t = hlo.add %a, %z : tensor<f32>\n"
+                                   "    %s = hlo.add %t, %b : tensor<f32>\n"
+                                   "    hlo.return %s : tensor<f32>"),
+                           {x});
+    EXPECT_TRUE(native.BitwiseEquals(region))
+        << "dimensions [" << absl::StrJoin(dims, ", ") << "]: " << native.ToString(8) << " vs "
+        << region.ToString(8);
+  }
 }
 
 TEST_F(ReductionKernelsTest, ReducesTwoInputsTogetherForArgmax) {
