@@ -3,6 +3,7 @@
 // global index; elements past the global extent are padding.
 #include "runtime/sharded_tensors.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -55,28 +56,39 @@ absl::StatusOr<PieceLayout> LayoutOf(ir::ShardingAttr sharding, ir::MeshAttr mes
   return layout;
 }
 
-// Calls `fn(local_flat, global_flat)` for every element of the piece inside the global
-// extent.
+// Calls `fn(local_flat, global_flat, length)` for every run of the piece's elements along
+// its innermost dimension that lies inside the global extent: the `length` elements from
+// `local_flat` in the piece are those from `global_flat` in the global tensor. A scalar is
+// one run of one element.
 template <typename Fn>
-void ForEachValidElement(const PieceLayout& layout, const Shape& global_shape, Fn fn) {
+void ForEachValidRun(const PieceLayout& layout, const Shape& global_shape, Fn fn) {
   const size_t rank = global_shape.size();
-  std::vector<int64_t> local_strides = RowMajorStrides(layout.local_shape);
+  if (rank == 0) {
+    fn(0, 0, 1);
+    return;
+  }
+  const size_t inner = rank - 1;
+  const int64_t rowLength = layout.local_shape[inner];
+  const int64_t length = std::min(rowLength, global_shape[inner] - layout.offsets[inner]);
+  if (length <= 0) return;
+  const Shape outerShape(layout.local_shape.begin(), layout.local_shape.end() - 1);
   std::vector<int64_t> global_strides = RowMajorStrides(global_shape);
-  int64_t count = 1;
-  for (int64_t size : layout.local_shape) count *= size;
-  std::vector<int64_t> index(rank, 0);
-  for (int64_t flat = 0; flat < count; ++flat) {
-    int64_t rest = flat;
+  int64_t rows = 1;
+  for (int64_t size : outerShape) rows *= size;
+  std::vector<int64_t> index(inner, 0);
+  for (int64_t row = 0; row < rows; ++row) {
     bool valid = true;
-    int64_t global_flat = 0;
-    for (size_t d = 0; d < rank; ++d) {
-      index[d] = rest / local_strides[d];
-      rest %= local_strides[d];
+    int64_t global_flat = layout.offsets[inner];
+    for (size_t d = 0; d < inner; ++d) {
       int64_t g = layout.offsets[d] + index[d];
       if (g >= global_shape[d]) valid = false;
       global_flat += g * global_strides[d];
     }
-    if (valid) fn(flat, global_flat);
+    if (valid) fn(row * rowLength, global_flat, length);
+    for (size_t d = inner; d-- > 0;) {  // the next outer index, last dimension fastest
+      if (++index[d] < outerShape[d]) break;
+      index[d] = 0;
+    }
   }
 }
 
@@ -110,8 +122,9 @@ absl::StatusOr<Tensor> ShardTensor(const Tensor& global, ir::ShardingAttr shardi
   // the others zeros, so that their sum is the value.
   if (layout->unreduced_position != 0) return local;
   const int64_t size = ElementTypeSize(global.type());
-  ForEachValidElement(*layout, global.shape(), [&](int64_t l, int64_t g) {
-    std::memcpy(local.bytes().data() + l * size, global.bytes().data() + g * size, size);
+  ForEachValidRun(*layout, global.shape(), [&](int64_t l, int64_t g, int64_t length) {
+    std::memcpy(local.bytes().data() + l * size, global.bytes().data() + g * size,
+                length * size);
   });
   return local;
 }
@@ -142,18 +155,20 @@ absl::StatusOr<Tensor> AssembleReplicas(absl::Span<const Tensor> locals,
                        "of shape [", absl::StrJoin(layout->local_shape, ","), "]"));
     }
     absl::Status mismatch;
-    ForEachValidElement(*layout, global_shape, [&](int64_t l, int64_t g) {
-      const std::byte* src = local.bytes().data() + l * size;
-      std::byte* dst = global.bytes().data() + g * size;
-      if (written[g]) {
-        if (mismatch.ok() && std::memcmp(src, dst, size) != 0) {
-          mismatch = absl::FailedPreconditionError(absl::StrCat(
-              "partition ", p, " disagrees with another replica at global element ", g));
+    ForEachValidRun(*layout, global_shape, [&](int64_t l, int64_t g, int64_t length) {
+      for (int64_t i = 0; i < length; ++i) {
+        const std::byte* src = local.bytes().data() + (l + i) * size;
+        std::byte* dst = global.bytes().data() + (g + i) * size;
+        if (written[g + i]) {
+          if (mismatch.ok() && std::memcmp(src, dst, size) != 0) {
+            mismatch = absl::FailedPreconditionError(absl::StrCat(
+                "partition ", p, " disagrees with another replica at global element ", g + i));
+          }
+          continue;
         }
-        return;
+        std::memcpy(dst, src, size);
+        written[g + i] = true;
       }
-      std::memcpy(dst, src, size);
-      written[g] = true;
     });
     if (!mismatch.ok()) return mismatch;
   }
