@@ -125,23 +125,40 @@ absl::StatusOr<std::vector<Tensor>> Interpreter::RunRegion(
   }
 }
 
+absl::StatusOr<std::vector<Tensor>> Interpreter::RunRegionOwning(mlir::Region& region,
+                                                                  std::vector<Tensor> args) {
+  Enter();
+  absl::Cleanup leave = [this] { Leave(); };
+  try {
+    return RunRegionUnguarded(region, {}, &args);
+  } catch (const std::bad_alloc& error) {
+    return AllocationFailure(error);
+  }
+}
+
 absl::StatusOr<std::vector<Tensor>> Interpreter::RunRegionUnguarded(
-    mlir::Region& region, absl::Span<const Tensor* const> args) {
+    mlir::Region& region, absl::Span<const Tensor* const> borrowed, std::vector<Tensor>* owned) {
   if (!region.hasOneBlock()) {
     return OpError(region.getParentOp(), "regions with several blocks cannot be executed");
   }
   mlir::Block& block = region.front();
-  if (block.getNumArguments() != args.size()) {
+  const size_t count = owned != nullptr ? owned->size() : borrowed.size();
+  if (block.getNumArguments() != count) {
     return OpError(region.getParentOp(),
                    absl::StrCat("region takes ", block.getNumArguments(), " arguments, got ",
-                                args.size()));
+                                count));
   }
   scopes_.emplace_back();
   // Popped on every way out, an allocation failure's exception included, so that the
   // interpreter stays usable after a failed op.
   absl::Cleanup pop = [this] { scopes_.pop_back(); };
-  for (auto [arg, tensor] : llvm::zip(block.getArguments(), args)) {
-    scopes_.back().borrowed[arg] = tensor;
+  for (unsigned i = 0; i < count; ++i) {
+    mlir::BlockArgument arg = block.getArgument(i);
+    if (owned != nullptr) {
+      scopes_.back().owned[arg] = std::move((*owned)[i]);
+    } else {
+      scopes_.back().borrowed[arg] = borrowed[i];
+    }
   }
   return RunBlock(block);
 }

@@ -74,6 +74,12 @@ class Interpreter {
   absl::StatusOr<std::vector<Tensor>> RunRegion(mlir::Region& region,
                                                 absl::Span<const Tensor* const> args);
 
+  // The same, with the region owning its arguments: each is freed after its last read, and
+  // the op that reads it last may write over it. A while loop hands its state to the body
+  // this way, so that an update like `w - lr * g` needs no new buffer.
+  absl::StatusOr<std::vector<Tensor>> RunRegionOwning(mlir::Region& region,
+                                                      std::vector<Tensor> args);
+
   const PartitionContext& partition() const { return partition_; }
   const RunLimits& limits() const { return limits_; }
 
@@ -94,8 +100,11 @@ class Interpreter {
     llvm::DenseMap<mlir::Value, const Tensor*> borrowed;
   };
 
-  absl::StatusOr<std::vector<Tensor>> RunRegionUnguarded(mlir::Region& region,
-                                                         absl::Span<const Tensor* const> args);
+  // Binds the region's block arguments to `borrowed`, or, when it is null, moves `owned`
+  // into the region's scope.
+  absl::StatusOr<std::vector<Tensor>> RunRegionUnguarded(
+      mlir::Region& region, absl::Span<const Tensor* const> borrowed,
+      std::vector<Tensor>* owned = nullptr);
   absl::StatusOr<std::vector<Tensor>> RunBlock(mlir::Block& block);
   absl::Status RunOp(mlir::Operation& op, llvm::ArrayRef<unsigned> overwritable);
   absl::Status RunOpUnguarded(mlir::Operation& op, llvm::ArrayRef<unsigned> overwritable);

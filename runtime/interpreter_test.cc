@@ -441,6 +441,33 @@ TEST_F(InterpreterTest, KernelResultsAreMovedNotCopied) {
   EXPECT_EQ(values.back(), 6.0f + 1023.0f + 511.0f);
 }
 
+TEST_F(InterpreterTest, AWhileLoopTakesItsStateOverAndItsBodyUpdatesItInPlace) {
+  // One 2 MiB state under a 3 MiB limit: the loop takes %w0 over instead of copying it,
+  // and the body's neg writes over the state it was handed.
+  constexpr absl::string_view kProgram = R"(
+    func.func @main(%x: tensor<f32>, %n: tensor<i32>) -> tensor<512x1024xf32> {
+      %w0 = hlo.broadcast_in_dim %x, dims = [] : (tensor<f32>) -> tensor<512x1024xf32>
+      %zero = hlo.constant dense<0> : tensor<i32>
+      %r:2 = hlo.while(%i = %zero, %w = %w0) : tensor<i32>, tensor<512x1024xf32>
+      cond {
+        %lt = hlo.compare LT, %i, %n : tensor<i32>
+        hlo.return %lt : tensor<i1>
+      } do {
+        %one = hlo.constant dense<1> : tensor<i32>
+        %next = hlo.add %i, %one : tensor<i32>
+        %v = hlo.neg %w : tensor<512x1024xf32>
+        hlo.return %next, %v : tensor<i32>, tensor<512x1024xf32>
+      }
+      return %r#1 : tensor<512x1024xf32>
+    })";
+  ScopedMemoryLimit limit(3 * kMiB);
+  auto results = Run(kProgram, {Tensor::Scalar<float>(2), Tensor::Scalar<int32_t>(3)});
+  ASSERT_THAT(results, IsOk());
+  absl::Span<const float> values = (*results)[0].data<float>();
+  EXPECT_EQ(values.front(), -2.0f);
+  EXPECT_EQ(values.back(), -2.0f);
+}
+
 TEST_F(InterpreterTest, AValueReadInsideALaterOpsRegionStaysAlive) {
   // %c is read only inside the case's branches: it must outlive every op before the case,
   // and neg may not overwrite it even though neg is its last direct reader.

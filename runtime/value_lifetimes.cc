@@ -13,10 +13,8 @@ BlockLifetimes::BlockLifetimes(mlir::Block& block) {
   const size_t count = static_cast<size_t>(
       std::distance(block.without_terminator().begin(), block.without_terminator().end()));
   ops_.resize(count);
-  auto definedHere = [&block](mlir::Value value) {
-    mlir::Operation* producer = value.getDefiningOp();
-    return producer != nullptr && producer->getBlock() == &block;
-  };
+  // The block's arguments and its ops' results.
+  auto definedHere = [&block](mlir::Value value) { return value.getParentBlock() == &block; };
   // The position of each value's last reader, and whether that reader reads it inside one
   // of its regions. The terminator's position is `count`.
   struct LastRead {
@@ -37,6 +35,13 @@ BlockLifetimes::BlockLifetimes(mlir::Block& block) {
       });
     }
     ++index;
+  }
+  // An argument nothing reads dies after the first op (the block's first chance to free
+  // anything).
+  for (mlir::BlockArgument argument : block.getArguments()) {
+    auto it = lastRead.find(argument);
+    const size_t last = it == lastRead.end() ? 0 : it->second.index;
+    if (last < count) ops_[last].dies.push_back(argument);
   }
   index = 0;
   for (mlir::Operation& op : block.without_terminator()) {

@@ -23,15 +23,17 @@ namespace tessel::runtime {
 
 class BlockLifetimes {
  public:
-  // Works out the lifetimes of the results of `block`'s ops. A read by an op nested in the
-  // region of an op of the block counts as a read by that op, since the region runs inside
-  // it. Block arguments and values from enclosing blocks belong to someone else and are
-  // never listed.
+  // Works out the lifetimes of `block`'s arguments and of its ops' results. A read by an
+  // op nested in the region of an op of the block counts as a read by that op, since the
+  // region runs inside it. Values from enclosing blocks are never listed. Arguments are
+  // listed too; the executor frees or overwrites only the values it owns, which are its
+  // arguments only when the region was handed them (Interpreter::RunRegionOwning).
   explicit BlockLifetimes(mlir::Block& block);
 
-  // The results of the block's ops that nothing reads after the op at `index` (in block
-  // order, terminator excluded), results of that op with no reader included, in the order
-  // they were defined. Values the terminator reads are never listed: they are the block's
+  // The values of the block that nothing reads after the op at `index` (in block order,
+  // terminator excluded), results of that op with no reader included: arguments first,
+  // then results in the order they were defined. Arguments nothing reads are listed after
+  // the first op. Values the terminator reads are never listed: they are the block's
   // results.
   llvm::ArrayRef<mlir::Value> DiesAfter(size_t index) const { return ops_[index].dies; }
 

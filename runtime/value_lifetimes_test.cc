@@ -1,6 +1,6 @@
 // Tests of BlockLifetimes: which values die after each op, and which operands an op may
 // overwrite, on a block whose reads cover each case (twice by one op, inside a region, by
-// the terminator, never).
+// the terminator, never), arguments included.
 #include "runtime/value_lifetimes.h"
 
 #include <string>
@@ -49,6 +49,9 @@ class BlockLifetimesTest : public ::testing::Test {
   std::vector<std::string> Names(llvm::ArrayRef<mlir::Value> values) {
     std::vector<std::string> names;
     for (mlir::Value value : values) {
+      if (auto argument = llvm::dyn_cast<mlir::BlockArgument>(value)) {
+        names.push_back(kArgumentNames[argument.getArgNumber()]);
+      }
       for (auto [index, op] : llvm::enumerate(block_->getOperations())) {
         if (value.getDefiningOp() == &op) names.push_back(kNames[index]);
       }
@@ -56,6 +59,7 @@ class BlockLifetimesTest : public ::testing::Test {
     return names;
   }
 
+  static constexpr const char* kArgumentNames[] = {"x", "i"};
   static constexpr const char* kNames[] = {"a", "b", "c", "unused", "d", "e", "f"};
   mlir::MLIRContext context_;
   mlir::OwningOpRef<mlir::ModuleOp> module_;
@@ -70,21 +74,23 @@ TEST_F(BlockLifetimesTest, ValuesDieAfterTheirLastRead) {
   EXPECT_THAT(Names(lifetimes.DiesAfter(2)), ElementsAre("b"));
   // Nothing reads `unused`: it dies where it is made. c is read later, in the case's regions.
   EXPECT_THAT(Names(lifetimes.DiesAfter(3)), ElementsAre("unused"));
-  EXPECT_THAT(Names(lifetimes.DiesAfter(4)), ElementsAre("c"));
-  EXPECT_THAT(Names(lifetimes.DiesAfter(5)), ElementsAre("d"));
-  // e and f are returned: the terminator reads them, so they never die in the block. The
-  // arguments x and i belong to the caller.
+  // Arguments are listed as well (the interpreter frees them only when it owns them),
+  // before results.
+  EXPECT_THAT(Names(lifetimes.DiesAfter(4)), ElementsAre("i", "c"));
+  EXPECT_THAT(Names(lifetimes.DiesAfter(5)), ElementsAre("x", "d"));
+  // e and f are returned: the terminator reads them, so they never die in the block.
   EXPECT_THAT(Names(lifetimes.DiesAfter(6)), IsEmpty());
 }
 
 TEST_F(BlockLifetimesTest, OnlyOperandsReadOnceAndLastMayBeOverwritten) {
   BlockLifetimes lifetimes(*block_);
-  EXPECT_THAT(lifetimes.Overwritable(0), IsEmpty());        // x is an argument
+  EXPECT_THAT(lifetimes.Overwritable(0), IsEmpty());        // x is read later
   EXPECT_THAT(lifetimes.Overwritable(1), IsEmpty());        // a is both operands
   EXPECT_THAT(lifetimes.Overwritable(2), ElementsAre(0u));  // b, read last by neg
   EXPECT_THAT(lifetimes.Overwritable(3), IsEmpty());        // c is read later
-  EXPECT_THAT(lifetimes.Overwritable(4), IsEmpty());        // c is read inside the regions
-  EXPECT_THAT(lifetimes.Overwritable(5), ElementsAre(1u));  // d, not the argument x
+  // i, read last here; c is read inside the regions, so it may not be overwritten
+  EXPECT_THAT(lifetimes.Overwritable(4), ElementsAre(0u));
+  EXPECT_THAT(lifetimes.Overwritable(5), ElementsAre(0u, 1u));  // x and d, read last here
   EXPECT_THAT(lifetimes.Overwritable(6), IsEmpty());        // e is returned
 }
 

@@ -11,9 +11,9 @@ namespace tessel::runtime {
 
 void RegisterAnnotationKernels(KernelRegistry& registry) {
   // An operand that nothing reads afterwards is passed on, not copied.
-  auto passOn = [](KernelArgs args, size_t index) {
-    Tensor* operand = args.Overwritable(index);
-    return operand ? std::move(*operand) : *args.operands[index];
+  auto passOn = [](KernelArgs args, size_t index) -> Tensor {
+    if (Tensor* operand = args.Overwritable(index)) return std::move(*operand);
+    return *args.operands[index];
   };
   auto identity = [passOn](mlir::Operation*,
                            KernelArgs args) -> absl::StatusOr<std::vector<Tensor>> {

@@ -81,9 +81,19 @@ KernelResult RunTopK(hlo::TopKOp op, KernelArgs args) {
 }
 
 KernelResult RunWhile(hlo::WhileOp op, KernelArgs args) {
-  // The loop state is the kernel's own: each iteration replaces it.
+  // The loop state is the kernel's own: each iteration hands it to the body, which may
+  // write over it, and takes the body's results. Inputs nothing reads after the loop are
+  // moved in rather than copied.
   std::vector<Tensor> state;
-  for (const Tensor* input : args.operands) state.push_back(*input);
+  for (size_t i = 0; i < args.operands.size(); ++i) {
+    // Not one push_back of `input ? std::move(*input) : *operand`: that expression is a
+    // const prvalue, which push_back would copy.
+    if (Tensor* input = args.Overwritable(i)) {
+      state.push_back(std::move(*input));
+    } else {
+      state.push_back(*args.operands[i]);
+    }
+  }
   for (int64_t iteration = 1;; ++iteration) {
     // A stop that lands inside the regions names the op it stopped before; the loop adds
     // the iteration it was in.
@@ -102,12 +112,14 @@ KernelResult RunWhile(hlo::WhileOp op, KernelArgs args) {
     // Checked here as well as between ops: a loop whose regions run no op (a cond that
     // returns a captured value) would otherwise never see a stop.
     TESSEL_RETURN_IF_ERROR(args.interpreter.CheckWhileIteration(iteration));
-    absl::StatusOr<std::vector<Tensor>> body = args.interpreter.RunRegion(op.getBody(), pointers);
+    const size_t stateSize = state.size();
+    absl::StatusOr<std::vector<Tensor>> body =
+        args.interpreter.RunRegionOwning(op.getBody(), std::move(state));
     if (!body.ok()) return inIteration(body.status());
     std::vector<Tensor> next = *std::move(body);
-    if (next.size() != state.size()) {
+    if (next.size() != stateSize) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "body region returned ", next.size(), " values, expected ", state.size()));
+          "body region returned ", next.size(), " values, expected ", stateSize));
     }
     state = std::move(next);
   }

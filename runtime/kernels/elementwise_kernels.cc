@@ -114,7 +114,8 @@ Tensor& ResultBuffer(Tensor* reuse, const Tensor& like, Tensor& fresh) {
 Tensor Select(const Tensor& pred, const Tensor& onTrue, const Tensor& onFalse, Tensor* reuse) {
   if (pred.rank() == 0 && onTrue.rank() != 0) {
     const Tensor& picked = pred.data<bool>()[0] ? onTrue : onFalse;
-    return reuse == &picked ? std::move(*reuse) : picked;
+    if (reuse == &picked) return std::move(*reuse);
+    return picked;
   }
   Tensor fresh;
   Tensor& result = ResultBuffer(reuse, onTrue, fresh);
