@@ -1,6 +1,7 @@
 // Kernels of the ops that rearrange whole tensors: broadcast_in_dim, reshape, transpose,
 // reverse, concatenate. Each one maps result indices to operand indices by strides and
 // lets CopyStrided move the elements.
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -15,6 +16,20 @@ namespace {
 // Operand dimension i becomes result dimension dims[i]. A size-1 operand dimension repeats
 // (stride 0), as do result dimensions no operand dimension maps to.
 Tensor BroadcastInDim(const Tensor& operand, llvm::ArrayRef<int64_t> dims, Shape shape) {
+  // A single element (a scalar, as JAX broadcasts its constants) fills the result by
+  // doubling copies of its bytes, without an index walk per element.
+  if (operand.num_elements() == 1) {
+    Tensor result = Tensor::Uninitialized(operand.type(), std::move(shape));
+    const int64_t size = operand.byte_size();
+    const int64_t total = result.byte_size();
+    if (total == 0) return result;
+    std::byte* out = result.bytes().data();
+    std::memcpy(out, operand.bytes().data(), size);
+    for (int64_t filled = size; filled < total; filled *= 2) {
+      std::memcpy(out + filled, out, std::min(filled, total - filled));
+    }
+    return result;
+  }
   Tensor result = Tensor::Zeros(operand.type(), shape);
   std::vector<int64_t> operandStrides = RowMajorStrides(operand.shape());
   std::vector<int64_t> srcStrides(shape.size(), 0);

@@ -72,6 +72,24 @@ TEST_F(ShapeKernelsTest, BroadcastOfAScalarAndToAnEmptyShape) {
               BitwiseEq(Tensor::Zeros(ElementType::kPred, {0, 1})));
 }
 
+TEST_F(ShapeKernelsTest, BroadcastOfOneElementFillsOddSizes) {
+  // The single-element path copies bytes in doubling runs; 7x13 and 3x5 are no powers of 2.
+  EXPECT_THAT(RunOne(R"(
+    func.func @main(%x: tensor<f64>) -> tensor<7x13xf64> {
+      %0 = hlo.broadcast_in_dim %x, dims = [] : (tensor<f64>) -> tensor<7x13xf64>
+      return %0 : tensor<7x13xf64>
+    })",
+                     {Tensor::Scalar<double>(-0.1)}),
+              BitwiseEq(Tensor::FromVector<double>({7, 13}, std::vector<double>(91, -0.1))));
+  EXPECT_THAT(RunOne(R"(
+    func.func @main(%x: tensor<1x1xi16>) -> tensor<3x1x5xi16> {
+      %0 = hlo.broadcast_in_dim %x, dims = [0, 1] : (tensor<1x1xi16>) -> tensor<3x1x5xi16>
+      return %0 : tensor<3x1x5xi16>
+    })",
+                     {Tensor::FromVector<int16_t>({1, 1}, {-12345})}),
+              BitwiseEq(Tensor::FromVector<int16_t>({3, 1, 5}, std::vector<int16_t>(15, -12345))));
+}
+
 TEST_F(ShapeKernelsTest, ReshapeKeepsRowMajorOrder) {
   Tensor x = Counting<uint16_t>({2, 3});
   EXPECT_THAT(RunOne(R"(
