@@ -29,6 +29,18 @@ std::vector<ElementType> TypesOf(absl::Span<const Tensor* const> tensors) {
   return types;
 }
 
+// What reduce and reduce_window take: `n` inputs, then `n` init values, and the combiner
+// of their reducer region.
+struct ReductionOperands {
+  ReductionOperands(mlir::Region& body, size_t n, const KernelArgs& args)
+      : inputs(args.operands.subspan(0, n)),
+        inits(args.operands.subspan(n, n)),
+        combiner(body, TypesOf(inputs), args.interpreter) {}
+  absl::Span<const Tensor* const> inputs;
+  absl::Span<const Tensor* const> inits;
+  Combiner combiner;
+};
+
 // Pointers to the tensors of `tensors`, as Combiner::Combine takes them.
 std::vector<Tensor*> PointersTo(std::vector<Tensor>& tensors) {
   std::vector<Tensor*> pointers;
@@ -161,10 +173,9 @@ void FoldRows(const T* x, const Shape& shape, const std::vector<bool>& reduced,
 
 KernelResult RunReduce(hlo::ReduceOp op, KernelArgs args) {
   size_t n = op.getInputs().size();
-  Combiner combiner(op.getBody(), TypesOf(args.operands.subspan(0, n)), args.interpreter);
-  absl::Span<const Tensor* const> operands = args.operands;
-  absl::Span<const Tensor* const> inputs = operands.subspan(0, n);
-  absl::Span<const Tensor* const> inits = operands.subspan(n, n);
+  ReductionOperands reduction(op.getBody(), n, args);
+  const absl::Span<const Tensor* const> inputs = reduction.inputs, inits = reduction.inits;
+  Combiner& combiner = reduction.combiner;
   const Shape& shape = inputs[0]->shape();
   std::vector<bool> reduced(shape.size(), false);
   for (int64_t d : op.getDimensions()) reduced[d] = true;
@@ -216,10 +227,9 @@ KernelResult RunReduce(hlo::ReduceOp op, KernelArgs args) {
 // taps in row-major order while the per-element work is a load and the reducer.
 KernelResult RunReduceWindow(hlo::ReduceWindowOp op, KernelArgs args) {
   size_t n = op.getInputs().size();
-  Combiner combiner(op.getBody(), TypesOf(args.operands.subspan(0, n)), args.interpreter);
-  absl::Span<const Tensor* const> operands = args.operands;
-  absl::Span<const Tensor* const> inputs = operands.subspan(0, n);
-  absl::Span<const Tensor* const> inits = operands.subspan(n, n);
+  ReductionOperands reduction(op.getBody(), n, args);
+  const absl::Span<const Tensor* const> inputs = reduction.inputs, inits = reduction.inits;
+  Combiner& combiner = reduction.combiner;
   const Shape& shape = inputs[0]->shape();
   std::vector<WindowDim> window =
       MakeWindow(op.getWindowDimensions(), op.getWindowStrides(), op.getBaseDilations(),
