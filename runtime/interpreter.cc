@@ -235,7 +235,8 @@ absl::Status Interpreter::RunOpUnguarded(mlir::Operation& op,
     if (!tensor) return OpError(&op, "uses a value that was never computed");
     operands.push_back(tensor);
   }
-  // The operands read last here are results of this block's ops, owned by its scope.
+  // The operands read last here are values of this block: its ops' results, and its
+  // arguments when the region was handed them. Only those its scope owns may be written.
   llvm::SmallVector<Tensor*, 4> mutableOperands;
   if (!overwritable.empty()) {
     mutableOperands.assign(operands.size(), nullptr);

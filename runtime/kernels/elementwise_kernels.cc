@@ -133,12 +133,12 @@ Tensor Select(const Tensor& pred, const Tensor& onTrue, const Tensor& onFalse, T
 
 // result[i] = min(max(operand[i], lo), hi) with hlo.max/hlo.min's rules (NaN propagates);
 // a rank-0 bound applies to every element. Complex numbers have no order and are refused.
-// The result may be written over `operand` (`reuse`).
+// `reuse` is operand's own tensor when the result may be written over it, else null.
 absl::StatusOr<Tensor> Clamp(const Tensor& lo, const Tensor& operand, const Tensor& hi,
                              Tensor* reuse) {
   if (IsComplex(operand.type())) return UnsupportedElementType(operand.type());
   Tensor fresh;
-  Tensor& result = ResultBuffer(reuse == &operand ? reuse : nullptr, operand, fresh);
+  Tensor& result = ResultBuffer(reuse, operand, fresh);
   DispatchElementType(operand.type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (!kIsComplex<T>) {

@@ -161,14 +161,14 @@ absl::StatusOr<Tensor> MapBinary(const Tensor& lhs, const Tensor& rhs, Fn fn = F
       const T* a = lhs.data<T>().data();
       const T* b = rhs.data<T>().data();
       if constexpr (std::is_same_v<R, T>) {
-        if (overwritable != nullptr && overwritable == &lhs) {
+        if (overwritable == &lhs) {
           T* inout = overwritable->data<T>().data();
           ForElementChunks(count, [&](size_t begin, size_t n) {
             MapBinaryInPlaceLoop<true>(inout + begin, b + begin, n, fn);
           });
           return std::move(*overwritable);
         }
-        if (overwritable != nullptr && overwritable == &rhs) {
+        if (overwritable == &rhs) {
           T* inout = overwritable->data<T>().data();
           ForElementChunks(count, [&](size_t begin, size_t n) {
             MapBinaryInPlaceLoop<false>(inout + begin, a + begin, n, fn);
